@@ -1,0 +1,14 @@
+//! netcode-lab: how a multiplayer client smooths what the network gives it, as a deterministic core.
+//!
+//! Every module below `web` is pure: no wasm-bindgen, web-sys or js-sys, no clock, no randomness it was not
+//! handed. Time is always an argument (seconds, `f64`). `cargo test` runs all of it natively; the `web`
+//! module, compiled for wasm32 only, is the single place that talks to JavaScript. See ARCHITECTURE.md.
+
+pub mod buffer;
+pub mod geom;
+pub mod param;
+pub mod snapshot;
+pub mod worked_example;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,25 @@
+//! The binding layer: the only code that touches wasm-bindgen, web-sys, js-sys and console_error_panic_hook.
+//!
+//! It translates; it holds no simulation rules. Long-lived state stays in Rust behind the opaque
+//! [`Playground`] handle; JavaScript calls small methods. Per-frame numbers cross as `Float64Array` views over
+//! wasm memory (JS must rebuild a view each frame: when wasm memory grows, old views are detached).
+//! Bad input returns `Err(JsError)` whose message names the field.
+
+mod panic;
+mod playground;
+
+pub use playground::Playground;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: panics become a console error plus a page event.
+#[wasm_bindgen(start)]
+pub fn start() {
+    panic::install_hook();
+}
+
+/// The crate version, so the page can show what it runs.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

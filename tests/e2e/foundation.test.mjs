@@ -1,0 +1,92 @@
+// The first page: loads the wasm core, draws what Rust computes, the slider changes it, failures are visible.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, canvasStats, screenshot, BASE_URL } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Pauses the animation and puts the cursor at `local` seconds, so what is drawn is deterministic. */
+async function freezeAt(page, local) {
+  await page.click('#play');
+  await page.evaluate((t) => { window.netcodeLab.playground.seek(t); window.netcodeLab.redraw(); }, local);
+}
+
+test('the page loads the core and draws the worked example without console errors', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await freezeAt(page, 10.30);
+  const stats = await canvasStats(page, '#view');
+  assert.ok(stats.painted > stats.total * 0.02, `only ${stats.painted} of ${stats.total} pixels painted`);
+  const readout = await page.textContent('#readout');
+  assert.match(readout, /render 10\.150 s/);
+  assert.match(readout, /x = 1\.500 between ticks 101 and 102/);
+  assert.equal(await page.textContent('#status'), 'ready');
+  assert.match(await page.textContent('#version'), /^\d+\.\d+\.\d+$/);
+  await screenshot(page, 'foundation');
+  assert.deepEqual(problems(), []);
+});
+
+test('moving the render-delay slider changes the value in Rust, the readout and the drawing', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await freezeAt(page, 10.30);
+  const beforeStats = await canvasStats(page, '#view');
+  await page.locator('#render-delay').fill('50');
+  assert.equal(await page.textContent('#render-delay-value'), '50 ms');
+  assert.equal(await page.evaluate(() => window.netcodeLab.playground.renderDelayMs), 50);
+  assert.equal(await page.textContent('#status'), 'underrun');
+  assert.match(await page.textContent('#reason'), /past the newest snapshot/);
+  const afterStats = await canvasStats(page, '#view');
+  assert.notEqual(afterStats.checksum, beforeStats.checksum, 'the canvas did not change');
+  await page.focus('#render-delay');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent('#render-delay-value'), '55 ms');
+  await screenshot(page, 'foundation-underrun');
+  assert.deepEqual(problems(), []);
+});
+
+test('bad input from JS is refused with the field named and the old value kept', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const result = await page.evaluate(() => {
+    const pg = window.netcodeLab.playground;
+    const messages = [];
+    for (const bad of [NaN, Infinity, -5, 1e9]) {
+      try { pg.setRenderDelayMs(bad); } catch (e) { messages.push(e.message); }
+    }
+    return { messages, delay: pg.renderDelayMs };
+  });
+  assert.equal(result.messages.length, 4);
+  for (const m of result.messages) assert.match(m, /renderDelay/);
+  assert.equal(result.delay, 150);
+  assert.deepEqual(problems(), []);
+});
+
+test('a wasm module that fails to load shows a banner, not a blank canvas', async () => {
+  const { page } = await openPage(browser, {
+    before: (p) => p.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' })),
+  });
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.match(await page.textContent('#banner'), /WebAssembly module failed to load/);
+  await screenshot(page, 'foundation-load-error');
+});
+
+test('a panic in Rust shows its message in the banner', async () => {
+  const { page, errors } = await openPage(browser);
+  await waitReady(page);
+  await page.evaluate(() => { try { window.netcodeLab.core.panicForTest('deliberate test panic'); } catch { /* the trap */ } });
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.match(await page.textContent('#banner'), /panic in the Rust core: .*deliberate test panic/s);
+  assert.ok(errors.some((e) => e.includes('deliberate test panic')), 'console_error_panic_hook logged the panic');
+});
+
+test('the server sends wasm as application/wasm and never caches pkg/', async () => {
+  const res = await fetch(new URL('pkg/netcode_lab_bg.wasm', BASE_URL));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/wasm');
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  assert.deepEqual([...bytes.slice(0, 4)], [0x00, 0x61, 0x73, 0x6d], 'wasm magic');
+});

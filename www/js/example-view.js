@@ -1,0 +1,255 @@
+// Draws seed 002's worked example: the world track, the three timeline lanes and the rendered-x curve.
+// All numbers come from Rust through Float64Array views over wasm memory; views are rebuilt on every draw
+// because a growing wasm memory detaches old ones.
+
+const COLORS = {
+  snapshot: '#0072B2',
+  arrival: '#56B4E9',
+  render: '#D55E00',
+};
+const STATUS_READY = 1;
+const FRAME = { local: 0, renderTime: 1, status: 2, x: 3, left: 4, right: 5, factor: 6, delay: 7 };
+
+function themeColors() {
+  const css = getComputedStyle(document.documentElement);
+  return {
+    ink: css.getPropertyValue('--ink').trim() || '#1b1d21',
+    muted: css.getPropertyValue('--muted').trim() || '#5d636e',
+    line: css.getPropertyValue('--line').trim() || '#d9dce1',
+    panel: css.getPropertyValue('--panel').trim() || '#f4f5f7',
+  };
+}
+
+function readFrame(playground) {
+  const view = playground.frameView();
+  const frame = {};
+  for (const [name, index] of Object.entries(FRAME)) frame[name] = view[index];
+  return frame;
+}
+
+function readRows(view, width) {
+  const rows = [];
+  for (let i = 0; i + width <= view.length; i += width) rows.push(Array.from(view.subarray(i, i + width)));
+  return rows;
+}
+
+export class ExampleView {
+  constructor(canvas, Playground) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.Playground = Playground;
+    this.aspect = canvas.height / canvas.width;
+  }
+
+  fitToScreen() {
+    const dpr = window.devicePixelRatio || 1;
+    const cssWidth = this.canvas.clientWidth || this.canvas.width;
+    const cssHeight = Math.round(cssWidth * this.aspect);
+    if (this.canvas.width !== Math.round(cssWidth * dpr)) {
+      this.canvas.width = Math.round(cssWidth * dpr);
+      this.canvas.height = Math.round(cssHeight * dpr);
+    }
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return { w: cssWidth, h: cssHeight };
+  }
+
+  draw(playground) {
+    const frame = readFrame(playground);
+    const snapshots = readRows(playground.snapshotsView(), 4).map(([tick, serverTime, arrival, x]) => ({ tick, serverTime, arrival, x }));
+    const curve = readRows(playground.curveView(), 3);
+    const { w, h } = this.fitToScreen();
+    const ctx = this.ctx;
+    const theme = themeColors();
+    ctx.clearRect(0, 0, w, h);
+
+    const left = 150;
+    const right = w - 24;
+    const t0 = playground.windowStart;
+    const t1 = playground.windowEnd;
+    const tx = (t) => left + ((t - t0) / (t1 - t0)) * (right - left);
+    const arrived = snapshots.filter((s) => s.arrival <= frame.local);
+
+    this.drawTrack(ctx, theme, { left, right, top: 14, frame, snapshots, arrived });
+    this.drawLanes(ctx, theme, { left, right, top: 120, tx, frame, snapshots, arrived });
+    this.drawCurve(ctx, theme, { left, right, top: 300, bottom: h - 26, tx, frame, curve });
+    this.drawAxis(ctx, theme, { left, right, y: h - 14, tx, t0, t1 });
+    this.updateReadout(frame, playground);
+  }
+
+  drawTrack(ctx, theme, { left, right, top, frame, snapshots, arrived }) {
+    const y = top + 52;
+    const xs = (x) => left + ((x + 0.25) / 2.5) * (right - left);
+    label(ctx, theme.ink, 'World (remote entity)', 12, top + 12);
+    label(ctx, theme.muted, 'x position', 12, top + 28, 12);
+    ctx.strokeStyle = theme.line;
+    ctx.lineWidth = 1;
+    line(ctx, xs(-0.25), y, xs(2.25), y);
+    for (const s of snapshots) {
+      const has = arrived.includes(s);
+      square(ctx, xs(s.x), y, 9, COLORS.snapshot, has);
+      label(ctx, has ? theme.ink : theme.muted, `tick ${s.tick}${has ? '' : ' (not yet)'}`, xs(s.x) - 24, y + 24, 12);
+    }
+    if (frame.status === STATUS_READY) {
+      diamond(ctx, xs(frame.x), y, 10, COLORS.render);
+      label(ctx, COLORS.render, `rendered x = ${frame.x.toFixed(2)}`, xs(frame.x) - 40, y - 16, 12);
+    } else {
+      const name = this.Playground.statusName(frame.status);
+      label(ctx, COLORS.render, `nothing to render: ${name}`, xs(0.6), y - 16, 12);
+    }
+  }
+
+  drawLanes(ctx, theme, { left, right, top, tx, frame, snapshots, arrived }) {
+    const lanes = { send: top + 20, arrival: top + 80, render: top + 140 };
+    label(ctx, theme.ink, 'Server send', 12, lanes.send + 4);
+    label(ctx, theme.ink, 'Arrival (local)', 12, lanes.arrival + 4);
+    label(ctx, theme.ink, 'Render time', 12, lanes.render + 4);
+    ctx.strokeStyle = theme.line;
+    for (const y of Object.values(lanes)) line(ctx, left, y, right, y);
+
+    // The runway: from the render cursor to the newest snapshot that has arrived (buffer depth in time).
+    const newest = Math.max(...arrived.map((s) => s.serverTime));
+    if (arrived.length > 0) {
+      const from = tx(frame.renderTime);
+      const to = tx(newest);
+      ctx.fillStyle = to >= from ? 'rgba(128,128,128,0.25)' : 'rgba(230,159,0,0.35)';
+      ctx.fillRect(Math.min(from, to), lanes.render - 7, Math.abs(to - from), 14);
+    }
+    for (const s of snapshots) {
+      ctx.strokeStyle = COLORS.arrival;
+      ctx.lineWidth = 1;
+      line(ctx, tx(s.serverTime), lanes.send, tx(s.arrival), lanes.arrival);
+      square(ctx, tx(s.serverTime), lanes.send, 8, COLORS.snapshot, true);
+      circle(ctx, tx(s.arrival), lanes.arrival, 5, COLORS.arrival, arrived.includes(s));
+      label(ctx, theme.muted, String(s.tick), tx(s.serverTime) - 10, lanes.send - 10, 11);
+      square(ctx, tx(s.serverTime), lanes.render, 6, COLORS.snapshot, arrived.includes(s));
+    }
+    if (Number.isFinite(frame.left) && Number.isFinite(frame.right)) {
+      const l = snapshots.find((s) => s.tick === frame.left);
+      const r = snapshots.find((s) => s.tick === frame.right);
+      ctx.strokeStyle = COLORS.render;
+      ctx.lineWidth = 2;
+      line(ctx, tx(l.serverTime), lanes.render + 14, tx(r.serverTime), lanes.render + 14);
+    }
+    diamond(ctx, tx(frame.renderTime), lanes.render, 8, COLORS.render);
+    ctx.strokeStyle = theme.ink;
+    ctx.setLineDash([4, 3]);
+    line(ctx, tx(frame.local), top - 4, tx(frame.local), lanes.render + 24);
+    ctx.setLineDash([]);
+    label(ctx, theme.ink, 'now', tx(frame.local) + 4, top + 4, 11);
+    ctx.strokeStyle = COLORS.render;
+    ctx.lineWidth = 1;
+    line(ctx, tx(frame.renderTime), lanes.render + 20, tx(frame.local), lanes.render + 20);
+    label(ctx, COLORS.render, `delay ${Math.round(frame.delay * 1000)} ms`, tx(frame.renderTime), lanes.render + 34, 11);
+  }
+
+  drawCurve(ctx, theme, { left, right, top, bottom, tx, frame, curve }) {
+    label(ctx, theme.ink, 'Rendered x', 12, top + 10);
+    label(ctx, theme.muted, 'over local time', 12, top + 26, 12);
+    const y = (x) => bottom - (x / 2) * (bottom - top - 8);
+    ctx.strokeStyle = theme.line;
+    ctx.lineWidth = 1;
+    line(ctx, left, y(0), right, y(0));
+    line(ctx, left, y(2), right, y(2));
+    // Stretches where the sample is not Ready: shaded and named (status is never colour alone).
+    for (const run of statusRuns(curve)) {
+      if (run.status === STATUS_READY) continue;
+      ctx.fillStyle = 'rgba(230,159,0,0.18)';
+      ctx.fillRect(tx(run.from), top, tx(run.to) - tx(run.from), bottom - top);
+      const name = this.Playground.statusName(run.status);
+      label(ctx, theme.muted, `⚠ ${name}: no position`, (tx(run.from) + tx(run.to)) / 2 - 50, top + 20, 12);
+    }
+    ctx.strokeStyle = COLORS.render;
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    let pen = false;
+    for (const [local, , x] of curve) {
+      if (Number.isFinite(x)) {
+        pen ? ctx.lineTo(tx(local), y(x)) : ctx.moveTo(tx(local), y(x));
+        pen = true;
+      } else {
+        pen = false;
+      }
+    }
+    ctx.stroke();
+    if (frame.status === STATUS_READY) diamond(ctx, tx(frame.local), y(frame.x), 6, COLORS.render);
+  }
+
+  drawAxis(ctx, theme, { left, right, y, tx, t0, t1 }) {
+    ctx.strokeStyle = theme.muted;
+    line(ctx, left, y - 8, right, y - 8);
+    for (let t = Math.ceil(t0 * 20) / 20; t <= t1 + 1e-9; t += 0.05) {
+      line(ctx, tx(t), y - 11, tx(t), y - 5);
+      label(ctx, theme.muted, t.toFixed(2), tx(t) - 12, y + 6, 11);
+    }
+    label(ctx, theme.muted, 'seconds', right - 44, y - 14, 11);
+  }
+
+  updateReadout(frame, playground) {
+    const status = this.Playground.statusName(frame.status);
+    const where = frame.status === STATUS_READY
+      ? `x = ${frame.x.toFixed(3)} between ticks ${frame.left} and ${frame.right} (factor ${frame.factor.toFixed(2)})`
+      : 'no position';
+    document.getElementById('readout').textContent =
+      `local ${frame.local.toFixed(3)} s → render ${frame.renderTime.toFixed(3)} s · ${status} · ${where}`;
+    document.getElementById('status').textContent = status;
+    document.getElementById('reason').textContent = playground.reason || '—';
+  }
+}
+
+/** Consecutive curve rows with the same status, as {status, from, to} in local time. */
+function statusRuns(curve) {
+  const runs = [];
+  for (const [local, status] of curve) {
+    const last = runs[runs.length - 1];
+    if (last && last.status === status) last.to = local;
+    else runs.push({ status, from: local, to: local });
+  }
+  return runs;
+}
+
+function line(ctx, x1, y1, x2, y2) {
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x2, y2);
+  ctx.stroke();
+}
+
+function label(ctx, color, text, x, y, size = 13) {
+  ctx.fillStyle = color;
+  ctx.font = `${size}px -apple-system, "Segoe UI", Roboto, Arial, "Noto Sans CJK SC", sans-serif`;
+  ctx.fillText(text, x, y);
+}
+
+function square(ctx, x, y, r, color, filled) {
+  ctx.lineWidth = 1.5;
+  if (filled) {
+    ctx.fillStyle = color;
+    ctx.fillRect(x - r / 2, y - r / 2, r, r);
+  } else {
+    ctx.strokeStyle = color;
+    ctx.strokeRect(x - r / 2, y - r / 2, r, r);
+  }
+}
+
+function circle(ctx, x, y, r, color, filled) {
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, Math.PI * 2);
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = color;
+  ctx.stroke();
+  if (filled) {
+    ctx.fillStyle = color;
+    ctx.fill();
+  }
+}
+
+function diamond(ctx, x, y, r, color) {
+  ctx.beginPath();
+  ctx.moveTo(x, y - r);
+  ctx.lineTo(x + r, y);
+  ctx.lineTo(x, y + r);
+  ctx.lineTo(x - r, y);
+  ctx.closePath();
+  ctx.fillStyle = color;
+  ctx.fill();
+}

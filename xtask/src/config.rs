@@ -1,0 +1,133 @@
+//! wasm-pack.toml: the one source of the wasm build settings, and the check that the copies agree.
+//!
+//! Cargo reads `[profile.release]` and wasm-pack reads `[package.metadata.wasm-pack]` from Cargo.toml only,
+//! npm reads package.json, and newcomers read the README's wasm-pack line; `check` compares every copy with
+//! wasm-pack.toml and names each disagreement.
+
+use serde::Deserialize;
+use std::path::Path;
+use toml::Value;
+
+#[derive(Debug, Deserialize)]
+pub struct BuildConfig {
+    pub build: Build,
+    pub tools: ToolVersions,
+    #[serde(rename = "wasm-opt")]
+    pub wasm_opt: WasmOpt,
+    pub profile: toml::Table,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Build {
+    pub target: String,
+    pub out_dir: String,
+    pub out_name: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ToolVersions {
+    pub wasm_bindgen_cli: String,
+    pub binaryen: String,
+    pub playwright_core: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct WasmOpt {
+    pub flags: Vec<String>,
+}
+
+impl BuildConfig {
+    pub fn load(root: &Path) -> Result<BuildConfig, String> {
+        let path = root.join("wasm-pack.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+fn read_toml(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    text.parse::<toml::Table>().map(Value::Table).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, key| v.get(key))
+}
+
+/// Every place that repeats a wasm-pack.toml setting must say the same; returns the list of disagreements.
+pub fn check(root: &Path, cfg: &BuildConfig) -> Result<Vec<String>, String> {
+    let cargo = read_toml(&root.join("Cargo.toml"))?;
+    let mut problems = Vec::new();
+    let mut expect = |what: String, ok: bool| {
+        if !ok {
+            problems.push(what);
+        }
+    };
+
+    let pin = format!("={}", cfg.tools.wasm_bindgen_cli);
+    let dep = at(&cargo, &["target", "cfg(target_arch = \"wasm32\")", "dependencies", "wasm-bindgen"]);
+    expect(
+        format!("Cargo.toml: wasm-bindgen must be pinned to \"{pin}\" (wasm-pack.toml [tools]), found {dep:?}"),
+        dep.and_then(Value::as_str) == Some(pin.as_str()),
+    );
+
+    let locked = locked_version(root, "wasm-bindgen")?;
+    expect(
+        format!("Cargo.lock: wasm-bindgen is {locked:?}, wasm-pack.toml wants {}", cfg.tools.wasm_bindgen_cli),
+        locked.as_deref() == Some(cfg.tools.wasm_bindgen_cli.as_str()),
+    );
+
+    let cargo_profile = at(&cargo, &["profile", "release"]);
+    let wanted_profile = cfg.profile.get("release");
+    expect(
+        format!("Cargo.toml [profile.release] {cargo_profile:?} differs from wasm-pack.toml {wanted_profile:?}"),
+        cargo_profile.is_some() && cargo_profile == wanted_profile,
+    );
+
+    let flags: Vec<Value> = cfg.wasm_opt.flags.iter().cloned().map(Value::String).collect();
+    let meta = at(&cargo, &["package", "metadata", "wasm-pack", "profile", "release", "wasm-opt"]);
+    expect(
+        format!("Cargo.toml [package.metadata.wasm-pack.profile.release] wasm-opt {meta:?} differs from {flags:?}"),
+        meta.and_then(Value::as_array) == Some(&flags),
+    );
+
+    let crate_name = at(&cargo, &["package", "name"]).and_then(Value::as_str).unwrap_or_default().replace('-', "_");
+    expect(
+        format!(
+            "wasm-pack.toml out-name `{}` must be the crate name `{crate_name}` (wasm-pack's default)",
+            cfg.build.out_name
+        ),
+        cfg.build.out_name == crate_name,
+    );
+
+    let package: serde_json::Value = read_json(&root.join("package.json"))?;
+    for (name, version) in [("binaryen", &cfg.tools.binaryen), ("playwright-core", &cfg.tools.playwright_core)] {
+        let found = package["devDependencies"][name].as_str();
+        expect(
+            format!("package.json: devDependencies.{name} is {found:?}, wasm-pack.toml wants {version}"),
+            found == Some(version.as_str()),
+        );
+    }
+
+    let readme = std::fs::read_to_string(root.join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let line = format!("wasm-pack build --target {} --out-dir {}", cfg.build.target, cfg.build.out_dir);
+    expect(format!("README.md must show `{line}` for wasm-pack users"), readme.contains(&line));
+    Ok(problems)
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The version of `package` recorded in Cargo.lock.
+pub fn locked_version(root: &Path, package: &str) -> Result<Option<String>, String> {
+    let lock = read_toml(&root.join("Cargo.lock"))?;
+    let packages = lock.get("package").and_then(Value::as_array).cloned().unwrap_or_default();
+    Ok(packages
+        .iter()
+        .find(|p| p.get("name").and_then(Value::as_str) == Some(package))
+        .and_then(|p| p.get("version").and_then(Value::as_str))
+        .map(str::to_string))
+}

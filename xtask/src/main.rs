@@ -1,0 +1,103 @@
+//! `cargo xtask` — netcode-lab's build tool (see README.md).
+//!
+//! ```text
+//! cargo xtask play [--port N]     install what is missing, build the wasm (release, wasm-opt), serve www/
+//! cargo xtask test                install what is missing, run every suite, print a summary
+//! cargo xtask dist [--out DIR]    a self-contained static folder of the page (default: dist/)
+//! cargo xtask build               only build www/pkg
+//! cargo xtask serve [--port N]    only serve www/ (no build)
+//! ```
+//! Every step prints one line saying what it does. Installs are idempotent and come only from the package
+//! registries (apt, crates.io, npm); the wasm toolchain route (rustup or Debian's rustc-web) is picked here.
+
+mod config;
+mod dist;
+mod run;
+mod serve;
+mod stages;
+mod toolchain;
+mod wasm;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <play|test|dist|build|serve|help> [options]
+  play  [--port N]   install what is missing, build the wasm, serve www/ on http://127.0.0.1:N/ (default 8080)
+  test  [--verbose]  install what is missing, then: config, fmt, clippy, native tests, wasm build,
+                     wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end browser tests
+  dist  [--out DIR]  build and copy the page into a self-contained static folder (default dist/)
+  build              build www/pkg only
+  serve [--port N]   serve www/ without building
+environment: NETCODE_LAB_WASM_ROUTE=rustup|debian forces a toolchain route; CHROMIUM, CHROMEDRIVER pick browsers";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    let root = repo_root();
+    let (command, rest) = args.split_first().map(|(c, r)| (c.as_str(), r)).unwrap_or(("help", &[]));
+    let opts = Options::parse(rest)?;
+    match command {
+        "play" => {
+            let tools = toolchain::Tools::for_build(&root)?;
+            wasm::build(&root, &tools)?;
+            serve::serve_forever(&root.join("www"), opts.port.unwrap_or(8080))
+        }
+        "test" => stages::run_all(&root, opts.verbose),
+        "dist" => {
+            let tools = toolchain::Tools::for_build(&root)?;
+            wasm::build(&root, &tools)?;
+            dist::make(&root, &opts.out.unwrap_or_else(|| root.join("dist")))
+        }
+        "build" => {
+            let tools = toolchain::Tools::for_build(&root)?;
+            wasm::build(&root, &tools).map(|_| ())
+        }
+        "serve" => serve::serve_forever(&root.join("www"), opts.port.unwrap_or(8080)),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    }
+}
+
+/// Flags shared by the commands.
+#[derive(Default)]
+struct Options {
+    port: Option<u16>,
+    out: Option<PathBuf>,
+    verbose: bool,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let mut opts = Options::default();
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--port" | "-p" => {
+                    let value = it.next().ok_or("--port needs a number")?;
+                    opts.port = Some(value.parse().map_err(|_| format!("--port: `{value}` is not a port number"))?);
+                }
+                "--out" => opts.out = Some(PathBuf::from(it.next().ok_or("--out needs a folder")?)),
+                "--verbose" | "-v" => opts.verbose = true,
+                other => return Err(format!("unknown option `{other}`\n{USAGE}")),
+            }
+        }
+        Ok(opts)
+    }
+}
+
+/// The repository root: the folder above this crate.
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives inside the repository").to_path_buf()
+}

@@ -1,0 +1,248 @@
+//! `cargo xtask test`: every suite, one line per stage, then a summary.
+//!
+//! A stage that fails does not stop the others; a stage whose prerequisite failed is skipped and says why.
+//! Each stage's full output is in `target/xtask/logs/<stage>.log` (`--verbose` streams it instead); on failure
+//! its last lines are printed.
+
+use crate::config::{check, BuildConfig};
+use crate::run::Cmd;
+use crate::serve::serve_in_background;
+use crate::toolchain::{browser, Browser, Tools, WASM_TARGET};
+use crate::wasm;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const STAGES: usize = 9;
+
+struct Outcome {
+    name: &'static str,
+    result: Result<String, String>,
+    seconds: f64,
+}
+
+struct Runner {
+    root: PathBuf,
+    verbose: bool,
+    done: Vec<Outcome>,
+}
+
+impl Runner {
+    fn log(&self, name: &str) -> PathBuf {
+        self.root.join("target/xtask/logs").join(format!("{}.log", name.replace(' ', "-")))
+    }
+
+    /// Runs `cmd` for stage `name`, streamed or logged; returns the log text (empty when streamed).
+    fn exec(&self, name: &str, cmd: Cmd) -> Result<String, String> {
+        if self.verbose {
+            cmd.run().map(|_| String::new())
+        } else {
+            let log = self.log(name);
+            cmd.run_logged(&log)?;
+            Ok(std::fs::read_to_string(&log).unwrap_or_default())
+        }
+    }
+
+    fn stage<T>(&mut self, name: &'static str, body: impl FnOnce(&Runner) -> Result<(T, String), String>) -> Option<T> {
+        let n = self.done.len() + 1;
+        println!("[{n}/{STAGES}] {name} …");
+        let start = Instant::now();
+        let result = body(self);
+        let seconds = start.elapsed().as_secs_f64();
+        let (value, result) = match result {
+            Ok((v, detail)) => (Some(v), Ok(detail)),
+            Err(e) => (None, Err(e)),
+        };
+        match &result {
+            Ok(detail) => println!("[{n}/{STAGES}] {name}: ok ({seconds:.1} s) {detail}"),
+            Err(e) => println!("[{n}/{STAGES}] {name}: FAILED ({seconds:.1} s)\n{e}"),
+        }
+        self.done.push(Outcome { name, result, seconds });
+        value
+    }
+
+    fn skip(&mut self, name: &'static str, why: &str) {
+        let n = self.done.len() + 1;
+        println!("[{n}/{STAGES}] {name}: skipped ({why})");
+        self.done.push(Outcome { name, result: Err(format!("skipped: {why}")), seconds: 0.0 });
+    }
+}
+
+/// Runs every stage; `Err` when any failed or was skipped.
+pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
+    let started = Instant::now();
+    let mut r = Runner { root: root.to_path_buf(), verbose, done: Vec::new() };
+
+    r.stage("config", |r| {
+        let cfg = BuildConfig::load(&r.root)?;
+        let problems = check(&r.root, &cfg)?;
+        if problems.is_empty() {
+            Ok(((), "wasm-pack.toml, Cargo.toml, Cargo.lock, package.json and README agree".into()))
+        } else {
+            Err(problems.join("\n"))
+        }
+    });
+    let tools = r.stage("setup", |r| {
+        let tools = Tools::for_build(&r.root)?;
+        let browser = browser()?;
+        let detail = format!("{:?} route", tools.wasm_cargo.route);
+        Ok(((tools, browser), detail))
+    });
+    r.stage("fmt", |r| {
+        r.exec("fmt", cargo(&r.root).args(["fmt", "--all", "--check"]))?;
+        Ok(((), "cargo fmt --all --check".into()))
+    });
+    r.stage("clippy", |r| {
+        r.exec("clippy", cargo(&r.root).args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+        Ok(((), "native, all targets, -D warnings".into()))
+    });
+    r.stage("native tests", |r| {
+        let log = r.exec("native tests", cargo(&r.root).args(["test", "--workspace"]))?;
+        Ok(((), count_rust_tests(&log)))
+    });
+
+    let Some((tools, browser)) = tools else {
+        for name in ["wasm build", "wasm clippy", "wasm-bindgen-test", "end-to-end"] {
+            r.skip(name, "setup failed");
+        }
+        return summary(&r, started);
+    };
+    let built = r.stage("wasm build", |r| {
+        let report = wasm::build(&r.root, &tools)?;
+        Ok(((), format!("{} B optimised (wasm-bindgen output {} B)", report.optimised_wasm, report.bindgen_wasm)))
+    });
+    r.stage("wasm clippy", |r| wasm_clippy(r, &tools));
+    r.stage("wasm-bindgen-test", |r| wasm_bindgen_test(r, &tools, &browser));
+    if built.is_some() {
+        r.stage("end-to-end", |r| end_to_end(r, &browser));
+    } else {
+        r.skip("end-to-end", "the wasm build failed");
+    }
+    summary(&r, started)
+}
+
+/// The cargo that runs `cargo xtask` (rustup's, on ordinary machines): for the native stages.
+fn cargo(root: &Path) -> Cmd {
+    Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).dir(root)
+}
+
+fn wasm_clippy(r: &Runner, tools: &Tools) -> Result<((), String), String> {
+    if !tools.wasm_cargo.has_clippy() {
+        return Ok(((), "clippy is not available for this route; the wasm build still compiles the binding".into()));
+    }
+    let cmd = tools
+        .wasm_cargo
+        .cmd(&r.root)
+        .args(["clippy", "--target", WASM_TARGET, "-p", "netcode-lab"])
+        .args(["--lib", "--test", "web", "--", "-D", "warnings"]);
+    r.exec("wasm clippy", cmd)?;
+    Ok(((), "binding layer + wasm tests, -D warnings".into()))
+}
+
+fn chrome_args() -> Vec<&'static str> {
+    vec![
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+    ]
+}
+
+fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<((), String), String> {
+    let caps = serde_json::json!({
+        "goog:chromeOptions": { "binary": browser.chromium, "args": chrome_args() }
+    });
+    let caps_file = r.root.join("target/xtask/webdriver.json");
+    std::fs::create_dir_all(caps_file.parent().expect("has parent")).map_err(|e| e.to_string())?;
+    std::fs::write(&caps_file, caps.to_string()).map_err(|e| e.to_string())?;
+    let cmd = tools
+        .wasm_cargo
+        .cmd(&r.root)
+        .args(["test", "--target", WASM_TARGET, "-p", "netcode-lab", "--test", "web"])
+        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER", tools.test_runner())
+        .env("CHROMEDRIVER", &browser.chromedriver)
+        .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &caps_file)
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
+    let log = r.exec("wasm-bindgen-test", cmd)?;
+    Ok(((), format!("headless Chromium: {}", count_rust_tests(&log))))
+}
+
+fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
+    let url = serve_in_background(&r.root.join("www"))?;
+    let dir = r.root.join("tests/e2e");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    let cmd = Cmd::new("node")
+        .args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
+        .args(&files)
+        .dir(&r.root)
+        .env("NETCODE_LAB_URL", &url)
+        .env("CHROMIUM", &browser.chromium)
+        .env("NETCODE_LAB_ARTIFACTS", r.root.join("artifacts/e2e"));
+    let log = r.exec("end-to-end", cmd)?;
+    Ok(((), format!("{} (screenshots in artifacts/e2e/)", count_node_tests(&log))))
+}
+
+/// "N passed" summed over cargo's `test result:` lines.
+fn count_rust_tests(log: &str) -> String {
+    let passed: usize = log
+        .lines()
+        .filter(|l| l.starts_with("test result:"))
+        .filter_map(|l| l.split(';').next()?.split_whitespace().rev().nth(1)?.parse::<usize>().ok())
+        .sum();
+    if log.is_empty() {
+        String::new()
+    } else {
+        format!("{passed} passed")
+    }
+}
+
+/// "N passed" from node's test reporter summary (`ℹ pass N`).
+fn count_node_tests(log: &str) -> String {
+    let pass = log.lines().find_map(|l| l.trim().strip_prefix("ℹ pass ")).unwrap_or("?");
+    format!("{pass} passed")
+}
+
+fn summary(r: &Runner, started: Instant) -> Result<(), String> {
+    println!("\nsummary");
+    for o in &r.done {
+        let mark = match &o.result {
+            Ok(_) => "ok     ",
+            Err(e) if e.starts_with("skipped") => "skipped",
+            Err(_) => "FAILED ",
+        };
+        println!("  {mark}  {:<18} {:>7.1} s", o.name, o.seconds);
+    }
+    let failed = r.done.iter().filter(|o| o.result.is_err()).count();
+    println!("  total {:.1} s", started.elapsed().as_secs_f64());
+    if failed == 0 {
+        println!("all {} stages passed", r.done.len());
+        Ok(())
+    } else {
+        Err(format!("{failed} of {} stages failed or were skipped", r.done.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_test_counts_are_summed_over_binaries() {
+        let log = "test result: ok. 12 passed; 0 failed; 0 ignored\nfoo\ntest result: ok. 3 passed; 0 failed";
+        assert_eq!(count_rust_tests(log), "15 passed");
+    }
+
+    #[test]
+    fn node_test_count_comes_from_the_summary() {
+        assert_eq!(count_node_tests("ℹ tests 4\nℹ pass 4\nℹ fail 0"), "4 passed");
+    }
+}
