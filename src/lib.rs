@@ -5,6 +5,7 @@
 //! module, compiled for wasm32 only, is the single place that talks to JavaScript. See ARCHITECTURE.md.
 
 pub mod buffer;
+pub mod channel;
 pub mod geom;
 pub mod param;
 pub mod snapshot;
