@@ -7,7 +7,9 @@
 pub mod buffer;
 pub mod channel;
 pub mod geom;
+pub mod link;
 pub mod param;
+pub mod rng;
 pub mod snapshot;
 pub mod worked_example;
 

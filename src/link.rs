@@ -1,0 +1,366 @@
+//! One direction of a simulated network path: latency, jitter, loss (uniform or bursty), reordering and
+//! duplication, all drawn from a seeded stream.
+//!
+//! ```text
+//!  send(t) ──► lost?  ── yes ──► ✕ (counted)
+//!               │ no
+//!               ▼
+//!         arrival = t + latency + jitter(u)  (+ hold-back when reordered)   ──► in flight, ordered by arrival
+//!         duplicate? → a second copy with its own jitter
+//! ```
+//! Every packet draws the same eight uniforms whatever the parameters, so runs stay comparable: raise the loss
+//! and the packets that were lost stay lost (uniform model), change the jitter and the same packets are lost.
+//!
+//! Loss models. `uniform`: each packet is lost with probability `loss`. `burst`: a Gilbert–Elliott chain with a
+//! good state (nothing lost) and a bad state (everything lost); the chain leaves the bad state with probability
+//! `1 / burstLength` per packet and enters it with the probability that makes the long-run loss equal `loss`
+//! (`p = loss · r / (1 − loss)`), so the two models lose the same share of packets — only the clumping differs.
+//!
+//! Jitter models (the "stated distribution"): `uniform` — delay uniform in `latency ± jitter`; `normal` — a normal
+//! with mean `latency` and standard deviation `jitter`; `exponential` — `latency` plus an exponential tail with
+//! mean `jitter` (never early, sometimes very late, like a congested queue). Delays never go below zero.
+
+use crate::channel::{Channel, Delivery};
+use crate::param::{in_range, ParamError};
+use crate::rng::SimRng;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum JitterModel {
+    #[default]
+    Uniform,
+    Normal,
+    Exponential,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LossModel {
+    #[default]
+    Uniform,
+    Burst,
+}
+
+/// One direction's network conditions. Times in seconds, probabilities in `0..=1`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct LinkParams {
+    /// Base one-way latency (default 0.05 s).
+    pub latency: f64,
+    /// Jitter scale, see the module doc (default 0.01 s).
+    pub jitter: f64,
+    pub jitter_model: JitterModel,
+    /// Long-run share of packets lost (default 0).
+    pub loss: f64,
+    pub loss_model: LossModel,
+    /// Mean number of packets in a loss burst, for the burst model (default 4).
+    pub burst_length: f64,
+    /// Probability that a packet is held back and overtaken (default 0).
+    pub reorder: f64,
+    /// Largest hold-back of a reordered packet (default 0.05 s; drawn between half of it and all of it).
+    pub reorder_delay: f64,
+    /// Probability that a packet arrives twice (default 0).
+    pub duplicate: f64,
+}
+
+impl Default for LinkParams {
+    fn default() -> Self {
+        LinkParams {
+            latency: 0.05,
+            jitter: 0.01,
+            jitter_model: JitterModel::Uniform,
+            loss: 0.0,
+            loss_model: LossModel::Uniform,
+            burst_length: 4.0,
+            reorder: 0.0,
+            reorder_delay: 0.05,
+            duplicate: 0.0,
+        }
+    }
+}
+
+impl LinkParams {
+    /// A lossless link with a constant delay.
+    pub fn fixed(latency: f64) -> Self {
+        LinkParams { latency, jitter: 0.0, ..LinkParams::default() }
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        in_range("latency", self.latency, 0.0, 2.0, "s")?;
+        in_range("jitter", self.jitter, 0.0, 1.0, "s")?;
+        in_range("loss", self.loss, 0.0, 1.0, "")?;
+        in_range("burstLength", self.burst_length, 1.0, 100.0, "packets")?;
+        in_range("reorder", self.reorder, 0.0, 1.0, "")?;
+        in_range("reorderDelay", self.reorder_delay, 0.0, 1.0, "s")?;
+        in_range("duplicate", self.duplicate, 0.0, 1.0, "")?;
+        Ok(())
+    }
+}
+
+/// What became of one packet handed to the link.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PacketFate {
+    Lost,
+    Delivered {
+        arrival: f64,
+        /// Arrival of the second copy, when the packet was duplicated.
+        duplicate: Option<f64>,
+        /// The packet was held back (the reorder knob), so later packets may overtake it.
+        held_back: bool,
+    },
+}
+
+/// Counters for one direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkStats {
+    pub sent: u64,
+    pub lost: u64,
+    pub duplicated: u64,
+    pub delivered: u64,
+    /// Deliveries that came after a packet sent later than them.
+    pub out_of_order: u64,
+}
+
+struct InFlight<T> {
+    arrival: f64,
+    seq: u64,
+    item: T,
+}
+
+impl<T> PartialEq for InFlight<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<T> Eq for InFlight<T> {}
+impl<T> PartialOrd for InFlight<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for InFlight<T> {
+    /// Reversed, so the max-heap pops the earliest arrival first (ties: the earlier send).
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.arrival.total_cmp(&self.arrival).then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// A simulated one-way link carrying copies of `T`.
+pub struct Link<T> {
+    params: LinkParams,
+    rng: SimRng,
+    in_burst: bool,
+    in_flight: BinaryHeap<InFlight<T>>,
+    next_seq: u64,
+    newest_delivered_seq: Option<u64>,
+    stats: LinkStats,
+}
+
+impl<T: Clone> Link<T> {
+    /// A link drawing from stream `stream` of the run seeded with `seed`. `params` must be valid.
+    pub fn new(params: LinkParams, seed: u64, stream: u64) -> Self {
+        Link {
+            params,
+            rng: SimRng::new(seed, stream),
+            in_burst: false,
+            in_flight: BinaryHeap::new(),
+            next_seq: 0,
+            newest_delivered_seq: None,
+            stats: LinkStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> LinkStats {
+        self.stats
+    }
+
+    pub fn params(&self) -> &LinkParams {
+        &self.params
+    }
+
+    /// Sends `item` at `now` and says what will become of it.
+    pub fn send_with_fate(&mut self, now: f64, item: T) -> PacketFate {
+        let [loss_u, burst_u, j1, j2, reorder_u, hold_u, dup_u, dup_j] = self.rng.uniforms::<8>();
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.stats.sent += 1;
+        if self.is_lost(loss_u, burst_u) {
+            self.stats.lost += 1;
+            return PacketFate::Lost;
+        }
+        let held_back = reorder_u < self.params.reorder;
+        let hold = if held_back { self.params.reorder_delay * (0.5 + 0.5 * hold_u) } else { 0.0 };
+        let arrival = now + self.delay(j1, j2) + hold;
+        let duplicate = (dup_u < self.params.duplicate).then(|| now + self.delay(dup_j, j2));
+        if let Some(second) = duplicate {
+            self.stats.duplicated += 1;
+            self.in_flight.push(InFlight { arrival: second, seq, item: item.clone() });
+        }
+        self.in_flight.push(InFlight { arrival, seq, item });
+        PacketFate::Delivered { arrival, duplicate, held_back }
+    }
+
+    fn is_lost(&mut self, loss_u: f64, burst_u: f64) -> bool {
+        let loss = self.params.loss;
+        match self.params.loss_model {
+            LossModel::Uniform => loss_u < loss,
+            LossModel::Burst if loss >= 1.0 => true,
+            LossModel::Burst => {
+                let exit = 1.0 / self.params.burst_length;
+                let enter = (loss * exit / (1.0 - loss)).min(1.0);
+                self.in_burst = if self.in_burst { burst_u >= exit } else { burst_u < enter };
+                self.in_burst
+            }
+        }
+    }
+
+    /// One-way delay for the uniforms `u1`, `u2`, never negative.
+    fn delay(&self, u1: f64, u2: f64) -> f64 {
+        let LinkParams { latency, jitter, .. } = self.params;
+        let spread = match self.params.jitter_model {
+            JitterModel::Uniform => jitter * (2.0 * u1 - 1.0),
+            JitterModel::Normal => jitter * (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
+            JitterModel::Exponential => -jitter * (1.0 - u1).ln(),
+        };
+        (latency + spread).max(0.0)
+    }
+}
+
+impl<T: Clone> Channel<T> for Link<T> {
+    fn send(&mut self, now: f64, item: T) {
+        self.send_with_fate(now, item);
+    }
+
+    fn receive(&mut self, now: f64, out: &mut Vec<Delivery<T>>) {
+        while self.in_flight.peek().is_some_and(|p| p.arrival <= now) {
+            let Some(packet) = self.in_flight.pop() else { break };
+            self.stats.delivered += 1;
+            if self.newest_delivered_seq.is_some_and(|newest| packet.seq < newest) {
+                self.stats.out_of_order += 1;
+            }
+            self.newest_delivered_seq = self.newest_delivered_seq.max(Some(packet.seq));
+            out.push(Delivery { arrival: packet.arrival, item: packet.item });
+        }
+    }
+
+    fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(params: LinkParams, packets: usize, interval: f64) -> (Vec<PacketFate>, Vec<Delivery<usize>>, LinkStats) {
+        let mut link = Link::new(params, 42, 1);
+        let fates = (0..packets).map(|i| link.send_with_fate(i as f64 * interval, i)).collect();
+        let mut out = Vec::new();
+        link.receive(f64::MAX, &mut out);
+        (fates, out, link.stats())
+    }
+
+    #[test]
+    fn a_fixed_link_delivers_everything_in_order_after_the_latency() {
+        let (_, out, stats) = run(LinkParams::fixed(0.08), 50, 0.05);
+        assert_eq!(stats, LinkStats { sent: 50, delivered: 50, ..LinkStats::default() });
+        for (i, d) in out.iter().enumerate() {
+            assert_eq!(d.item, i);
+            assert!((d.arrival - (i as f64 * 0.05 + 0.08)).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn uniform_jitter_stays_inside_latency_plus_minus_jitter() {
+        let params = LinkParams { latency: 0.1, jitter: 0.03, ..LinkParams::default() };
+        let (fates, _, _) = run(params, 2000, 0.05);
+        for (i, fate) in fates.iter().enumerate() {
+            let PacketFate::Delivered { arrival, .. } = fate else { panic!("nothing is lost") };
+            let delay = arrival - i as f64 * 0.05;
+            assert!((0.07..=0.13).contains(&delay), "{delay}");
+        }
+    }
+
+    #[test]
+    fn both_loss_models_lose_about_the_asked_share_but_bursts_clump() {
+        for model in [LossModel::Uniform, LossModel::Burst] {
+            let params = LinkParams { loss: 0.1, loss_model: model, burst_length: 5.0, ..LinkParams::default() };
+            let (fates, _, stats) = run(params, 40_000, 0.01);
+            let share = stats.lost as f64 / stats.sent as f64;
+            assert!((share - 0.1).abs() < 0.015, "{model:?}: {share}");
+            let runs = fates.windows(2).filter(|w| w[0] == PacketFate::Lost && w[1] != PacketFate::Lost).count();
+            let mean_run = stats.lost as f64 / runs as f64;
+            match model {
+                LossModel::Uniform => assert!(mean_run < 1.3, "uniform mean burst {mean_run}"),
+                LossModel::Burst => assert!((mean_run - 5.0).abs() < 0.6, "burst mean {mean_run}"),
+            }
+        }
+    }
+
+    #[test]
+    fn raising_uniform_loss_keeps_the_packets_already_lost_and_their_jitter() {
+        let low = run(LinkParams { loss: 0.05, jitter: 0.02, ..LinkParams::default() }, 500, 0.05).0;
+        let high = run(LinkParams { loss: 0.2, jitter: 0.02, ..LinkParams::default() }, 500, 0.05).0;
+        for (a, b) in low.iter().zip(&high) {
+            match (a, b) {
+                (PacketFate::Lost, other) => assert_eq!(*other, PacketFate::Lost),
+                (PacketFate::Delivered { arrival, .. }, PacketFate::Delivered { arrival: b, .. }) => {
+                    assert_eq!(arrival, b)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn held_back_packets_are_overtaken_and_counted_out_of_order() {
+        let params = LinkParams { jitter: 0.0, reorder: 0.3, reorder_delay: 0.1, ..LinkParams::default() };
+        let (_, out, stats) = run(params, 200, 0.02);
+        assert!(stats.out_of_order > 20, "{stats:?}");
+        assert!(out.windows(2).all(|w| w[0].arrival <= w[1].arrival), "deliveries come in arrival order");
+    }
+
+    #[test]
+    fn duplicates_arrive_twice() {
+        let params = LinkParams { duplicate: 0.5, ..LinkParams::default() };
+        let (_, out, stats) = run(params, 1000, 0.02);
+        assert!((400..600).contains(&stats.duplicated), "{stats:?}");
+        assert_eq!(out.len() as u64, 1000 + stats.duplicated);
+    }
+
+    #[test]
+    fn exponential_jitter_is_never_early() {
+        let params =
+            LinkParams { latency: 0.05, jitter: 0.02, jitter_model: JitterModel::Exponential, ..LinkParams::default() };
+        let (fates, _, _) = run(params, 1000, 0.01);
+        let delays: Vec<f64> = fates
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match f {
+                PacketFate::Delivered { arrival, .. } => arrival - i as f64 * 0.01,
+                PacketFate::Lost => unreachable!(),
+            })
+            .collect();
+        assert!(delays.iter().all(|d| *d >= 0.05 - 1e-12));
+        let mean = delays.iter().sum::<f64>() / delays.len() as f64;
+        assert!((mean - 0.07).abs() < 0.003, "{mean}");
+    }
+
+    #[test]
+    fn bad_params_name_the_field() {
+        let bad = LinkParams { loss: 1.5, ..LinkParams::default() };
+        assert_eq!(bad.validate().unwrap_err().field, "loss");
+        let bad = LinkParams { latency: f64::NAN, ..LinkParams::default() };
+        assert_eq!(bad.validate().unwrap_err().field, "latency");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_fates() {
+        let params = LinkParams { loss: 0.1, jitter: 0.03, reorder: 0.1, duplicate: 0.1, ..LinkParams::default() };
+        assert_eq!(run(params, 300, 0.02).0, run(params, 300, 0.02).0);
+    }
+}
