@@ -8,6 +8,7 @@ pub mod buffer;
 pub mod channel;
 pub mod geom;
 pub mod link;
+pub mod motion;
 pub mod param;
 pub mod rng;
 pub mod snapshot;

@@ -1,0 +1,173 @@
+//! The remote entity's true motion: what the server simulates, as a pure function of server time.
+//!
+//! Each script stresses a different weakness of smoothing:
+//! - `turns` — straight runs joined by sharp corners (extrapolation overshoots every corner, lerp-chase cuts
+//!   them);
+//! - `circle` — constant speed, constantly turning (linear interpolation cuts the chord, Hermite follows the arc);
+//! - `stopAndGo` — runs and dead stops (extrapolation keeps going after the stop);
+//! - `respawn` — `turns`, but every few seconds the entity dies and reappears elsewhere: a new lifetime
+//!   generation and a teleport flag, which must never be interpolated across (seed 002 "实体重生", "传送").
+
+use crate::geom::Vec2;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MotionScript {
+    #[default]
+    Turns,
+    Circle,
+    StopAndGo,
+    Respawn,
+}
+
+impl MotionScript {
+    pub const ALL: [MotionScript; 4] =
+        [MotionScript::Turns, MotionScript::Circle, MotionScript::StopAndGo, MotionScript::Respawn];
+}
+
+/// The truth at one server time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TruthState {
+    pub pos: Vec2,
+    pub vel: Vec2,
+    /// Lifetime generation (bumped on every respawn).
+    pub generation: u32,
+}
+
+/// Seconds between respawns in the `respawn` script.
+pub const RESPAWN_PERIOD: f64 = 4.0;
+/// Radius of the `circle` script, in world units.
+pub const CIRCLE_RADIUS: f64 = 70.0;
+
+/// The loop of the `turns` script: a zig-zag with right-angle and acute corners inside ±120 × ±70.
+const TURNS: [Vec2; 7] = [
+    Vec2::new(-110.0, -60.0),
+    Vec2::new(40.0, -60.0),
+    Vec2::new(40.0, 20.0),
+    Vec2::new(-60.0, 20.0),
+    Vec2::new(110.0, 60.0),
+    Vec2::new(110.0, -30.0),
+    Vec2::new(-110.0, 60.0),
+];
+
+/// How far along the loop (in seconds of travel) a respawned entity reappears.
+pub const RESPAWN_SKIP: f64 = 1.7;
+
+/// The true state of `script` at server time `t` for a cruising speed `speed` (units per second).
+pub fn truth(script: MotionScript, speed: f64, t: f64) -> TruthState {
+    let t = t.max(0.0);
+    match script {
+        MotionScript::Turns => along_loop(&TURNS, speed, t, 0),
+        MotionScript::Circle => circle(speed, t),
+        MotionScript::StopAndGo => stop_and_go(speed, t),
+        MotionScript::Respawn => respawn(speed, t),
+    }
+}
+
+/// The `turns` loop as a polyline (closed: the last point joins the first), for drawing the truth.
+pub fn turns_loop() -> &'static [Vec2] {
+    &TURNS
+}
+
+fn along_loop<const N: usize>(points: &[Vec2; N], speed: f64, t: f64, generation: u32) -> TruthState {
+    let lengths: [f64; N] = std::array::from_fn(|i| points[i].distance(points[(i + 1) % N]));
+    let total: f64 = lengths.iter().sum();
+    let mut d = (speed * t).rem_euclid(total);
+    for (i, &len) in lengths.iter().enumerate() {
+        if d < len || i == lengths.len() - 1 {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            let dir = (b - a) * (1.0 / len);
+            return TruthState { pos: a.lerp(b, (d / len).min(1.0)), vel: dir * speed, generation };
+        }
+        d -= len;
+    }
+    unreachable!("the loop has at least one segment")
+}
+
+fn circle(speed: f64, t: f64) -> TruthState {
+    let w = speed / CIRCLE_RADIUS;
+    let (s, c) = (w * t).sin_cos();
+    TruthState {
+        pos: Vec2::new(CIRCLE_RADIUS * c, CIRCLE_RADIUS * s),
+        vel: Vec2::new(-speed * s, speed * c),
+        generation: 0,
+    }
+}
+
+/// Runs right for 1 s, stops 0.5 s, runs left 1 s, stops 0.5 s, and again.
+fn stop_and_go(speed: f64, t: f64) -> TruthState {
+    const RUN: f64 = 1.0;
+    const STOP: f64 = 0.5;
+    let phase = t.rem_euclid(2.0 * (RUN + STOP));
+    let x0 = -speed * RUN / 2.0;
+    let (pos_x, vel_x) = if phase < RUN {
+        (x0 + speed * phase, speed)
+    } else if phase < RUN + STOP {
+        (x0 + speed * RUN, 0.0)
+    } else if phase < 2.0 * RUN + STOP {
+        (x0 + speed * RUN - speed * (phase - RUN - STOP), -speed)
+    } else {
+        (x0, 0.0)
+    };
+    TruthState { pos: Vec2::new(pos_x, 0.0), vel: Vec2::new(vel_x, 0.0), generation: 0 }
+}
+
+/// `turns`, but each new life reappears `RESPAWN_SKIP` seconds further along the loop.
+fn respawn(speed: f64, t: f64) -> TruthState {
+    let generation = (t / RESPAWN_PERIOD).floor() as u32;
+    along_loop(&TURNS, speed, t + generation as f64 * RESPAWN_SKIP, generation)
+}
+
+/// Whether a respawn happens in the server-time interval `(from, to]`.
+pub fn respawned_between(script: MotionScript, from: f64, to: f64) -> bool {
+    script == MotionScript::Respawn && (to / RESPAWN_PERIOD).floor() > (from / RESPAWN_PERIOD).floor()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numeric_velocity(script: MotionScript, t: f64) -> Vec2 {
+        let h = 1e-6;
+        (truth(script, 120.0, t + h).pos - truth(script, 120.0, t - h).pos) * (1.0 / (2.0 * h))
+    }
+
+    #[test]
+    fn velocity_is_the_derivative_of_position_away_from_corners() {
+        for script in MotionScript::ALL {
+            for t in [0.3, 1.7, 2.2, 5.1, 9.9] {
+                let v = numeric_velocity(script, t);
+                let s = truth(script, 120.0, t);
+                assert!((v - s.vel).length() < 1e-3, "{script:?} at {t}: {v:?} vs {:?}", s.vel);
+            }
+        }
+    }
+
+    #[test]
+    fn moving_scripts_cruise_at_the_given_speed() {
+        assert!((truth(MotionScript::Turns, 120.0, 0.5).vel.length() - 120.0).abs() < 1e-9);
+        assert!((truth(MotionScript::Circle, 120.0, 3.0).vel.length() - 120.0).abs() < 1e-9);
+        assert_eq!(truth(MotionScript::StopAndGo, 120.0, 1.2).vel, Vec2::ZERO);
+    }
+
+    #[test]
+    fn respawn_bumps_the_generation_and_jumps() {
+        let before = truth(MotionScript::Respawn, 120.0, RESPAWN_PERIOD - 1e-3);
+        let after = truth(MotionScript::Respawn, 120.0, RESPAWN_PERIOD + 1e-3);
+        assert_eq!((before.generation, after.generation), (0, 1));
+        assert!(before.pos.distance(after.pos) > 20.0);
+        assert!(respawned_between(MotionScript::Respawn, 3.9, 4.1));
+        assert!(!respawned_between(MotionScript::Turns, 3.9, 4.1));
+    }
+
+    #[test]
+    fn positions_stay_in_the_arena() {
+        for script in MotionScript::ALL {
+            for i in 0..2000 {
+                let p = truth(script, 120.0, i as f64 * 0.031).pos;
+                assert!(p.x.abs() <= 200.0 && p.y.abs() <= 130.0, "{script:?} {p:?}");
+            }
+        }
+    }
+}
