@@ -1,0 +1,6 @@
+//! Remote movement from path batches: chasing the newest point versus playing a timeline (seed 001).
+
+pub mod batch;
+pub mod params;
+
+pub use batch::{PathBatch, PathPoint};
