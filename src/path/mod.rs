@@ -2,5 +2,6 @@
 
 pub mod batch;
 pub mod params;
+pub mod timeline;
 
 pub use batch::{PathBatch, PathPoint};
