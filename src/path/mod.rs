@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod params;
+pub mod player;
 pub mod timeline;
 
 pub use batch::{PathBatch, PathPoint};
