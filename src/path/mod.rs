@@ -1,6 +1,7 @@
 //! Remote movement from path batches: chasing the newest point versus playing a timeline (seed 001).
 
 pub mod batch;
+pub mod lerp_chase;
 pub mod params;
 pub mod player;
 pub mod timeline;
