@@ -5,5 +5,6 @@ pub mod lerp_chase;
 pub mod params;
 pub mod player;
 pub mod timeline;
+pub mod truth;
 
 pub use batch::{PathBatch, PathPoint};
