@@ -5,8 +5,16 @@
 //! | `speed` | 120 px/s | 1..=100000 | seed 001 "示例 1：速度 120 px/s" (V1 only) |
 //! | `interpolationDelay` | 0.12 s | 0..=2 | seed 001 "renderTime = receiveTime + 120ms" (100–150 ms) |
 //! | `staleGap` | 0.5 s | 0..=60 | no number in the article: one lost 1-s batch (≈ 0.9 s dry) trips it, jitter does not |
-//! | `hardSnapDistance` | 100 px | 0..=1e9 | no number in the article: below one lost batch at 120 px/s (120 px) |
+//! | `hardSnapDistance` | 150 px | 0..=1e9 | no number in the article: above one 1-s batch at 120 px/s (120 px), below two |
+//! | `hardSnapTarget` | `latestPoint` | `latestPoint` / `batchStart` | seed 001 "吸附到最新点"; see below |
 //! | `duplicatePoints` | `remove` | `remove` / `keepTimedPauses` | seed 001 step 1; see `batch` |
+//!
+//! `hardSnapDistance` must exceed what the entity covers in one batch interval. The article snaps to the
+//! newest batch's last point and drops that batch's path (`resetMotion(latestPoint)`), so the queue is still
+//! empty when the next batch arrives one interval later: the gap is stale again, and if one interval's travel
+//! is above the distance, it snaps again — on every batch, for good. `batchStart` is the alternative: jump to
+//! the newest batch's *first* point and play the batch from there (from `receivedAt + interpolationDelay`), so
+//! the queue refills and the stream continues; the entity loses one batch of motion instead of two.
 
 use crate::param::{in_range, ParamError};
 use crate::path::batch::DuplicatePolicy;
@@ -23,9 +31,22 @@ pub struct PathParams {
     pub stale_gap: f64,
     /// Pixels between the rendered position and the batch's last point above which a stale batch snaps.
     pub hard_snap_distance: f64,
+    /// Where a hard snap jumps to.
+    pub hard_snap_target: SnapTarget,
     /// How consecutive duplicate points are treated.
     #[serde(rename = "duplicatePoints")]
     pub duplicates: DuplicatePolicy,
+}
+
+/// Where a hard snap puts the entity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SnapTarget {
+    /// The article's: the newest batch's last point; the batch's path is not played.
+    #[default]
+    LatestPoint,
+    /// The newest batch's first point, then the batch plays from `receivedAt + interpolationDelay`.
+    BatchStart,
 }
 
 impl Default for PathParams {
@@ -34,7 +55,8 @@ impl Default for PathParams {
             speed: 120.0,
             interpolation_delay: 0.12,
             stale_gap: 0.5,
-            hard_snap_distance: 100.0,
+            hard_snap_distance: 150.0,
+            hard_snap_target: SnapTarget::LatestPoint,
             duplicates: DuplicatePolicy::Remove,
         }
     }
@@ -76,8 +98,11 @@ mod tests {
         assert_eq!(params.interpolation_delay, 0.1);
         assert_eq!(params.duplicates, DuplicatePolicy::KeepTimedPauses);
         assert_eq!(params.speed, 120.0);
+        let params: PathParams = serde_json::from_str(r#"{"hardSnapTarget": "batchStart"}"#).unwrap();
+        assert_eq!(params.hard_snap_target, SnapTarget::BatchStart);
         let json = serde_json::to_string(&PathParams::default()).unwrap();
-        for key in ["speed", "interpolationDelay", "staleGap", "hardSnapDistance", "duplicatePoints"] {
+        let keys = ["speed", "interpolationDelay", "staleGap", "hardSnapDistance", "hardSnapTarget", "duplicatePoints"];
+        for key in keys {
             assert!(json.contains(key), "{json}");
         }
     }

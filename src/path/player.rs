@@ -6,7 +6,8 @@
 //!    clean (batch.rs): nothing left? ───────────────────────► rejected(emptyBatch)
 //!    staleGap  = queue never played, or it ran dry more than `staleGap` s before receivedAt
 //!    drift     = |position(receivedAt) − batch's last point|
-//!    staleGap && drift > hardSnapDistance? ─────────────────► hardSnapped: jump there, clear the queue
+//!    staleGap && drift > hardSnapDistance? ─────────────────► hardSnapped: clear the queue, jump to the last
+//!                                                              point (or, `batchStart`, to the first and play)
 //!    otherwise start = max(receivedAt + interpolationDelay, end of the queue)
 //!              queue empty ? started : queued
 //!
@@ -33,7 +34,7 @@
 use crate::geom::Vec2;
 use crate::param::ParamError;
 use crate::path::batch::{clean, CleanReport, PathBatch, TimingKind};
-use crate::path::params::PathParams;
+use crate::path::params::{PathParams, SnapTarget};
 use crate::path::timeline::TimedPath;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -73,7 +74,8 @@ pub enum IngestOutcome {
         timing: TimingKind,
         ahead: usize,
     },
-    /// Stale gap and drift: the entity jumps to the batch's last point and the queue is cleared.
+    /// Stale gap and drift: the queue is cleared and the entity jumps to `to` — the batch's last point, or with
+    /// `hardSnapTarget: batchStart` its first point, from where the batch then plays.
     HardSnapped {
         to: Vec2,
         drift: f64,
@@ -250,9 +252,8 @@ impl PathPlayer {
             self.counters.empty_batches += 1;
             return IngestOutcome::Rejected { reason: RejectReason::EmptyBatch };
         };
-        if let Some(snap) = self.hard_snap(path.last, received_at) {
-            self.accept(batch.seq, &path);
-            return snap;
+        if let Some((drift, gap)) = self.needs_hard_snap(path.last, received_at) {
+            return self.hard_snap(batch.seq, path, received_at, drift, gap);
         }
         if self.queue.len() >= MAX_QUEUED_PATHS {
             self.counters.queue_full += 1;
@@ -262,20 +263,40 @@ impl PathPlayer {
         self.enqueue(id, path)
     }
 
-    /// Seed 001 "断档纠偏": snaps when the queue has been dry too long and the drift is too large.
-    fn hard_snap(&mut self, last: Vec2, received_at: f64) -> Option<IngestOutcome> {
-        let gap = self.queued_end.map(|end| received_at - end);
-        let stale = gap.is_none_or(|gap| gap > self.params.stale_gap);
+    /// Seed 001 "断档纠偏": `Some((drift, gap))` when the queue has been dry too long and the drift is too large.
+    /// A drift needs a rendered position, which needs an earlier path or snap, which set `queued_end`.
+    fn needs_hard_snap(&self, last: Vec2, received_at: f64) -> Option<(f64, f64)> {
+        let gap = self.queued_end.map_or(f64::INFINITY, |end| received_at - end);
         let drift = self.position_at(received_at)?.distance(last);
-        if !(stale && drift > self.params.hard_snap_distance) {
-            return None;
-        }
+        (gap > self.params.stale_gap && drift > self.params.hard_snap_distance).then_some((drift, gap))
+    }
+
+    fn hard_snap(
+        &mut self,
+        seq: Option<u64>,
+        path: TimedPath,
+        received_at: f64,
+        drift: f64,
+        gap: f64,
+    ) -> IngestOutcome {
         self.queue.clear();
-        self.rest = Some(last);
-        self.queued_end = Some(received_at);
         self.counters.snaps += 1;
-        // A drift needs a rendered position, which needs an earlier path, which set `queued_end`: `gap` is Some.
-        Some(IngestOutcome::HardSnapped { to: last, drift, gap: gap.unwrap_or(f64::INFINITY) })
+        let id = self.accept(seq, &path);
+        let to = match self.params.hard_snap_target {
+            SnapTarget::LatestPoint => {
+                self.rest = Some(path.last);
+                self.queued_end = Some(received_at);
+                path.last
+            }
+            SnapTarget::BatchStart => {
+                // The queue was dry, so the path already starts at `received_at + interpolationDelay`.
+                self.rest = Some(path.first);
+                let first = path.first;
+                self.enqueue(id, path);
+                first
+            }
+        };
+        IngestOutcome::HardSnapped { to, drift, gap }
     }
 
     /// Records an accepted batch (played or snapped to) and returns its path id.
