@@ -116,7 +116,8 @@ pub struct PathCounters {
     pub v2_fallbacks: u64,
     /// V2 batches whose `durationMs` was unusable.
     pub durations_ignored: u64,
-    /// V2 segments with two different points at the same `offsetMs`: played as a jump.
+    /// Segments between two different points that last less than `MIN_SEGMENT_DURATION` (same `offsetMs`):
+    /// played as a jump.
     pub zero_duration_segments: u64,
     /// Paths that begin away from where the previous path (or the rest position) ended.
     pub boundary_jumps: u64,
@@ -318,7 +319,7 @@ impl PathPlayer {
         if previous_end.is_some_and(|p| p.distance(path.first) > CONNECT_TOLERANCE) {
             self.counters.boundary_jumps += 1;
         }
-        let jumps = path.segments.iter().filter(|s| s.duration() <= 0.0 && s.from != s.to).count();
+        let jumps = path.segments.iter().filter(|s| s.is_jump()).count();
         self.counters.zero_duration_segments += jumps as u64;
         let (start, timing, ahead) = (path.start, path.timing, self.queue.len());
         self.queued_end = Some(path.end);

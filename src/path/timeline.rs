@@ -24,12 +24,16 @@
 //!
 //! Sampling (step 7): before the first point's time the path holds at its first point; inside a segment it is
 //! `from + (to − from) · (t − start) / (end − start)` with the constant velocity `(to − from) / (end − start)`;
-//! after the last segment it holds at the last point until the path's end. A segment whose end equals its start
-//! (two points at the same `offsetMs`) is a jump: it is passed in no time and never sampled.
+//! after the last segment it holds at the last point until the path's end. A segment shorter than
+//! [`MIN_SEGMENT_DURATION`] (two points at the same `offsetMs`, or a duration lost to rounding) is a jump: its
+//! velocity is zero rather than near-infinite, and a frame almost never lands inside it.
 
 use crate::geom::Vec2;
 use crate::path::batch::{CleanBatch, TimingKind};
 use serde::Serialize;
+
+/// Segments shorter than this (seconds) are jumps: no velocity.
+pub const MIN_SEGMENT_DURATION: f64 = 1e-9;
 
 /// One straight piece of a path, played from `start` to `end` (local seconds).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -45,10 +49,15 @@ impl Segment {
         self.end - self.start
     }
 
+    /// A segment played in (almost) no time between two different points.
+    pub fn is_jump(&self) -> bool {
+        self.duration() < MIN_SEGMENT_DURATION && self.from != self.to
+    }
+
     /// Constant velocity along the segment in units per second; zero for a pause or a jump.
     pub fn velocity(&self) -> Vec2 {
         let duration = self.duration();
-        if duration > 0.0 {
+        if duration >= MIN_SEGMENT_DURATION {
             (self.to - self.from) * (1.0 / duration)
         } else {
             Vec2::ZERO
@@ -267,6 +276,20 @@ mod tests {
         assert_eq!(path.segments[1].velocity(), Vec2::ZERO);
         let at_jump = path.locate(0.1);
         assert_eq!((at_jump.position, at_jump.segment), (Vec2::new(90.0, 0.0), Some(2)));
+    }
+
+    #[test]
+    fn a_segment_shorter_than_a_nanosecond_is_a_jump_without_velocity() {
+        let (from, to) = (Vec2::new(0.0, 0.0), Vec2::new(100.0, 0.0));
+        let blink = Segment { from, to, start: 0.0, end: 1e-12 };
+        assert!(blink.is_jump());
+        assert_eq!(blink.velocity(), Vec2::ZERO);
+        assert_eq!(blink.position_at(1.0), to);
+        let short = Segment { from, to, start: 0.0, end: 1e-6 };
+        assert!(!short.is_jump());
+        assert_relative_eq!(short.velocity().x, 1e8, max_relative = 1e-9);
+        let pause = Segment { from, to: from, start: 0.0, end: 0.0 };
+        assert!(!pause.is_jump());
     }
 
     #[test]
