@@ -261,3 +261,21 @@ fn time_going_backwards_answers_from_what_is_left() {
     let back = player.sample(0.5);
     assert_eq!((back.state, back.position), (PlaybackState::Idle, Some(Vec2::new(120.0, 40.0))));
 }
+
+/// A V2 batch that stands still at (0,0) from 0 to 200 ms, then walks 40 px in 200 ms. The article's dedup
+/// removes the repeat and the entity creeps 40 px over 400 ms; `keepTimedPauses` stands, then walks.
+#[test]
+fn a_timed_pause_is_a_creep_under_the_article_rule_and_a_stop_when_kept() {
+    use netcode_lab::path::batch::DuplicatePolicy;
+    let batch = PathBatch::v2(0.0, 1, &[(0.0, 0.0, 0.0), (0.0, 0.0, 200.0), (40.0, 0.0, 400.0)], 400.0);
+    let at_100_ms = |duplicates| {
+        let mut player = PathPlayer::new(PathParams { duplicates, ..Default::default() }).unwrap();
+        player.ingest(&batch, 0.0);
+        player.sample(0.12 + 0.1)
+    };
+    let creeping = at_100_ms(DuplicatePolicy::Remove);
+    assert_relative_eq!(creeping.position.unwrap().x, 10.0, epsilon = 1e-9);
+    assert_relative_eq!(creeping.velocity.x, 100.0, epsilon = 1e-9);
+    let standing = at_100_ms(DuplicatePolicy::KeepTimedPauses);
+    assert_eq!((standing.position, standing.moving, standing.segment), (Some(Vec2::ZERO), false, Some(0)));
+}

@@ -171,6 +171,13 @@ pub struct Frame {
     pub buffered: usize,
 }
 
+impl Frame {
+    /// A frame standing still (waiting, idle or empty).
+    fn holding(time: f64, state: PlaybackState, position: Option<Vec2>, path: Option<u64>, buffered: usize) -> Self {
+        Frame { time, state, position, velocity: Vec2::ZERO, moving: false, path, segment: None, buffered }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct QueuedPath {
     id: u64,
@@ -370,18 +377,8 @@ impl PathPlayer {
         };
         let buffered = self.queue.len() - 1;
         if now < active.path.start {
-            let position = Some(self.rest.unwrap_or(active.path.first));
-            let state = PlaybackState::Waiting;
-            return Frame {
-                time: now,
-                state,
-                position,
-                velocity: Vec2::ZERO,
-                moving: false,
-                path: Some(active.id),
-                segment: None,
-                buffered,
-            };
+            let position = self.rest.unwrap_or(active.path.first);
+            return Frame::holding(now, PlaybackState::Waiting, Some(position), Some(active.id), buffered);
         }
         let located = active.path.locate(now);
         Frame {
@@ -398,15 +395,6 @@ impl PathPlayer {
 
     fn idle_frame(&self, now: f64) -> Frame {
         let state = if self.rest.is_some() { PlaybackState::Idle } else { PlaybackState::Empty };
-        Frame {
-            time: now,
-            state,
-            position: self.rest,
-            velocity: Vec2::ZERO,
-            moving: false,
-            path: None,
-            segment: None,
-            buffered: 0,
-        }
+        Frame::holding(now, state, self.rest, None, 0)
     }
 }
