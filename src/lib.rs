@@ -10,6 +10,7 @@ pub mod geom;
 pub mod link;
 pub mod motion;
 pub mod param;
+pub mod path;
 pub mod rng;
 pub mod snapshot;
 pub mod worked_example;
