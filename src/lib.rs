@@ -8,6 +8,7 @@ pub mod buffer;
 pub mod channel;
 pub mod geom;
 pub mod param;
+pub mod predict;
 pub mod snapshot;
 pub mod worked_example;
 
