@@ -3,12 +3,13 @@
 //!
 //! ```text
 //!              uplink (inputs)                    one frame of dt, ending at local time `now`:
-//!   client ───────────────────────► server          1. server: every input that arrived by `now`, every
-//!     ▲                                 │              snapshot due by `now`, in time order (snapshots are
-//!     └─────────────────────────────────┘              copied when sent, delivered later by the downlink)
-//!              downlink (snapshots)                 2. client: reconcile each snapshot that arrived
+//!   client ───────────────────────► server          0. every view offset decays by dt (time has passed)
+//!     ▲                                 │           1. server: every input that arrived by `now`, every
+//!     └─────────────────────────────────┘              snapshot due by `now`, in time order (snapshots are
+//!              downlink (snapshots)                    copied when sent, delivered later by the downlink)
+//!                                                   2. client: reconcile each snapshot that arrived
 //!                                                   3. client: physics steps owed by the accumulator
-//!                                                   4. render every smoothing mode, record, decay offsets
+//!                                                   4. render every smoothing mode, record
 //! ```
 //!
 //! Latency is honest (seed 003's last section): the server keeps its own send rhythm and each snapshot is a
@@ -263,11 +264,12 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
         }
         self.now += dt;
         self.frame += 1;
+        let smoothing = self.params.smoothing;
+        self.smoothers.for_each_mut(|s| s.advance(dt, &smoothing));
         self.run_server(self.now);
         let reconciled = self.receive_snapshots(corrections);
         let steps = self.client.advance(self.now, dt, &self.source, &mut self.uplink);
         let base = self.base();
-        let smoothing = self.params.smoothing;
         let modes = self.smoothers.map(|_, s| s.render(base, &smoothing));
         let record = FrameRecord {
             frame: self.frame,
@@ -286,7 +288,7 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
             acknowledged: self.client.acknowledged(),
             reconciled,
         };
-        self.smoothers.for_each_mut(|s| s.end_frame(base, dt, &smoothing));
+        self.smoothers.for_each_mut(|s| s.end_frame(base, &smoothing));
         Ok(record)
     }
 

@@ -21,6 +21,11 @@
 //! `pos` (`latest`), chosen by [`RenderBase`] (seed 003 §"第四步"). All four modes run side by side on one
 //! run; the `smoothing` parameter only says which one the page shows as "the" player.
 //!
+//! **Frame order.** A frame first lets the offset decay by its `dt`, then adds the corrections that arrived,
+//! then renders. The article renders first and decays afterwards with the same `deltaTime`; with a steady
+//! frame rate both show the same numbers, but with uneven frames the article's offset lags one frame's decay
+//! behind `O · 0.5^(t / halfLife)`, while decaying first shows exactly that curve at every frame time.
+//!
 //! A correction longer than `resetDistance` (teleport, respawn) is not slid over: the session calls
 //! [`Smoother::reset`] instead (seed 003 §"如何判断修复是否有效").
 
@@ -207,19 +212,27 @@ impl Smoother {
         self.render(base, params) - base
     }
 
-    /// Ends a frame that showed `render(base)` for `dt` seconds: the offset decays, the chase moves on.
-    pub fn end_frame(&mut self, base: Vec2, dt: f64, params: &SmoothingParams) {
-        let shown_now = self.render(base, params);
+    /// `dt` seconds have passed since the last frame: the offset decays, the linear fade moves on. Called at
+    /// the start of a frame, before corrections and rendering, so the offset a frame shows is exactly
+    /// `O · 0.5^((t − t_correction) / halfLife)` at the frame's own time, even when frame times vary.
+    pub fn advance(&mut self, dt: f64, params: &SmoothingParams) {
         match self {
             Smoother::HalfLife { offset } => *offset = *offset * half_life_decay(dt, params.half_life),
-            Smoother::Snap => {}
-            Smoother::FirstVersion { shown } => *shown = Some(shown_now),
+            Smoother::Snap | Smoother::FirstVersion { .. } => {}
             Smoother::Linear { error, elapsed } => {
                 *elapsed += dt;
                 if *elapsed >= params.smooth_time {
                     *error = Vec2::ZERO;
                 }
             }
+        }
+    }
+
+    /// The frame showed `render(base)`: the first version remembers it, to chase from there next frame.
+    pub fn end_frame(&mut self, base: Vec2, params: &SmoothingParams) {
+        let shown_now = self.render(base, params);
+        if let Smoother::FirstVersion { shown } = self {
+            *shown = Some(shown_now);
         }
     }
 
@@ -277,13 +290,17 @@ pub fn decay_curve(
     let dt = 1.0 / fps;
     let before = Vec2::new(initial, 0.0);
     let mut smoother = Smoother::new(mode);
-    smoother.end_frame(before, dt, params); // the view rests at the old position
-    smoother.add_correction(before - Vec2::ZERO, params);
+    smoother.end_frame(before, params); // the view rests at the old position
     let frames = (duration * fps).floor() as usize;
     let mut points = Vec::with_capacity(frames + 1);
     for n in 0..=frames {
+        if n == 0 {
+            smoother.add_correction(before - Vec2::ZERO, params);
+        } else {
+            smoother.advance(dt, params);
+        }
         points.push(DecayPoint { time: n as f64 * dt, offset: smoother.offset(Vec2::ZERO, params).length() });
-        smoother.end_frame(Vec2::ZERO, dt, params);
+        smoother.end_frame(Vec2::ZERO, params);
     }
     Ok(points)
 }
@@ -305,7 +322,7 @@ mod tests {
         let mut elapsed = 0.0;
         while elapsed < t {
             let dt = (1.0 / fps).min(t - elapsed);
-            s.end_frame(Vec2::ZERO, dt, &p);
+            s.advance(dt, &p);
             elapsed += dt;
         }
         s.offset(Vec2::ZERO, &p).x
@@ -379,7 +396,8 @@ mod tests {
         for mode in SmoothingMode::ALL {
             let mut s = Smoother::new(mode);
             s.add_correction(Vec2::new(1.0, 1.0), &p); // some offset is already being smoothed
-            s.end_frame(old_base, 0.01, &p);
+            s.end_frame(old_base, &p);
+            s.advance(0.01, &p);
             let before = s.render(old_base, &p);
             s.add_correction(correction, &p);
             let jump = s.render(new_base, &p).distance(before);
@@ -397,10 +415,10 @@ mod tests {
         let p = params();
         let mut s = Smoother::new(SmoothingMode::Linear);
         s.add_correction(Vec2::new(10.0, 0.0), &p);
-        s.end_frame(Vec2::ZERO, 0.025, &p); // 1/4 of smoothTime: 7.5 left
+        s.advance(0.025, &p); // 1/4 of smoothTime: 7.5 left
         s.add_correction(Vec2::new(1.0, 0.0), &p);
         assert_relative_eq!(s.offset(Vec2::ZERO, &p).x, 8.5, max_relative = 1e-12);
-        s.end_frame(Vec2::ZERO, 0.05, &p);
+        s.advance(0.05, &p);
         assert_relative_eq!(s.offset(Vec2::ZERO, &p).x, 4.25, max_relative = 1e-12);
     }
 
@@ -409,7 +427,7 @@ mod tests {
         let p = params();
         for mode in SmoothingMode::ALL {
             let mut s = Smoother::new(mode);
-            s.end_frame(Vec2::new(50.0, 0.0), 0.016, &p);
+            s.end_frame(Vec2::new(50.0, 0.0), &p);
             s.add_correction(Vec2::new(9.0, 0.0), &p);
             s.reset();
             assert_eq!(s.render(Vec2::new(1.0, 2.0), &p), Vec2::new(1.0, 2.0), "{mode:?}");
