@@ -5,11 +5,12 @@ mod predict_support;
 
 use netcode_lab::channel::{Channel, FixedDelay};
 use netcode_lab::geom::Vec2;
+use netcode_lab::predict::decay::decay_curve;
 use netcode_lab::predict::input::{Input, InputScript, KeyEvent, Keys};
 use netcode_lab::predict::params::PredictParams;
 use netcode_lab::predict::server::PlayerSnapshot;
 use netcode_lab::predict::session::{CorrectionRecord, FrameRecord, Session};
-use netcode_lab::predict::smoothing::{decay_curve, RenderBase, SmoothingMode, SmoothingParams};
+use netcode_lab::predict::smoothing::{RenderBase, SmoothingMode, SmoothingParams};
 use predict_support::Lossy;
 use proptest::prelude::*;
 

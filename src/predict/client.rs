@@ -21,11 +21,9 @@
 //! With the same inputs, the same step function and the same order on both sides, the replay lands exactly
 //! (bit for bit) on the prediction and the correction is zero; anything else is a real disagreement.
 //!
-//! **Pending inputs are bounded** (`maxPendingInputs`). When the server stops answering, the oldest pending
-//! input is dropped for every new one and the client keeps predicting. A later snapshot that acknowledges an
-//! input *older* than a dropped one cannot be replayed (the history is incomplete): its position is not
-//! applied (counted `unreplayable`) until the acknowledgements reach the kept inputs. Size the bound above
-//! round trip × tickRate, or the client can never reconcile.
+//! **Pending inputs are bounded** (`maxPendingInputs`, see [`super::pending`]): when the server stops
+//! answering, the oldest is dropped for every new one and the client keeps predicting; a snapshot whose
+//! acknowledgement is older than a dropped input is not applied (counted `unreplayable`).
 //!
 //! **Epochs.** A snapshot of a newer server epoch (a restart) resets the client onto it: pending inputs are
 //! cleared and ids restart at 0 (seed 003's last paragraph). Snapshots of an older epoch, or older than the last
@@ -37,13 +35,13 @@
 //! one step per input, so it cannot match.
 
 use super::input::{Input, InputSource, Keys};
+use super::pending::PendingInputs;
 use super::physics::{self, Arena, PlayerState};
 use super::server::PlayerSnapshot;
 use crate::channel::Channel;
 use crate::geom::Vec2;
 use crate::snapshot::InvalidSnapshot;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// How the client steps and sends.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,11 +109,9 @@ pub struct Client {
     state: PlayerState,
     last_pos: Vec2,
     accumulator: f64,
-    pending: VecDeque<Input>,
+    pending: PendingInputs,
     next_id: u64,
     epoch: u32,
-    /// The highest id dropped from `pending` because it was full, until acknowledgements pass it.
-    dropped_through: Option<u64>,
     last_snapshot_tick: Option<u64>,
     acknowledged: Option<u64>,
     /// With mismatch: the input the physics uses, and how many timer ticks have fired.
@@ -131,10 +127,9 @@ impl Client {
             last_pos: state.pos,
             state,
             accumulator: 0.0,
-            pending: VecDeque::new(),
+            pending: PendingInputs::new(config.max_pending_inputs),
             next_id: 0,
             epoch: 0,
-            dropped_through: None,
             last_snapshot_tick: None,
             acknowledged: None,
             current_input: Keys::IDLE,
@@ -175,7 +170,7 @@ impl Client {
     }
 
     pub fn stats(&self) -> ClientStats {
-        self.stats
+        ClientStats { pending_dropped: self.pending.dropped(), ..self.stats }
     }
 
     /// Runs the physics steps a frame of `dt` seconds ending at local time `now` owes, reading keys from
@@ -228,13 +223,7 @@ impl Client {
     /// Pending first, then sent (seed 003 §"第一步": the acknowledgement can never arrive before the input is
     /// pending). A full list drops its oldest input.
     fn send(&mut self, at: f64, input: Input, uplink: &mut impl Channel<Input>) {
-        if self.pending.len() >= self.config.max_pending_inputs {
-            if let Some(dropped) = self.pending.pop_front() {
-                self.dropped_through = Some(dropped.id);
-                self.stats.pending_dropped += 1;
-            }
-        }
-        self.pending.push_back(input);
+        self.pending.push(input);
         uplink.send(at, input);
         self.stats.inputs_sent += 1;
     }
@@ -263,11 +252,10 @@ impl Client {
         }
         self.last_snapshot_tick = Some(snap.snapshot.tick);
         let ack = snap.last_processed_input_id;
-        if self.dropped_through.is_some_and(|dropped| ack.is_none_or(|ack| ack < dropped)) {
+        if !self.pending.can_replay_after(ack) {
             self.stats.unreplayable += 1;
             return SnapshotOutcome::Unreplayable;
         }
-        self.dropped_through = None;
         SnapshotOutcome::Reconciled(self.reconcile(snap))
     }
 
@@ -276,8 +264,8 @@ impl Client {
         let before = self.state.pos; // 1. save the prediction
         self.state = snap.state(); // 2. restore the server's state
         let ack = snap.last_processed_input_id;
-        self.pending.retain(|input| ack.is_none_or(|ack| input.id > ack)); // 3. drop acknowledged inputs …
-        for input in &self.pending {
+        self.pending.acknowledge(ack); // 3. drop acknowledged inputs …
+        for input in self.pending.iter() {
             physics::step(&mut self.state, input.keys, self.config.step_dt, &self.config.arena);
             // … replay
         }
@@ -304,7 +292,6 @@ impl Client {
         self.pending.clear();
         self.next_id = 0;
         self.epoch = snap.epoch;
-        self.dropped_through = None;
         self.last_snapshot_tick = Some(snap.snapshot.tick);
         self.acknowledged = snap.last_processed_input_id;
         self.stats.epochs_joined += 1;

@@ -20,9 +20,10 @@
 //! - [`input`]: keys, numbered inputs, scripted or live key sources;
 //! - [`physics`]: the one fixed step everybody runs (move, then clamp to the arena);
 //! - [`server`]: the input queue, gaps and duplicates, `lastProcessedInputId`, epochs, the mismatch bug;
-//! - [`client`]: the accumulator, bounded pending inputs, the article's four reconcile steps;
-//! - [`smoothing`]: half-life offset, snap, the article's first version, linear (`cl_smoothtime`), resets,
-//!   and the offset-decay curves for the page;
+//! - [`pending`]: the bounded list of unacknowledged inputs and its policy when the server goes quiet;
+//! - [`client`]: the accumulator, one input per step, the article's four reconcile steps;
+//! - [`smoothing`]: half-life offset, snap, the article's first version, linear (`cl_smoothtime`), resets;
+//! - [`decay`]: the offset-decay curve of each mode, for the page's plot;
 //! - [`params`]: every parameter with its default and range;
 //! - [`session`]: all of it wired over two [`crate::channel::Channel`]s, stepped frame by frame, recorded.
 //!
@@ -31,8 +32,10 @@
 //! code did, and the corrections never stop.
 
 pub mod client;
+pub mod decay;
 pub mod input;
 pub mod params;
+pub mod pending;
 pub mod physics;
 pub mod server;
 pub mod session;

@@ -111,6 +111,14 @@ pub struct Run {
     pub stats: SessionStats,
 }
 
+/// What the server does next within a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ServerEvent {
+    Arrival,
+    Tick,
+    Snapshot,
+}
+
 /// Client + server + uplink + downlink, in simulated time.
 #[derive(Clone, Debug)]
 pub struct Session<U = FixedDelay<Input>, D = FixedDelay<PlayerSnapshot>> {
@@ -302,30 +310,30 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
         let tick_dt = self.params.step_dt();
         let snapshot_dt = 1.0 / self.params.snapshot_rate;
         loop {
-            let arrival_at = arrivals_iter.peek().map(|d| d.arrival);
-            let tick_at = self.params.mismatch.then(|| (self.server_ticks + 1) as f64 * tick_dt);
-            let snapshot_at = Some(self.snapshots_due as f64 * snapshot_dt);
-            let next = [arrival_at, tick_at, snapshot_at]
+            let arrival = arrivals_iter.peek().map(|d| (ServerEvent::Arrival, d.arrival));
+            let tick = self.params.mismatch.then(|| (ServerEvent::Tick, (self.server_ticks + 1) as f64 * tick_dt));
+            let snapshot = Some((ServerEvent::Snapshot, self.snapshots_due as f64 * snapshot_dt));
+            let next = [arrival, tick, snapshot]
                 .into_iter()
-                .enumerate()
-                .filter_map(|(kind, at)| at.filter(|&at| at <= until).map(|at| (kind, at)))
-                .min_by(|a, b| a.1.total_cmp(&b.1));
+                .flatten()
+                .filter(|&(_, at)| at <= until)
+                .min_by(|a, b| a.1.total_cmp(&b.1)); // the first of equals: arrivals, ticks, snapshots
             match next {
-                Some((0, at)) => {
+                Some((ServerEvent::Arrival, at)) => {
                     if let Some(delivery) = arrivals_iter.next() {
                         self.server.receive_input(delivery.item);
                     }
                     self.server.process(at);
                 }
-                Some((1, _)) => {
+                Some((ServerEvent::Tick, _)) => {
                     self.server_ticks += 1;
                     self.server.mismatch_tick();
                 }
-                Some((_, at)) => {
+                Some((ServerEvent::Snapshot, at)) => {
                     self.snapshots_due += 1;
                     self.server.process(at);
                     if let Some(snapshot) = self.server.make_snapshot(at) {
-                        self.downlink.send(at, snapshot);
+                        self.downlink.send(at, snapshot); // a copy, sent now, delivered later
                     }
                 }
                 None => break,
