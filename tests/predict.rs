@@ -34,7 +34,7 @@ fn frames_60(session: &mut Session, n: usize, corrections: &mut Vec<CorrectionRe
 }
 
 fn non_zero(run: &Run) -> Vec<&CorrectionRecord> {
-    run.corrections.iter().filter(|c| c.correction.correction != Vec2::ZERO).collect()
+    run.corrections.iter().filter(|c| c.reconciliation.correction != Vec2::ZERO).collect()
 }
 
 // ── seed 003 §"第三步": the view is continuous when the physics is corrected ────────────────────────────
@@ -51,13 +51,13 @@ fn the_rendered_position_is_the_same_just_before_and_just_after_every_correction
             let corrections = non_zero(&run);
             assert!(corrections.len() > 50, "{fps} fps: only {} corrections", corrections.len());
             for c in corrections {
-                let size = c.correction.correction.length();
+                let size = c.reconciliation.correction.length();
                 let jump = |mode| c.rendered_before.get(mode).distance(*c.rendered_after.get(mode));
                 assert!(jump(SmoothingMode::HalfLife) < 1e-9, "{fps} fps {render_base:?}: {c:?}");
                 assert!(jump(SmoothingMode::Linear) < 1e-9, "{fps} fps {render_base:?}: {c:?}");
                 assert!((jump(SmoothingMode::Snap) - size).abs() < 1e-9);
                 assert!((jump(SmoothingMode::FirstVersion) - 0.1 * size).abs() < 1e-9);
-                assert_eq!(c.offset_added, c.correction.correction);
+                assert_eq!(c.offset_added, c.reconciliation.correction);
             }
         }
     }
@@ -75,7 +75,7 @@ fn an_80_ms_half_life_halves_a_real_correction_in_80_ms_at_30_60_and_144_fps() {
         let mut corrections = Vec::new();
         let shown = loop {
             let frame = session.step_frame(1.0 / fps, &mut corrections).unwrap();
-            if corrections.iter().any(|c: &CorrectionRecord| c.correction.correction != Vec2::ZERO) {
+            if corrections.iter().any(|c: &CorrectionRecord| c.reconciliation.correction != Vec2::ZERO) {
                 break frame.offsets.half_life;
             }
             assert!(frame.time < 2.0, "no correction came");
@@ -148,7 +148,7 @@ fn the_mismatch_switch_makes_corrections_that_never_stop() {
             assert!(in_second.count() >= 5, "{fps} fps: second {second} is quiet");
         }
         let steady = corrections.iter().filter(|c| c.time > 1.0);
-        assert!(steady.map(|c| c.correction.correction.length()).all(|size| size <= 4.0 * STEP + 1e-9));
+        assert!(steady.map(|c| c.reconciliation.correction.length()).all(|size| size <= 4.0 * STEP + 1e-9));
         let ahead = |run: &Run| {
             let last_second = &run.frames[run.frames.len() - fps as usize..];
             last_second.iter().map(|f| f.predicted.x - f.server.x).sum::<f64>() / fps
@@ -162,7 +162,7 @@ fn the_mismatch_switch_makes_corrections_that_never_stop() {
 #[test]
 fn the_mismatch_corrections_peak_at_reversals() {
     let run = run(mismatch(), InputScript::demo(20.0), 20.0, 60.0).unwrap();
-    let largest = non_zero(&run).iter().map(|c| c.correction.correction.length()).fold(0.0, f64::max);
+    let largest = non_zero(&run).iter().map(|c| c.reconciliation.correction.length()).fold(0.0, f64::max);
     assert!((13.0..=19.0).contains(&largest), "{largest}");
 }
 
@@ -238,9 +238,9 @@ fn pending_inputs_stay_bounded_while_the_server_is_stopped_and_a_restart_resets_
     session.set_server_running(true);
     let mut corrections = Vec::new();
     let after = frames_60(&mut session, 120, &mut corrections);
-    let join = corrections.iter().position(|c| c.correction.new_epoch).expect("the client joins the new epoch");
+    let join = corrections.iter().position(|c| c.reconciliation.new_epoch).expect("the client joins the new epoch");
     assert!(corrections[join].reset);
-    assert!(corrections[join + 1..].iter().all(|c| c.correction.correction == Vec2::ZERO));
+    assert!(corrections[join + 1..].iter().all(|c| c.reconciliation.correction == Vec2::ZERO));
     assert!(after.last().unwrap().pending <= 12, "back to a round trip's worth");
     let stats = session.stats();
     assert_eq!((stats.client.epochs_joined, session.client().epoch()), (1, 1));
@@ -256,12 +256,12 @@ fn a_teleport_resets_the_view_instead_of_sliding() {
     frames_60(&mut session, 30, &mut corrections);
     session.teleport(Vec2::new(10.0, 10.0));
     frames_60(&mut session, 30, &mut corrections);
-    let jump = corrections.iter().find(|c| c.correction.teleport).expect("the teleport arrives");
+    let jump = corrections.iter().find(|c| c.reconciliation.teleport).expect("the teleport arrives");
     assert!(jump.reset);
     assert_eq!(jump.offset_added, Vec2::ZERO);
-    assert!(jump.correction.correction.length() > 40.0);
+    assert!(jump.reconciliation.correction.length() > 40.0);
     for mode in SmoothingMode::ALL {
-        assert_eq!(*jump.rendered_after.get(mode), jump.correction.after, "{mode:?} shows the new place at once");
+        assert_eq!(*jump.rendered_after.get(mode), jump.reconciliation.after, "{mode:?} shows the new place at once");
     }
 }
 
@@ -271,8 +271,8 @@ fn a_correction_longer_than_reset_distance_resets_and_a_shorter_one_slides() {
     let run = run(PredictParams { smoothing, ..mismatch() }, InputScript::demo(10.0), 10.0, 60.0).unwrap();
     let (resets, slides): (Vec<&CorrectionRecord>, Vec<_>) = non_zero(&run).into_iter().partition(|c| c.reset);
     assert!(!resets.is_empty() && !slides.is_empty());
-    assert!(resets.iter().all(|c| c.correction.correction.length() > 2.0 && c.offset_added == Vec2::ZERO));
-    assert!(slides.iter().all(|c| c.correction.correction.length() <= 2.0));
+    assert!(resets.iter().all(|c| c.reconciliation.correction.length() > 2.0 && c.offset_added == Vec2::ZERO));
+    assert!(slides.iter().all(|c| c.reconciliation.correction.length() <= 2.0));
     assert_eq!(run.stats.resets, resets.len() as u64);
 }
 
@@ -288,7 +288,7 @@ fn a_lost_input_is_never_claimed_then_replaced_by_a_zero_step_and_corrected_once
     assert_eq!(run.stats.server.substituted, 1);
     let corrections = non_zero(&run);
     assert_eq!(corrections.len(), 1);
-    assert!((corrections[0].correction.correction.x - STEP).abs() < 1e-9);
+    assert!((corrections[0].reconciliation.correction.x - STEP).abs() < 1e-9);
     // input 31 arrives at 32/60 + 0.05 s; nothing past 29 is acknowledged before 0.2 s later + the way back
     let first_past_29 = run.frames.iter().find(|f| f.acknowledged.is_some_and(|a| a >= 30)).unwrap();
     assert!(first_past_29.time >= 32.0 / 60.0 + 0.05 + 0.2 + 0.05, "{}", first_past_29.time);

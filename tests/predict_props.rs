@@ -124,8 +124,8 @@ proptest! {
         let (frames, corrections, _) = drive(Session::new(params, script).unwrap(), &dts);
         check_frames(&params, &frames)?;
         for c in &corrections {
-            prop_assert!(c.correction.correction.is_finite());
-            let expected_offset = if c.reset { Vec2::ZERO } else { c.correction.correction };
+            prop_assert!(c.reconciliation.correction.is_finite());
+            let expected_offset = if c.reset { Vec2::ZERO } else { c.reconciliation.correction };
             prop_assert_eq!(c.offset_added, expected_offset);
         }
     }
@@ -139,7 +139,7 @@ proptest! {
     ) {
         let (frames, corrections, session) = drive(Session::new(params, script).unwrap(), &dts);
         for c in &corrections {
-            prop_assert_eq!(c.correction.correction, Vec2::ZERO, "{:?}", c);
+            prop_assert_eq!(c.reconciliation.correction, Vec2::ZERO, "{:?}", c);
         }
         for f in &frames {
             prop_assert_eq!(f.modes.half_life, f.base);
@@ -159,7 +159,7 @@ proptest! {
         let down = Lossy::new(params.downlink_delay, jitter, loss, duplicate, seed ^ 0x5555);
         let (frames, corrections, _) = drive(Session::with_channels(params, script, up, down).unwrap(), &dts);
         check_frames(&params, &frames)?;
-        prop_assert!(corrections.iter().all(|c| c.correction.correction.is_finite()));
+        prop_assert!(corrections.iter().all(|c| c.reconciliation.correction.is_finite()));
     }
 
     #[test]

@@ -29,6 +29,8 @@
 //! cleared and ids restart at 0 (seed 003's last paragraph). Snapshots of an older epoch, or older than the last
 //! one applied, are ignored and counted.
 //!
+//! The reconciliation is the same with or without the mismatch switch: only the protocol breaks.
+//!
 //! **The mismatch switch** samples inputs on an independent timer (the article's `setInterval(…, 1/60)`, whose
 //! ms argument made it fire every few ms): each timer input gets an id, is pending and sent, but physics steps
 //! use whichever input is current — one input may drive several steps, another none. The replay still assumes
@@ -57,7 +59,7 @@ pub struct ClientConfig {
 /// One reconciliation, as the client saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Correction {
+pub struct Reconciliation {
     /// The predicted position before the snapshot (P_old).
     pub before: Vec2,
     /// The position after restoring and replaying (P_new).
@@ -76,7 +78,7 @@ pub struct Correction {
 /// What a snapshot did to the client.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SnapshotOutcome {
-    Reconciled(Correction),
+    Reconciled(Reconciliation),
     /// Older than (or the same as) the last snapshot applied in this epoch.
     Stale,
     /// From an epoch before the client's.
@@ -260,7 +262,7 @@ impl Client {
     }
 
     /// Seed 003 §"第三步" `reconcile(snapshot)`.
-    fn reconcile(&mut self, snap: &PlayerSnapshot) -> Correction {
+    fn reconcile(&mut self, snap: &PlayerSnapshot) -> Reconciliation {
         let before = self.state.pos; // 1. save the prediction
         self.state = snap.state(); // 2. restore the server's state
         let ack = snap.last_processed_input_id;
@@ -273,7 +275,7 @@ impl Client {
         self.last_pos -= correction; //    and shifts the interpolation's left end
         self.acknowledged = ack;
         self.stats.reconciled += 1;
-        Correction {
+        Reconciliation {
             before,
             after: self.state.pos,
             correction,
@@ -285,7 +287,7 @@ impl Client {
     }
 
     /// The server restarted: reset onto its state, forget the old history, restart ids.
-    fn join_epoch(&mut self, snap: &PlayerSnapshot) -> Correction {
+    fn join_epoch(&mut self, snap: &PlayerSnapshot) -> Reconciliation {
         let before = self.state.pos;
         self.state = snap.state();
         self.last_pos = self.state.pos;
@@ -295,7 +297,7 @@ impl Client {
         self.last_snapshot_tick = Some(snap.snapshot.tick);
         self.acknowledged = snap.last_processed_input_id;
         self.stats.epochs_joined += 1;
-        Correction {
+        Reconciliation {
             before,
             after: self.state.pos,
             correction: before - self.state.pos,

@@ -26,7 +26,7 @@
 //! (after [`Session::set_live_keys`]). A frame longer than [`MAX_FRAME_DT`] is shortened to it and counted, so
 //! a stalled tab cannot queue thousands of physics steps.
 
-use super::client::{Client, ClientConfig, ClientStats, Correction, SnapshotOutcome};
+use super::client::{Client, ClientConfig, ClientStats, Reconciliation, SnapshotOutcome};
 use super::input::{Input, InputScript, InputSource, Keys};
 use super::params::PredictParams;
 use super::physics::{Arena, PlayerState};
@@ -80,7 +80,7 @@ pub struct FrameRecord {
 pub struct CorrectionRecord {
     pub frame: u64,
     pub time: f64,
-    pub correction: Correction,
+    pub reconciliation: Reconciliation,
     /// The correction was a teleport, a new epoch or longer than `resetDistance`: the view was reset.
     pub reset: bool,
     /// What went into the `halfLife` and `linear` offsets (zero after a reset).
@@ -350,13 +350,13 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
         let mut reconciled = 0;
         for delivery in &arrived {
             let rendered_before = self.render_all();
-            if let SnapshotOutcome::Reconciled(correction) = self.client.apply_snapshot(&delivery.item) {
+            if let SnapshotOutcome::Reconciled(reconciliation) = self.client.apply_snapshot(&delivery.item) {
                 self.last_snapshot = Some(delivery.item.snapshot.pos);
-                let offset_added = self.show_correction(&correction);
+                let offset_added = self.show_correction(&reconciliation);
                 corrections.push(CorrectionRecord {
                     frame: self.frame,
                     time: self.now,
-                    correction,
+                    reconciliation,
                     reset: offset_added.is_none(),
                     offset_added: offset_added.unwrap_or(Vec2::ZERO),
                     rendered_before,
@@ -371,18 +371,17 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
 
     /// Hands a correction to every smoother, or resets the view (teleport, new epoch, or longer than
     /// `resetDistance`: seed 003 §"如何判断修复是否有效"). Returns the offset added, `None` after a reset.
-    fn show_correction(&mut self, correction: &Correction) -> Option<Vec2> {
+    fn show_correction(&mut self, r: &Reconciliation) -> Option<Vec2> {
         let smoothing = self.params.smoothing;
-        let reset =
-            correction.teleport || correction.new_epoch || correction.correction.length() > smoothing.reset_distance;
+        let reset = r.teleport || r.new_epoch || r.correction.length() > smoothing.reset_distance;
         if reset {
             self.client.settle_interpolation();
             self.smoothers.for_each_mut(Smoother::reset);
             self.resets += 1;
             None
         } else {
-            self.smoothers.for_each_mut(|s| s.add_correction(correction.correction, &smoothing));
-            Some(correction.correction)
+            self.smoothers.for_each_mut(|s| s.add_correction(r.correction, &smoothing));
+            Some(r.correction)
         }
     }
 

@@ -157,7 +157,8 @@ impl<T> PerMode<T> {
     }
 }
 
-/// The view state of one mode.
+/// The view state of one mode. Its methods expect validated [`SmoothingParams`] (`halfLife`, `smoothTime`
+/// above zero), as the session and [`super::decay::decay_curve`] guarantee.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Smoother {
     HalfLife {
