@@ -11,6 +11,7 @@ pub mod link;
 pub mod motion;
 pub mod param;
 pub mod path;
+pub mod predict;
 pub mod rng;
 pub mod snapshot;
 pub mod worked_example;

@@ -1,0 +1,220 @@
+//! Inputs: one per physics step, numbered, a zero input when idle (seed 003 §"第一步").
+//!
+//! ```text
+//!  keys held      ──────►►►►►►────────◄◄◄◄─────
+//!  physics steps  │ 0 │ 1 │ 2 │ 3 │ 4 │ 5 │ 6 │ …
+//!  input ids        0   1   2   3   4   5   6      one id per step, idle steps included
+//!  directions       →   →   →   0   0   ←   ←      (zero input keeps the step sequence whole)
+//! ```
+//!
+//! Where the keys come from is an [`InputSource`]: a scripted timeline of key states (a deterministic run,
+//! a test, a replay) or the live keys the page hands over before each frame.
+
+use crate::geom::Vec2;
+use crate::param::ParamError;
+use serde::{Deserialize, Serialize};
+
+/// Which movement keys are held. Opposite keys cancel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Keys {
+    pub left: bool,
+    pub right: bool,
+    pub up: bool,
+    pub down: bool,
+}
+
+impl Keys {
+    /// No key held: the zero input.
+    pub const IDLE: Keys = Keys { left: false, right: false, up: false, down: false };
+    pub const LEFT: Keys = Keys { left: true, right: false, up: false, down: false };
+    pub const RIGHT: Keys = Keys { left: false, right: true, up: false, down: false };
+    pub const UP: Keys = Keys { left: false, right: false, up: true, down: false };
+    pub const DOWN: Keys = Keys { left: false, right: false, up: false, down: true };
+
+    /// The unit direction the keys ask for, or zero. `up` is −y (screen coordinates); diagonals are
+    /// normalised so moving diagonally is not faster.
+    pub fn direction(self) -> Vec2 {
+        let axis = |neg: bool, pos: bool| f64::from(i8::from(pos) - i8::from(neg));
+        let (x, y) = (axis(self.left, self.right), axis(self.up, self.down));
+        if x != 0.0 && y != 0.0 {
+            Vec2::new(x, y) * std::f64::consts::FRAC_1_SQRT_2
+        } else {
+            Vec2::new(x, y)
+        }
+    }
+
+    pub fn is_idle(self) -> bool {
+        self.direction() == Vec2::ZERO
+    }
+}
+
+/// One numbered input. `epoch` names the server session it belongs to (seed 003's last section: after a
+/// server restart, ids start again and messages of the old session are filtered out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input {
+    pub id: u64,
+    pub epoch: u32,
+    pub keys: Keys,
+}
+
+/// From `time` on (seconds), `keys` are held — until the next event.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeyEvent {
+    pub time: f64,
+    pub keys: Keys,
+}
+
+/// A timeline of key states: before the first event nothing is held.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<KeyEvent>", into = "Vec<KeyEvent>")]
+pub struct InputScript {
+    events: Vec<KeyEvent>,
+}
+
+impl InputScript {
+    /// Checks every time (finite, ≥ 0; the error names `script[i].time`) and sorts the events by time.
+    /// Events with equal times keep their order, so the later one wins.
+    pub fn new(mut events: Vec<KeyEvent>) -> Result<Self, ParamError> {
+        if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| !e.time.is_finite() || e.time < 0.0) {
+            return Err(ParamError::new(format!("script[{i}].time"), format!("{} is not a finite time ≥ 0 s", e.time)));
+        }
+        events.sort_by(|a, b| a.time.total_cmp(&b.time));
+        Ok(InputScript { events })
+    }
+
+    /// Nothing held, ever.
+    pub fn idle() -> Self {
+        InputScript::default()
+    }
+
+    /// A loop the page can show without a keyboard: right 1 s, rest 0.5 s, left 1 s, down 0.5 s, up 0.5 s,
+    /// rest 0.5 s — repeated to cover `duration` seconds (a non-finite or negative duration gives an idle
+    /// script; at most one hour). Reversals and stops are where a lagging renderer shows (seed 003
+    /// §"第一版把正常移动也一起平滑了").
+    pub fn demo(duration: f64) -> Self {
+        let duration = if duration.is_finite() { duration.clamp(0.0, 3600.0) } else { 0.0 };
+        const PATTERN: [(f64, Keys); 6] = [
+            (1.0, Keys::RIGHT),
+            (0.5, Keys::IDLE),
+            (1.0, Keys::LEFT),
+            (0.5, Keys::DOWN),
+            (0.5, Keys::UP),
+            (0.5, Keys::IDLE),
+        ];
+        let mut events = Vec::new();
+        let mut t = 0.0;
+        'outer: loop {
+            for (length, keys) in PATTERN {
+                if t >= duration {
+                    break 'outer;
+                }
+                events.push(KeyEvent { time: t, keys });
+                t += length;
+            }
+        }
+        InputScript { events }
+    }
+
+    /// The keys held at `time` seconds.
+    pub fn keys_at(&self, time: f64) -> Keys {
+        let held = self.events.partition_point(|e| e.time <= time);
+        held.checked_sub(1).map_or(Keys::IDLE, |i| self.events[i].keys)
+    }
+
+    pub fn events(&self) -> &[KeyEvent] {
+        &self.events
+    }
+}
+
+impl TryFrom<Vec<KeyEvent>> for InputScript {
+    type Error = ParamError;
+    fn try_from(events: Vec<KeyEvent>) -> Result<Self, ParamError> {
+        InputScript::new(events)
+    }
+}
+
+impl From<InputScript> for Vec<KeyEvent> {
+    fn from(script: InputScript) -> Self {
+        script.events
+    }
+}
+
+/// Where the client reads its keys.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputSource {
+    /// A timeline, read at the client's local time: deterministic runs and tests.
+    Scripted(InputScript),
+    /// The keys the page last handed over; time plays no part.
+    Live(Keys),
+}
+
+impl InputSource {
+    pub fn keys_at(&self, time: f64) -> Keys {
+        match self {
+            InputSource::Scripted(script) => script.keys_at(time),
+            InputSource::Live(keys) => *keys,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opposite_keys_cancel_and_diagonals_are_unit_length() {
+        assert_eq!(Keys { left: true, right: true, ..Keys::IDLE }.direction(), Vec2::ZERO);
+        assert_eq!(Keys::RIGHT.direction(), Vec2::new(1.0, 0.0));
+        assert_eq!(Keys::UP.direction(), Vec2::new(0.0, -1.0));
+        let diagonal = Keys { right: true, down: true, ..Keys::IDLE }.direction();
+        assert!((diagonal.length() - 1.0).abs() < 1e-15);
+        assert!(Keys { up: true, down: true, ..Keys::IDLE }.is_idle());
+    }
+
+    #[test]
+    fn a_script_holds_each_state_until_the_next_event_and_sorts_events() {
+        let script =
+            InputScript::new(vec![KeyEvent { time: 1.0, keys: Keys::LEFT }, KeyEvent { time: 0.5, keys: Keys::RIGHT }])
+                .unwrap();
+        assert_eq!(script.keys_at(0.0), Keys::IDLE);
+        assert_eq!(script.keys_at(0.5), Keys::RIGHT);
+        assert_eq!(script.keys_at(0.99), Keys::RIGHT);
+        assert_eq!(script.keys_at(1.0), Keys::LEFT);
+        assert_eq!(script.keys_at(100.0), Keys::LEFT);
+    }
+
+    #[test]
+    fn a_bad_time_is_refused_with_its_index() {
+        let err = InputScript::new(vec![
+            KeyEvent { time: 0.0, keys: Keys::LEFT },
+            KeyEvent { time: f64::NAN, keys: Keys::RIGHT },
+        ])
+        .unwrap_err();
+        assert_eq!(err.field, "script[1].time");
+        let err = InputScript::new(vec![KeyEvent { time: -1.0, keys: Keys::LEFT }]).unwrap_err();
+        assert_eq!(err.field, "script[0].time");
+    }
+
+    #[test]
+    fn a_script_round_trips_through_json_and_bad_json_is_refused() {
+        let script = InputScript::demo(3.0);
+        let json = serde_json::to_string(&script).unwrap();
+        assert!(json.starts_with(r#"[{"time":0.0,"keys":{"left":false,"right":true"#), "{json}");
+        assert_eq!(serde_json::from_str::<InputScript>(&json).unwrap(), script);
+        assert!(serde_json::from_str::<InputScript>(r#"[{"time":-2,"keys":{}}]"#).is_err());
+    }
+
+    #[test]
+    fn the_demo_loop_starts_moving_right_and_covers_the_duration() {
+        let script = InputScript::demo(6.0);
+        assert_eq!(script.keys_at(0.0), Keys::RIGHT);
+        assert_eq!(script.keys_at(1.2), Keys::IDLE);
+        assert_eq!(script.keys_at(1.5), Keys::LEFT);
+        assert_eq!(script.keys_at(4.1), Keys::RIGHT, "the pattern repeats after 4 s");
+        assert!(script.events().last().unwrap().time < 6.0);
+        assert!(InputScript::demo(f64::NAN).events().is_empty());
+        assert!(InputScript::demo(f64::INFINITY).events().is_empty());
+    }
+}
