@@ -5,8 +5,10 @@
 //! module, compiled for wasm32 only, is the single place that talks to JavaScript. See ARCHITECTURE.md.
 
 pub mod buffer;
+pub mod buffer_metrics;
 pub mod channel;
 pub mod geom;
+pub mod interpolate;
 pub mod param;
 pub mod snapshot;
 pub mod worked_example;
