@@ -7,6 +7,8 @@
 pub mod buffer;
 pub mod buffer_metrics;
 pub mod channel;
+pub mod display;
+pub mod extrapolate;
 pub mod geom;
 pub mod interpolate;
 pub mod param;
