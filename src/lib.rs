@@ -7,6 +7,7 @@
 pub mod buffer;
 pub mod buffer_metrics;
 pub mod channel;
+pub mod clock;
 pub mod display;
 pub mod extrapolate;
 pub mod geom;
