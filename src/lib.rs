@@ -13,6 +13,7 @@ pub mod extrapolate;
 pub mod geom;
 pub mod interpolate;
 pub mod param;
+pub mod playback;
 pub mod snapshot;
 pub mod worked_example;
 
