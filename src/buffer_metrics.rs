@@ -37,14 +37,14 @@ impl ArrivalStats {
             let gap = (arrival - last_arrival).max(0.0);
             self.interval = Some(self.interval.map_or(gap, |i| i + (gap - i) * ARRIVAL_GAIN));
             let d = transit - (last_arrival - last_server);
-            self.jitter += (d.abs() - self.jitter) * ARRIVAL_GAIN;
+            self.jitter = flush(self.jitter + (d.abs() - self.jitter) * ARRIVAL_GAIN);
         }
         match self.transit_mean {
             None => self.transit_mean = Some(transit),
             Some(mean) => {
                 let diff = transit - mean;
                 self.transit_mean = Some(mean + diff * ARRIVAL_GAIN);
-                self.transit_var = (1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff);
+                self.transit_var = flush((1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff));
             }
         }
         self.last = Some((server_time, arrival));
@@ -68,6 +68,16 @@ impl ArrivalStats {
     /// Local time of the last accepted arrival.
     pub fn last_arrival(&self) -> Option<f64> {
         self.last.map(|(_, arrival)| arrival)
+    }
+}
+
+/// Values this small are rounding noise; flushing them to zero keeps a perfectly steady stream from decaying
+/// into subnormal numbers, whose arithmetic is two orders of magnitude slower.
+fn flush(x: f64) -> f64 {
+    if x.abs() < 1e-30 {
+        0.0
+    } else {
+        x
     }
 }
 

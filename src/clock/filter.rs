@@ -86,7 +86,11 @@ impl OutlierEma {
         };
         let distance = (x - mean).abs();
         if distance <= self.params.outlier_factor * self.dev.max(self.params.outlier_floor) {
+            // Flushed to zero when tiny: a perfectly steady input would otherwise decay into slow subnormals.
             self.dev += (distance - self.dev) * self.params.gain;
+            if self.dev < 1e-30 {
+                self.dev = 0.0;
+            }
             self.mean = Some(mean + (x - mean) * self.params.gain);
             self.rejects_in_row = 0;
             self.accepted += 1;
