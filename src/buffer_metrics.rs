@@ -60,6 +60,11 @@ impl ArrivalStats {
         self.jitter
     }
 
+    /// Exponentially weighted mean of transit time, arrival − server time (seconds; includes the clock offset).
+    pub fn transit_mean(&self) -> Option<f64> {
+        self.transit_mean
+    }
+
     /// Exponentially weighted standard deviation of transit time (seconds).
     pub fn transit_std(&self) -> f64 {
         self.transit_var.sqrt()

@@ -11,9 +11,9 @@
 //! One buffer holds one entity's timeline. Per client frame it is driven in this order:
 //!
 //! 1. `insert(snapshot, arrival)` for each delivery → an [`InsertOutcome`] (inserted, duplicate, conflict,
-//!    invalid, late; out-of-order and eviction flagged) — see [`insert`](self::insert);
+//!    invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
 //! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
-//!    [`SampleStatus`] — see [`sample`](self::sample);
+//!    [`SampleStatus`] — see `buffer/sample.rs`;
 //! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
 //!    sample still has a left side (and an underrun policy still has something to continue from).
 //!
@@ -51,6 +51,8 @@ pub struct BufferView {
     pub newest_arrival: Option<f64>,
     /// Average time between arrivals (seconds).
     pub arrival_interval: Option<f64>,
+    /// Mean of arrival − server time (seconds): one-way latency minus the clock offset.
+    pub transit_mean: Option<f64>,
     /// Standard deviation of transit time (seconds).
     pub transit_std: f64,
 }
@@ -163,6 +165,7 @@ impl SnapshotBuffer {
             newest_server_time: newest.map(|e| e.snapshot.server_time),
             newest_arrival: newest.map(|e| e.arrival),
             arrival_interval: self.arrivals.interval(),
+            transit_mean: self.arrivals.transit_mean(),
             transit_std: self.arrivals.transit_std(),
         }
     }

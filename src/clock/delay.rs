@@ -1,7 +1,7 @@
 //! The render delay: fixed, or adapted to the measured jitter — slowly.
 //!
 //! ```text
-//!  target  = clamp(k · sendInterval + m · transitStd,  minDelay, maxDelay)
+//!  target  = clamp([latency +] k · sendInterval + m · transitStd,  minDelay, maxDelay)
 //!  delay  += (target − delay) · (1 − e^(−dt/τ)),  and never faster than maxRate · dt
 //!
 //!  delay ▲          target jumps (jitter burst)
@@ -15,6 +15,14 @@
 //! the buffer ([`crate::buffer::BufferView::transit_std`]), so the delay covers `m` standard deviations of
 //! lateness on top of `k` send intervals. Changing the delay changes the render time, so every change is spread
 //! out: a delay growing faster than real time would make the render time run backwards.
+//!
+//! Where the seeds disagree: seed 000 §4.3.2 counts the delay from `serverNow` and sizes it in send intervals
+//! only, as if a snapshot were fresh on arrival; but `serverNow` from seed 004 §2.2 (`serverTime + RTT/2`) is the
+//! server's *present*, and every snapshot is already one one-way latency old when it arrives. Measured from there,
+//! `k · sendInterval + m · jitter` alone underruns all the time. So the latency the clock itself believes in
+//! (`known`: the true mean; `smooth`: its offset estimate against the transit mean, ≈ RTT/2; `reanchor`: the last
+//! RTT/2; `timescale`: 0, since its delay is measured from the newest snapshot) is added — `addLatency: true`,
+//! the default. `addLatency: false` is the issue's formula as written, kept as a named option to compare.
 
 use crate::buffer::BufferView;
 use crate::param::{in_range, ParamError};
@@ -25,6 +33,7 @@ use serde::{Deserialize, Serialize};
 /// | field | default | range | from |
 /// |---|---|---|---|
 /// | `enabled` | false | | the seeds' clocks use a fixed delay |
+/// | `addLatency` | true | | see the module doc: the delay also covers the one-way latency the clock believes in |
 /// | `intervals` (k) | 1.5 | 0..=10 | seed 004 §3.3 (50 ms at 30 Hz ≈ 1.5 ticks), seed 000 §4.3.2 ("一到两个快照间隔") |
 /// | `jitterStds` (m) | 2 | 0..=10 | project choice: two standard deviations of lateness |
 /// | `minDelay` | 0 s | 0..=1 s | |
@@ -35,6 +44,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase", default)]
 pub struct AdaptiveDelayParams {
     pub enabled: bool,
+    pub add_latency: bool,
     pub intervals: f64,
     pub jitter_stds: f64,
     pub min_delay: f64,
@@ -47,6 +57,7 @@ impl Default for AdaptiveDelayParams {
     fn default() -> Self {
         AdaptiveDelayParams {
             enabled: false,
+            add_latency: true,
             intervals: 1.5,
             jitter_stds: 2.0,
             min_delay: 0.0,
@@ -68,9 +79,12 @@ impl AdaptiveDelayParams {
         Ok(())
     }
 
-    /// The delay the controller moves towards for a given send interval and transit spread.
-    pub fn target(&self, send_interval: f64, transit_std: f64) -> f64 {
-        (self.intervals * send_interval + self.jitter_stds * transit_std).clamp(self.min_delay, self.max_delay)
+    /// The delay the controller moves towards for a send interval, a transit spread and a one-way latency
+    /// (ignored unless `addLatency`).
+    pub fn target(&self, send_interval: f64, transit_std: f64, latency: f64) -> f64 {
+        let latency = if self.add_latency && latency.is_finite() { latency.max(0.0) } else { 0.0 };
+        let spread = if transit_std.is_finite() { transit_std } else { 0.0 };
+        (latency + self.intervals * send_interval + self.jitter_stds * spread).clamp(self.min_delay, self.max_delay)
     }
 }
 
@@ -89,13 +103,14 @@ impl DelayController {
         DelayController { params, send_interval, current: initial, target: initial }
     }
 
-    /// Moves the delay for a frame of `dt` seconds and returns it; a fixed delay never moves.
-    pub fn update(&mut self, dt: f64, view: &BufferView) -> f64 {
+    /// Moves the delay for a frame of `dt` seconds and returns it; a fixed delay never moves. `latency` is the
+    /// clock's belief about the one-way latency (seconds).
+    pub fn update(&mut self, dt: f64, view: &BufferView, latency: f64) -> f64 {
         let valid_dt = dt.is_finite() && dt > 0.0;
         if !self.params.enabled || !valid_dt {
             return self.current;
         }
-        self.target = self.params.target(self.send_interval, view.transit_std);
+        self.target = self.params.target(self.send_interval, view.transit_std, latency);
         let eased = (self.target - self.current) * (1.0 - (-dt / self.params.time_constant).exp());
         let limit = self.params.max_rate * dt;
         self.current += eased.clamp(-limit, limit);
@@ -122,9 +137,11 @@ mod tests {
 
     #[test]
     fn the_target_is_k_intervals_plus_m_deviations() {
-        // 20 Hz, 15 ms of transit spread: 1.5 · 50 + 2 · 15 = 105 ms.
-        assert_relative_eq!(adaptive().target(0.05, 0.015), 0.105, epsilon = 1e-12);
-        assert_relative_eq!(adaptive().target(0.05, 1.0), 0.5, epsilon = 1e-12);
+        // 20 Hz, 15 ms of transit spread: 1.5 · 50 + 2 · 15 = 105 ms, plus 40 ms of latency.
+        assert_relative_eq!(adaptive().target(0.05, 0.015, 0.04), 0.145, epsilon = 1e-12);
+        let literal = AdaptiveDelayParams { add_latency: false, ..adaptive() };
+        assert_relative_eq!(literal.target(0.05, 0.015, 0.04), 0.105, epsilon = 1e-12);
+        assert_relative_eq!(adaptive().target(0.05, 1.0, 0.0), 0.5, epsilon = 1e-12);
     }
 
     #[test]
@@ -133,14 +150,14 @@ mod tests {
         let mut delay = DelayController::new(adaptive(), 0.05, 0.05);
         let mut last = delay.current();
         for _ in 0..60 {
-            let now = delay.update(1.0 / 60.0, &view);
+            let now = delay.update(1.0 / 60.0, &view, 0.0);
             assert!(now - last <= 0.1 / 60.0 + 1e-15, "rate limit");
             last = now;
         }
         // After 1 s: rate-limited to at most 0.1 s of growth, and eased (τ = 10 s) to less than that.
         assert!(last > 0.05 && last < 0.15, "{last}");
         for _ in 0..60 * 120 {
-            delay.update(1.0 / 60.0, &view);
+            delay.update(1.0 / 60.0, &view, 0.0);
         }
         assert_relative_eq!(delay.current(), 0.275, epsilon = 1e-4);
     }
@@ -149,7 +166,7 @@ mod tests {
     fn a_fixed_delay_stays_put() {
         let mut delay = DelayController::new(AdaptiveDelayParams::default(), 0.05, 0.1);
         let view = BufferView { transit_std: 0.5, ..Default::default() };
-        assert_eq!(delay.update(0.016, &view), 0.1);
+        assert_eq!(delay.update(0.016, &view, 0.3), 0.1);
     }
 
     #[test]

@@ -2,13 +2,16 @@
 //! 用平滑算法过滤抖动 / 如果某个样本偏离平均值太多直接丢弃").
 //!
 //! ```text
-//!  sample x ─► |x − mean| > factor · max(dev, floor) ?  ── yes, and fewer than maxRejects in a row ─► rejected
-//!           │                                          └─ yes, maxRejects in a row already ─► re-seeded at x
+//!  sample x ─► |x − mean| > factor · max(dev, floor) ?  ── yes, and fewer than maxRejects in a row ─► rejected:
+//!           │                                          │      dev += gain/2 · (|x − mean| − dev)    (mean untouched)
+//!           │                                          └─ yes, maxRejects in a row already ─► re-seeded: mean = x
 //!           └─ no ─► accepted:  dev  += gain · (|x − mean| − dev)        (mean absolute deviation, like TCP's RTTVAR)
 //!                               mean += gain · (x − mean)
 //! ```
 //! The re-seed is what keeps a filter from refusing a genuine level shift (a route change, a server clock jump)
-//! forever: after `maxRejects` consecutive outliers the new level is believed.
+//! forever: after `maxRejects` consecutive outliers the new level is believed. Rejected samples still widen the
+//! deviation at half the gain, and a re-seed keeps it: otherwise a genuinely wide distribution (a deviation that
+//! starts at zero) would be refused sample after sample and re-seeded at random values forever.
 
 use crate::param::{in_range, ParamError};
 use serde::{Deserialize, Serialize};
@@ -96,11 +99,13 @@ impl OutlierEma {
             self.accepted += 1;
             Verdict::Accepted
         } else if self.rejects_in_row < self.params.max_rejects {
+            self.dev += (distance - self.dev) * self.params.gain / 2.0;
             self.rejects_in_row += 1;
             self.rejected += 1;
             Verdict::Rejected
         } else {
-            self.seed(x);
+            self.mean = Some(x);
+            self.rejects_in_row = 0;
             self.reseeds += 1;
             self.accepted += 1;
             Verdict::Reseeded
@@ -148,6 +153,20 @@ mod tests {
         assert_eq!(verdicts[..5], [Verdict::Rejected; 5]);
         assert_eq!(verdicts[5], Verdict::Reseeded);
         assert_relative_eq!(f.mean().unwrap(), 0.3);
+    }
+
+    #[test]
+    fn a_wide_distribution_is_learnt_instead_of_refused_forever() {
+        // RTT uniform over 80..240 ms, starting with no idea of the spread.
+        let mut f = OutlierEma::new(FilterParams::default());
+        let mut state = 12345u64;
+        for _ in 0..400 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            f.push(0.08 + 0.16 * (state >> 11) as f64 / (1u64 << 53) as f64);
+        }
+        assert!(f.rejected < 60, "rejected {} of 400", f.rejected);
+        assert!((f.mean().unwrap() - 0.16).abs() < 0.03, "mean {:?}", f.mean());
+        assert!((0.02..0.06).contains(&f.deviation()), "deviation {}", f.deviation());
     }
 
     #[test]

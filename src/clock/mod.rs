@@ -15,7 +15,7 @@
 //! Per frame: [`RenderClock::on_snapshot`] for each accepted arrival, [`RenderClock::on_rtt_sample`] for each RTT
 //! measured, then [`RenderClock::render_time`] once. The reading says whether the clock is uncertain; the
 //! caller then samples with `buffer.sample_uncertain` (→ `ClockUncertain`) instead of `buffer.sample`.
-//! Every clock's output is watched the same way ([`monitor`]): regressions and jumps are counted for all four.
+//! Every clock's output is watched the same way ([`TimelineMonitor`]): regressions and jumps are counted for all four.
 //!
 //! Time convention: `clockOffset` is the truth, `server = local + offset` (seconds, default 0). Only `known` (and
 //! `reanchor` with `reanchorEstimate: known`) may read it.
@@ -303,7 +303,7 @@ impl RenderClock {
 
     /// The render time for the frame at local time `now`, `dt` seconds after the previous frame.
     pub fn render_time(&mut self, now: f64, dt: f64, view: &BufferView) -> ClockReading {
-        let delay = self.delay.update(dt, view);
+        let delay = self.delay.update(dt, view, self.latency(view));
         let rtt = self.rtt.mean();
         let estimate = match &mut self.engine {
             Engine::Known(clock) => clock.advance(now, delay),
@@ -318,6 +318,22 @@ impl RenderClock {
         let reading = ClockReading { render_time: estimate.render_time, delay, uncertain };
         self.last_reading = Some(reading.clone());
         reading
+    }
+
+    /// The one-way latency this clock believes in (what the adaptive delay adds; see `delay.rs`), seconds.
+    pub fn latency(&self, view: &BufferView) -> f64 {
+        let against = |offset: Option<f64>| view.transit_mean.zip(offset).map_or(0.0, |(t, o)| t + o);
+        let latency = match &self.engine {
+            Engine::Known(_) => against(Some(self.params.clock_offset)),
+            Engine::Smooth(clock) => against(clock.estimate()),
+            Engine::Reanchor(_) => self.rtt_last.unwrap_or(0.0) / 2.0,
+            Engine::Timescale(_) => 0.0,
+        };
+        if latency.is_finite() {
+            latency.max(0.0)
+        } else {
+            0.0
+        }
     }
 
     /// The RTT samples seen (at most [`RTT_HISTORY`], oldest first), with their verdicts.
