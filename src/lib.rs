@@ -3,14 +3,19 @@
 //! Every module below `web` is pure: no wasm-bindgen, web-sys or js-sys, no clock, no randomness it was not
 //! handed. Time is always an argument (seconds, `f64`). `cargo test` runs all of it natively; the `web`
 //! module, compiled for wasm32 only, is the single place that talks to JavaScript. See ARCHITECTURE.md.
-
 pub mod buffer;
+pub mod buffer_metrics;
 pub mod channel;
+pub mod clock;
+pub mod display;
+pub mod extrapolate;
 pub mod geom;
+pub mod interpolate;
 pub mod link;
 pub mod motion;
 pub mod param;
 pub mod path;
+pub mod playback;
 pub mod predict;
 pub mod rng;
 pub mod snapshot;

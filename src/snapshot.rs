@@ -3,13 +3,25 @@
 //! A snapshot is what the server knew about an entity at one tick: where it was, how fast it moved, which life
 //! it was in (`generation`, bumped on respawn) and whether it jumped there (`teleport`). Seed 002 §"第一步"
 //! insists that an invalid snapshot is rejected with the field named — never patched to a zero vector.
+//!
+//! Validation here looks at one snapshot alone: every number must be finite and of a sane magnitude (so that
+//! interpolating or extrapolating between two valid snapshots can never overflow to infinity). Checks that need
+//! the other snapshots (duplicates, conflicts, tick order) live in the buffer (`crate::buffer`).
 
 use crate::geom::Vec2;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The largest server time accepted, in seconds (about 31 700 years: room for any epoch-based clock).
+pub const MAX_SERVER_TIME: f64 = 1e12;
+/// The largest coordinate accepted, in world units.
+pub const MAX_COORDINATE: f64 = 1e9;
+/// The largest velocity component accepted, in world units per second.
+pub const MAX_VELOCITY: f64 = 1e9;
+
 /// One authoritative state of a remote entity, stamped with the server's clock (seconds).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub entity: u32,
     pub tick: u64,
@@ -30,34 +42,85 @@ impl Snapshot {
         Snapshot { entity: 0, tick, server_time, pos, vel, generation: 0, teleport: false }
     }
 
-    /// Rejects non-finite numbers, naming the first bad field.
+    /// Rejects non-finite or absurdly large numbers, naming the first bad field.
     pub fn validate(&self) -> Result<(), InvalidSnapshot> {
         let fields = [
-            ("serverTime", self.server_time),
-            ("x", self.pos.x),
-            ("y", self.pos.y),
-            ("vx", self.vel.x),
-            ("vy", self.vel.y),
+            ("serverTime", self.server_time, MAX_SERVER_TIME),
+            ("x", self.pos.x, MAX_COORDINATE),
+            ("y", self.pos.y, MAX_COORDINATE),
+            ("vx", self.vel.x, MAX_VELOCITY),
+            ("vy", self.vel.y, MAX_VELOCITY),
         ];
-        match fields.iter().find(|(_, v)| !v.is_finite()) {
-            Some(&(field, value)) => Err(InvalidSnapshot { tick: self.tick, field, value }),
-            None => Ok(()),
+        for (field, value, limit) in fields {
+            let problem = if !value.is_finite() {
+                Problem::NotFinite { value }
+            } else if value.abs() > limit {
+                Problem::TooLarge { value, limit }
+            } else {
+                continue;
+            };
+            return Err(InvalidSnapshot { tick: self.tick, field, problem });
         }
+        Ok(())
+    }
+
+    /// The name of the first field (trace spelling) in which `self` and `other` differ, if any.
+    pub fn first_difference(&self, other: &Snapshot) -> Option<&'static str> {
+        let same_bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        [
+            ("entity", self.entity == other.entity),
+            ("tick", self.tick == other.tick),
+            ("serverTime", same_bits(self.server_time, other.server_time)),
+            ("x", same_bits(self.pos.x, other.pos.x)),
+            ("y", same_bits(self.pos.y, other.pos.y)),
+            ("vx", same_bits(self.vel.x, other.vel.x)),
+            ("vy", same_bits(self.vel.y, other.vel.y)),
+            ("generation", self.generation == other.generation),
+            ("teleport", self.teleport == other.teleport),
+        ]
+        .into_iter()
+        .find(|(_, same)| !same)
+        .map(|(field, _)| field)
     }
 }
 
-/// A snapshot that carries a non-finite number.
-#[derive(Clone, Debug, PartialEq)]
+/// A snapshot that was refused, the field named as in the trace format (camelCase).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct InvalidSnapshot {
     pub tick: u64,
-    /// The field's name as it appears in the trace format (camelCase).
+    /// The field's name as it appears in the trace format (camelCase), e.g. `serverTime`, `vx`, `arrival`.
     pub field: &'static str,
-    pub value: f64,
+    pub problem: Problem,
+}
+
+/// What was wrong with the named field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Problem {
+    /// NaN or ±∞.
+    NotFinite { value: f64 },
+    /// Finite but beyond the accepted magnitude.
+    TooLarge { value: f64, limit: f64 },
+    /// The buffer holds another entity: one buffer is one entity's timeline.
+    OtherEntity { expected: u32, got: u32 },
+    /// Tick order and server-time order disagree with a snapshot already held (or already passed).
+    OutOfTickOrder { neighbour_tick: u64, neighbour_time: f64, server_time: f64 },
 }
 
 impl fmt::Display for InvalidSnapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "snapshot tick {}: field `{}` is {}, not a finite number", self.tick, self.field, self.value)
+        write!(f, "snapshot tick {}: field `{}` ", self.tick, self.field)?;
+        match self.problem {
+            Problem::NotFinite { value } => write!(f, "is {value}, not a finite number"),
+            Problem::TooLarge { value, limit } => write!(f, "is {value}, beyond ±{limit}"),
+            Problem::OtherEntity { expected, got } => {
+                write!(f, "is {got}, but this buffer holds entity {expected}")
+            }
+            Problem::OutOfTickOrder { neighbour_tick, neighbour_time, server_time } => {
+                write!(f, "is {server_time} s, out of tick order with tick {neighbour_tick} at {neighbour_time} s")
+            }
+        }
     }
 }
 
@@ -81,5 +144,23 @@ mod tests {
         assert!(err.to_string().contains("tick 7"), "{err}");
         s.pos.y = 0.0;
         assert_eq!(s.validate().unwrap_err().field, "vx");
+    }
+
+    #[test]
+    fn huge_values_are_refused_with_the_limit() {
+        let s = Snapshot::moving(3, 10.0, Vec2::new(2e9, 0.0), Vec2::ZERO);
+        let err = s.validate().unwrap_err();
+        assert_eq!(err.problem, Problem::TooLarge { value: 2e9, limit: MAX_COORDINATE });
+        assert_eq!(err.to_string(), "snapshot tick 3: field `x` is 2000000000, beyond ±1000000000");
+    }
+
+    #[test]
+    fn the_first_difference_is_named_in_trace_spelling() {
+        let a = Snapshot::moving(1, 10.0, Vec2::new(1.0, 2.0), Vec2::ZERO);
+        assert_eq!(a.first_difference(&a), None);
+        let b = Snapshot { vel: Vec2::new(0.0, 3.0), ..a };
+        assert_eq!(a.first_difference(&b), Some("vy"));
+        let c = Snapshot { teleport: true, ..a };
+        assert_eq!(a.first_difference(&c), Some("teleport"));
     }
 }

@@ -10,7 +10,7 @@
 //! and is sampled at `t − render delay`. With the article's delay of 0.15 s, local 10.30 renders server time
 //! 10.15, between ticks 101 and 102, at x = 1.5 (seed 002 "三个乱序到达的快照").
 
-use crate::buffer::{Sample, SnapshotBuffer};
+use crate::buffer::{BufferParams, Sample, SnapshotBuffer};
 use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
@@ -65,12 +65,18 @@ impl JitterExample {
 
     /// What the client shows at local time `local`: the buffer as it stood then, sampled `render_delay` back.
     pub fn sample_at(&self, local: f64) -> Sample {
-        let mut buffer = SnapshotBuffer::new(self.arrivals.len());
+        let mut buffer = SnapshotBuffer::with_params(scene_buffer_params()).expect("the scene's parameters are valid");
         for a in self.arrivals.iter().filter(|a| a.arrival <= local) {
-            buffer.insert(a.snapshot).expect("the scene's snapshots are finite");
+            buffer.insert(a.snapshot, a.arrival);
         }
         buffer.sample(local - self.render_delay)
     }
+}
+
+/// The scene's buffer: the article's snapshots are 0.1 s apart, so that is the send interval (a bracket over the
+/// missing tick 101, 0.2 s wide, still interpolates; see `gapFactor` in [`BufferParams`]).
+fn scene_buffer_params() -> BufferParams {
+    BufferParams { capacity: 8, send_interval: 0.1, ..BufferParams::default() }
 }
 
 #[cfg(test)]
@@ -99,6 +105,7 @@ mod tests {
         // 100 and 102 have arrived; render time 10.09 falls between them and interpolates across the hole.
         let example = JitterExample::seed_002();
         let sample = example.sample_at(10.24);
+        assert_eq!(sample.status, SampleStatus::Ready);
         assert_eq!((sample.left, sample.right), (Some(100), Some(102)));
     }
 

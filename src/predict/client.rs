@@ -42,7 +42,7 @@ use super::physics::{self, Arena, PlayerState};
 use super::server::PlayerSnapshot;
 use crate::channel::Channel;
 use crate::geom::Vec2;
-use crate::snapshot::InvalidSnapshot;
+use crate::snapshot::{InvalidSnapshot, Problem};
 use serde::{Deserialize, Serialize};
 
 /// How the client steps and sends.
@@ -239,7 +239,11 @@ impl Client {
         if !snap.speed.is_finite() {
             self.stats.invalid += 1;
             let (tick, value) = (snap.snapshot.tick, snap.speed);
-            return SnapshotOutcome::Invalid(InvalidSnapshot { tick, field: "speed", value });
+            return SnapshotOutcome::Invalid(InvalidSnapshot {
+                tick,
+                field: "speed",
+                problem: Problem::NotFinite { value },
+            });
         }
         if snap.epoch < self.epoch {
             self.stats.old_epoch += 1;

@@ -129,8 +129,8 @@ impl Playground {
 
 use crate::buffer::SampleStatus;
 
-const STATUSES: [SampleStatus; 4] =
-    [SampleStatus::Priming, SampleStatus::Ready, SampleStatus::Underrun, SampleStatus::Gap];
+/// Status codes in the views: the index in `SampleStatus::ALL` (priming 0, ready 1, underrun 2, gap 3, …).
+const STATUSES: [SampleStatus; 6] = SampleStatus::ALL;
 
 fn status_code(status: SampleStatus) -> f64 {
     STATUSES.iter().position(|s| *s == status).unwrap_or(0) as f64

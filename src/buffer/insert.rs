@@ -1,0 +1,144 @@
+//! Inserting an arrival: every snapshot that reaches the buffer gets exactly one outcome, and one counter.
+//!
+//! ```text
+//!  arrival ─► finite, sane?          no ─► Invalid   (field named: serverTime, x, …, arrival)
+//!           ─► same entity?           no ─► Invalid   (field `entity`)
+//!           ─► tick already held?    yes ─► Duplicate (same content) │ Conflict (first kept, both reported)
+//!           ─► tick already passed?  yes ─► Late      (pruned or evicted: its place in the timeline is gone)
+//!           ─► tick order = time order?no ─► Invalid   (field `serverTime`, the disagreeing neighbour named)
+//!           ─► buffer full, oldest?  yes ─► Late
+//!           ─► Inserted { outOfOrder, evicted }   binary search by tick, which is also server-time order
+//! ```
+//! Seed 002 §"第三步"/"重复快照": a duplicate is counted and not inserted; a conflict is a protocol error, both
+//! contents are reported and the first is kept — never "last arrival wins". Because tick order and server-time
+//! order must agree, one binary search finds both the duplicate and the insertion point (O(log n)); the shift
+//! that follows is O(1) for in-order arrivals (a `VecDeque` grows at the back and evicts at the front).
+
+use super::{Entry, SnapshotBuffer};
+use crate::snapshot::{InvalidSnapshot, Problem, Snapshot};
+use serde::Serialize;
+
+/// What happened to one arrival.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "outcome")]
+pub enum InsertOutcome {
+    /// Stored. `out_of_order`: older than the newest tick already accepted (seed 002 "乱序到达").
+    /// `evicted`: the oldest snapshot dropped to respect the capacity.
+    #[serde(rename_all = "camelCase")]
+    Inserted { out_of_order: bool, evicted: Option<Snapshot> },
+    /// The same tick with the same content is already held: counted, not inserted.
+    Duplicate { tick: u64 },
+    /// The same tick with different content: the first is kept, both are reported, `field` is the first difference.
+    Conflict { kept: Snapshot, rejected: Snapshot, field: &'static str },
+    /// Refused; the field is named.
+    Invalid(InvalidSnapshot),
+    /// Too old to matter: its place in the timeline was already pruned or evicted, or the buffer is full of
+    /// newer snapshots.
+    Late { tick: u64 },
+}
+
+/// Where an arrival goes.
+enum Placement {
+    At(usize),
+    Refused(InsertOutcome),
+}
+
+impl InsertOutcome {
+    pub fn is_inserted(&self) -> bool {
+        matches!(self, InsertOutcome::Inserted { .. })
+    }
+}
+
+impl SnapshotBuffer {
+    /// Files one arrival: `snapshot` reached the client at local time `arrival` (seconds). Never panics.
+    pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
+        self.counts.received += 1;
+        let outcome = match self.place_for(&snapshot, arrival) {
+            Placement::At(at) => self.store(at, Entry { snapshot, arrival }),
+            Placement::Refused(outcome) => outcome,
+        };
+        match outcome {
+            InsertOutcome::Inserted { .. } => {}
+            InsertOutcome::Duplicate { .. } => self.counts.duplicates += 1,
+            InsertOutcome::Conflict { .. } => self.counts.conflicts += 1,
+            InsertOutcome::Invalid(_) => self.counts.invalid += 1,
+            InsertOutcome::Late { .. } => self.counts.late += 1,
+        }
+        outcome
+    }
+
+    /// Where `s` goes, or why it does not.
+    fn place_for(&self, s: &Snapshot, arrival: f64) -> Placement {
+        match self.check(s, arrival) {
+            Ok(at) => Placement::At(at),
+            Err(refused) => Placement::Refused(*refused),
+        }
+    }
+
+    fn check(&self, s: &Snapshot, arrival: f64) -> Result<usize, Box<InsertOutcome>> {
+        let invalid =
+            |field, problem| Box::new(InsertOutcome::Invalid(InvalidSnapshot { tick: s.tick, field, problem }));
+        s.validate().map_err(|e| Box::new(InsertOutcome::Invalid(e)))?;
+        if !arrival.is_finite() {
+            return Err(invalid("arrival", Problem::NotFinite { value: arrival }));
+        }
+        if let Some(expected) = self.entity.filter(|&e| e != s.entity) {
+            return Err(invalid("entity", Problem::OtherEntity { expected, got: s.entity }));
+        }
+        let at = self.entries.partition_point(|e| e.snapshot.tick < s.tick);
+        if let Some(held) = self.entries.get(at).map(|e| e.snapshot).filter(|h| h.tick == s.tick) {
+            return Err(Box::new(match held.first_difference(s) {
+                None => InsertOutcome::Duplicate { tick: s.tick },
+                Some(field) => InsertOutcome::Conflict { kept: held, rejected: *s, field },
+            }));
+        }
+        if self.floor.is_some_and(|floor| s.tick <= floor.tick) {
+            return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
+        }
+        let before = if at > 0 { self.entries.get(at - 1).map(|e| e.snapshot) } else { self.floor };
+        let after = self.entries.get(at).map(|e| e.snapshot);
+        let disagreeing =
+            before.filter(|b| b.server_time >= s.server_time).or(after.filter(|a| a.server_time <= s.server_time));
+        if let Some(n) = disagreeing {
+            let problem = Problem::OutOfTickOrder {
+                neighbour_tick: n.tick,
+                neighbour_time: n.server_time,
+                server_time: s.server_time,
+            };
+            return Err(invalid("serverTime", problem));
+        }
+        if at == 0 && self.entries.len() >= self.params.capacity {
+            return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
+        }
+        Ok(at)
+    }
+
+    fn store(&mut self, at: usize, entry: Entry) -> InsertOutcome {
+        let s = entry.snapshot;
+        let out_of_order = self.newest_tick.is_some_and(|newest| s.tick < newest);
+        self.newest_tick = Some(self.newest_tick.map_or(s.tick, |t| t.max(s.tick)));
+        self.entity.get_or_insert(s.entity);
+        self.first_arrival.get_or_insert(entry.arrival);
+        self.arrivals.record(s.server_time, entry.arrival);
+        self.entries.insert(at, entry);
+        if at < self.cursor {
+            self.cursor += 1;
+        }
+        let evicted = if self.entries.len() > self.params.capacity { self.drop_oldest() } else { None };
+        self.counts.inserted += 1;
+        self.counts.out_of_order += u64::from(out_of_order);
+        self.counts.evicted += u64::from(evicted.is_some());
+        if self.priming_time.is_none() && self.entries.len() >= self.params.min_snapshots {
+            self.priming_time = self.first_arrival.map(|first| entry.arrival - first);
+        }
+        InsertOutcome::Inserted { out_of_order, evicted }
+    }
+
+    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late.
+    pub(super) fn drop_oldest(&mut self) -> Option<Snapshot> {
+        let gone = self.entries.pop_front()?.snapshot;
+        self.cursor = self.cursor.saturating_sub(1);
+        self.floor = Some(gone);
+        Some(gone)
+    }
+}

@@ -1,0 +1,194 @@
+//! The snapshot jitter buffer: snapshots sorted by server time, sampled at a render time.
+//!
+//! ```text
+//!  server time ─►   t100        t101        t102
+//!  buffer          [■ 10.0]    [■ 10.1]    [■ 10.2]        sorted by server time, not by arrival
+//!  arrivals          10.08       10.25       10.23         (102 overtook 101: an out-of-order arrival)
+//!  render time                       ▲ 10.15                 (local 10.30 − delay 0.15, seed 002 §"第五步")
+//!  bracket                     left 101 ── right 102        factor = (10.15 − 10.1) / (10.2 − 10.1) = 0.5 → x 1.5
+//! ```
+//!
+//! One buffer holds one entity's timeline. Per client frame it is driven in this order:
+//!
+//! 1. `insert(snapshot, arrival)` for each delivery → an [`InsertOutcome`] (inserted, duplicate, conflict,
+//!    invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
+//! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
+//!    [`SampleStatus`] — see `buffer/sample.rs`;
+//! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
+//!    sample still has a left side (and an underrun policy still has something to continue from).
+//!
+//! A sample never returns a default position: it says how good it is and only a `Ready` sample carries a
+//! position (seed 002 §"第八步", "所有非 Ready 结果都保留具体原因，不返回默认位置"). What to show otherwise is the
+//! job of the underrun policy (`crate::extrapolate`, `crate::display`), never of the buffer.
+//!
+//! Every arrival and every sample is counted ([`BufferMetrics`], seed 002 "可观测性").
+
+mod insert;
+mod params;
+mod sample;
+
+pub use insert::InsertOutcome;
+pub use params::{BufferParams, MAX_CAPACITY};
+pub use sample::{Sample, SampleStatus};
+
+use crate::buffer_metrics::{ArrivalStats, BufferMetrics};
+use crate::param::ParamError;
+use crate::snapshot::Snapshot;
+use std::collections::VecDeque;
+
+/// A snapshot and the local time it arrived.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    snapshot: Snapshot,
+    arrival: f64,
+}
+
+/// What a render clock may want to know about the buffer (the timescale clock steers by its depth, the adaptive
+/// delay by its jitter).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BufferView {
+    pub newest_server_time: Option<f64>,
+    pub newest_arrival: Option<f64>,
+    /// Average time between arrivals (seconds).
+    pub arrival_interval: Option<f64>,
+    /// Mean of arrival − server time (seconds): one-way latency minus the clock offset.
+    pub transit_mean: Option<f64>,
+    /// Standard deviation of transit time (seconds).
+    pub transit_std: f64,
+}
+
+/// Snapshots of one entity ordered by server time (and, equivalently, by tick).
+#[derive(Clone, Debug)]
+pub struct SnapshotBuffer {
+    params: BufferParams,
+    entries: VecDeque<Entry>,
+    /// How many entries were at or before the last sampled render time.
+    cursor: usize,
+    /// The entity this buffer holds, fixed by the first accepted snapshot.
+    entity: Option<u32>,
+    /// The newest snapshot ever dropped (pruned or evicted): nothing at or before it is accepted again.
+    floor: Option<Snapshot>,
+    newest_tick: Option<u64>,
+    first_arrival: Option<f64>,
+    /// Set once the buffer has held `minSnapshots`: from then on it is primed for good.
+    priming_time: Option<f64>,
+    arrivals: ArrivalStats,
+    last_status: Option<SampleStatus>,
+    last_render_time: Option<f64>,
+    /// Counters; the derived fields are filled in by [`SnapshotBuffer::metrics`].
+    counts: BufferMetrics,
+}
+
+impl SnapshotBuffer {
+    /// A buffer with the default parameters and the given capacity (clamped to `2..=MAX_CAPACITY`).
+    pub fn new(capacity: usize) -> Self {
+        let params = BufferParams { capacity: capacity.clamp(2, MAX_CAPACITY), ..BufferParams::default() };
+        Self::build(params)
+    }
+
+    /// A buffer with checked parameters; the error names the first bad field.
+    pub fn with_params(params: BufferParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(Self::build(params))
+    }
+
+    fn build(params: BufferParams) -> Self {
+        SnapshotBuffer {
+            entries: VecDeque::with_capacity(params.capacity.min(1024) + 1),
+            params,
+            cursor: 0,
+            entity: None,
+            floor: None,
+            newest_tick: None,
+            first_arrival: None,
+            priming_time: None,
+            arrivals: ArrivalStats::default(),
+            last_status: None,
+            last_render_time: None,
+            counts: BufferMetrics::default(),
+        }
+    }
+
+    pub fn params(&self) -> &BufferParams {
+        &self.params
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The snapshots held, oldest first.
+    pub fn snapshots(&self) -> impl ExactSizeIterator<Item = &Snapshot> + '_ {
+        self.entries.iter().map(|e| &e.snapshot)
+    }
+
+    /// The snapshots held with their local arrival times, oldest first.
+    pub fn arrivals(&self) -> impl ExactSizeIterator<Item = (&Snapshot, f64)> + '_ {
+        self.entries.iter().map(|e| (&e.snapshot, e.arrival))
+    }
+
+    pub fn oldest(&self) -> Option<Snapshot> {
+        self.entries.front().map(|e| e.snapshot)
+    }
+
+    pub fn newest(&self) -> Option<Snapshot> {
+        self.entries.back().map(|e| e.snapshot)
+    }
+
+    /// Whether the buffer has ever held `minSnapshots` (after which it never reports Priming again).
+    pub fn is_primed(&self) -> bool {
+        self.priming_time.is_some()
+    }
+
+    /// Drops every snapshot the render time has passed, keeping the last one at or before it as the left anchor.
+    /// Nothing is pruned before the buffer is primed. Returns how many were dropped.
+    pub fn prune(&mut self, render_time: f64) -> usize {
+        if !render_time.is_finite() || !self.is_primed() {
+            return 0;
+        }
+        let passed = self.count_at_or_before(render_time).saturating_sub(1);
+        for _ in 0..passed {
+            self.drop_oldest();
+        }
+        self.counts.pruned += passed as u64;
+        passed
+    }
+
+    /// What the render clocks read from the buffer.
+    pub fn view(&self) -> BufferView {
+        let newest = self.entries.back();
+        BufferView {
+            newest_server_time: newest.map(|e| e.snapshot.server_time),
+            newest_arrival: newest.map(|e| e.arrival),
+            arrival_interval: self.arrivals.interval(),
+            transit_mean: self.arrivals.transit_mean(),
+            transit_std: self.arrivals.transit_std(),
+        }
+    }
+
+    /// The metrics at local time `now` (ages are measured from it).
+    pub fn metrics(&self, now: f64) -> BufferMetrics {
+        let (oldest, newest) = (self.entries.front(), self.entries.back());
+        BufferMetrics {
+            arrival_interval: self.arrivals.interval(),
+            jitter: self.arrivals.jitter(),
+            transit_std: self.arrivals.transit_std(),
+            buffered: self.entries.len(),
+            buffer_depth: newest.zip(self.last_render_time).map(|(n, r)| n.snapshot.server_time - r),
+            buffer_span: oldest.zip(newest).map(|(o, n)| n.snapshot.server_time - o.snapshot.server_time),
+            oldest_age: oldest.map(|e| now - e.arrival),
+            newest_age: newest.map(|e| now - e.arrival),
+            priming_time: self.priming_time,
+            ready_samples: self.counts.samples.ready,
+            last_render_time: self.last_render_time,
+            ..self.counts.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

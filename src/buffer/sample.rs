@@ -1,0 +1,267 @@
+//! Sampling: find the bracket around the render time and say how good the result is.
+//!
+//! ```text
+//!  server time ─►  ●────────●────────●        ●────────●
+//!                  t0       t1       t2       t3       t4 (newest)
+//!  render time  ▲                ▲         ▲         ▲                 ▲
+//!            Gap (before     Ready      Gap (t3 − t2 >        InvalidInterval     Underrun (past the newest)
+//!            the oldest)  (t1 ≤ r ≤ t2)  gapFactor × send)    (t4 teleports or is another generation)
+//! ```
+//! Order of the checks (seed 002 "缓冲区查询伪代码"): ClockUncertain (the caller says so), Priming (the buffer has
+//! never held `minSnapshots`), left missing → Gap, right missing → Underrun, discrete boundary → InvalidInterval,
+//! bracket wider than `gapFactor × sendInterval` → Gap, otherwise Ready. A render time exactly on a snapshot is
+//! Ready at that snapshot (left = right). Only Ready carries a position; every other status carries a reason.
+//!
+//! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
+//! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
+
+use super::SnapshotBuffer;
+use crate::geom::Vec2;
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// How far the cursor walks before falling back to a binary search.
+const CURSOR_WALK: usize = 4;
+
+/// How trustworthy a sample is (seed 002 "缓冲区的关键状态").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SampleStatus {
+    /// Fewer snapshots than the minimum have ever been held: still filling, nothing to interpolate.
+    Priming,
+    /// The render time is bracketed by two snapshots: the position is an interpolation.
+    Ready,
+    /// The render time is past the newest snapshot: the buffer ran dry.
+    Underrun,
+    /// The render time is before the oldest snapshot kept, or the bracket is wider than `gapFactor` send intervals.
+    Gap,
+    /// The render clock cannot be trusted (too few samples, just reset, or not a finite time).
+    ClockUncertain,
+    /// The bracket spans a generation change or a teleport: interpolating across it would be a lie.
+    InvalidInterval,
+}
+
+impl SampleStatus {
+    /// Every status, in the order of their numeric codes on the page.
+    pub const ALL: [SampleStatus; 6] = [
+        SampleStatus::Priming,
+        SampleStatus::Ready,
+        SampleStatus::Underrun,
+        SampleStatus::Gap,
+        SampleStatus::ClockUncertain,
+        SampleStatus::InvalidInterval,
+    ];
+
+    /// The camelCase name used when the status leaves the core (trace output, the page).
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleStatus::Priming => "priming",
+            SampleStatus::Ready => "ready",
+            SampleStatus::Underrun => "underrun",
+            SampleStatus::Gap => "gap",
+            SampleStatus::ClockUncertain => "clockUncertain",
+            SampleStatus::InvalidInterval => "invalidInterval",
+        }
+    }
+}
+
+/// The result of sampling the buffer at one render time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sample {
+    pub status: SampleStatus,
+    /// Present only when `status` is `Ready`.
+    pub position: Option<Vec2>,
+    pub left: Option<u64>,
+    pub right: Option<u64>,
+    /// Where the render time sits between `left` (0) and `right` (1); only when Ready.
+    pub factor: Option<f64>,
+    /// The server time that was rendered.
+    pub render_time: f64,
+    /// Why the sample is not `Ready`.
+    pub reason: Option<String>,
+    /// The last snapshot at or before the render time: where an underrun policy continues from.
+    /// `None` before the oldest snapshot and when the clock is uncertain.
+    pub anchor: Option<Snapshot>,
+    /// The newest snapshot held (what `snap` jumps to).
+    pub newest: Option<Snapshot>,
+}
+
+impl Sample {
+    fn not_ready(status: SampleStatus, render_time: f64, reason: String) -> Self {
+        Sample {
+            status,
+            position: None,
+            left: None,
+            right: None,
+            factor: None,
+            render_time,
+            reason: Some(reason),
+            anchor: None,
+            newest: None,
+        }
+    }
+
+    /// Seconds from the anchor to the render time (how far an underrun policy must reach), if there is an anchor.
+    pub fn ahead(&self) -> Option<f64> {
+        self.anchor.map(|a| (self.render_time - a.server_time).max(0.0))
+    }
+}
+
+impl SnapshotBuffer {
+    /// Samples at `render_time` (server seconds); the counters record the result.
+    pub fn sample(&mut self, render_time: f64) -> Sample {
+        let sample = self.locate(render_time);
+        self.record_sample(&sample);
+        sample
+    }
+
+    /// Records a `ClockUncertain` sample: the caller's clock cannot be trusted, so the buffer is not consulted.
+    pub fn sample_uncertain(&mut self, render_time: f64, reason: impl Into<String>) -> Sample {
+        let mut sample = Sample::not_ready(SampleStatus::ClockUncertain, render_time, reason.into());
+        sample.newest = self.newest();
+        self.record_sample(&sample);
+        sample
+    }
+
+    fn locate(&mut self, render_time: f64) -> Sample {
+        if !render_time.is_finite() {
+            return self.sample_uncertain_unrecorded(render_time);
+        }
+        let newest = self.newest();
+        let Some(newest_snapshot) = newest else {
+            return Sample::not_ready(SampleStatus::Priming, render_time, "no snapshot received yet".into());
+        };
+        let at_or_before = self.count_at_or_before(render_time);
+        let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
+        let base = Sample {
+            anchor,
+            newest,
+            left: anchor.map(|a| a.tick),
+            ..Sample::not_ready(SampleStatus::Ready, render_time, String::new())
+        };
+        if self.priming_time.is_none() {
+            let reason = format!("{} of {} snapshots needed to start", self.len(), self.params.min_snapshots);
+            return Sample { status: SampleStatus::Priming, reason: Some(reason), ..base };
+        }
+        let Some(left) = anchor else {
+            let oldest = self.entries[0].snapshot;
+            let reason = format!(
+                "render time {render_time:.3} s is {:.0} ms before the oldest snapshot (tick {}, {:.3} s)",
+                (oldest.server_time - render_time) * 1000.0,
+                oldest.tick,
+                oldest.server_time
+            );
+            return Sample { status: SampleStatus::Gap, right: Some(oldest.tick), reason: Some(reason), ..base };
+        };
+        if left.server_time == render_time {
+            return ready(base, &left, &left, 0.0, left.pos);
+        }
+        let Some(right) = self.entries.get(at_or_before).map(|e| e.snapshot) else {
+            let interval = self.arrivals.interval().map_or("unknown".to_string(), |i| format!("{:.0} ms", i * 1e3));
+            let reason = format!(
+                "render time {render_time:.3} s is {:.0} ms past the newest snapshot (tick {}, {:.3} s); \
+                 recent arrival interval {interval}",
+                (render_time - newest_snapshot.server_time) * 1000.0,
+                newest_snapshot.tick,
+                newest_snapshot.server_time
+            );
+            return Sample { status: SampleStatus::Underrun, reason: Some(reason), ..base };
+        };
+        let base = Sample { right: Some(right.tick), ..base };
+        if let Some(reason) = boundary(&left, &right) {
+            return Sample { status: SampleStatus::InvalidInterval, reason: Some(reason), ..base };
+        }
+        let span = right.server_time - left.server_time;
+        if span > self.params.max_bracket() {
+            let reason = format!(
+                "ticks {} and {} are {:.0} ms apart, more than {} × the {:.0} ms send interval",
+                left.tick,
+                right.tick,
+                span * 1000.0,
+                self.params.gap_factor,
+                self.params.send_interval * 1000.0
+            );
+            return Sample { status: SampleStatus::Gap, reason: Some(reason), ..base };
+        }
+        let factor = (render_time - left.server_time) / span;
+        let position = self.params.interpolation.position(&left, &right, factor);
+        ready(base, &left, &right, factor, position)
+    }
+
+    fn sample_uncertain_unrecorded(&self, render_time: f64) -> Sample {
+        let reason = format!("render time is {render_time}, not a finite number");
+        Sample { newest: self.newest(), ..Sample::not_ready(SampleStatus::ClockUncertain, render_time, reason) }
+    }
+
+    /// How many snapshots have a server time at or before `t` (`t` finite), starting from the cursor.
+    pub(super) fn count_at_or_before(&mut self, t: f64) -> usize {
+        let n = self.entries.len();
+        let time = |i: usize| self.entries[i].snapshot.server_time;
+        let mut i = self.cursor.min(n);
+        let found = if i > 0 && time(i - 1) > t {
+            None
+        } else {
+            let mut steps = 0;
+            while i < n && time(i) <= t && steps < CURSOR_WALK {
+                i += 1;
+                steps += 1;
+            }
+            (i == n || time(i) > t).then_some(i)
+        };
+        let i = found.unwrap_or_else(|| self.entries.partition_point(|e| e.snapshot.server_time <= t));
+        self.cursor = i;
+        i
+    }
+
+    fn record_sample(&mut self, sample: &Sample) {
+        let status = sample.status;
+        let counts = &mut self.counts.samples;
+        *match status {
+            SampleStatus::Ready => &mut counts.ready,
+            SampleStatus::Priming => &mut counts.priming,
+            SampleStatus::Underrun => &mut counts.underrun,
+            SampleStatus::Gap => &mut counts.gap,
+            SampleStatus::ClockUncertain => &mut counts.clock_uncertain,
+            SampleStatus::InvalidInterval => &mut counts.invalid_interval,
+        } += 1;
+        if self.last_status != Some(status) {
+            self.counts.underruns += u64::from(status == SampleStatus::Underrun);
+            self.counts.gaps += u64::from(status == SampleStatus::Gap);
+        }
+        self.last_status = Some(status);
+        if sample.render_time.is_finite() {
+            if self.last_render_time.is_some_and(|last| sample.render_time < last) {
+                self.counts.render_regressions += 1;
+            }
+            self.last_render_time = Some(sample.render_time);
+        }
+    }
+}
+
+/// A Ready sample between `left` and `right`.
+fn ready(base: Sample, left: &Snapshot, right: &Snapshot, factor: f64, position: Vec2) -> Sample {
+    Sample {
+        status: SampleStatus::Ready,
+        position: Some(position),
+        left: Some(left.tick),
+        right: Some(right.tick),
+        factor: Some(factor),
+        reason: None,
+        ..base
+    }
+}
+
+/// Why the interval from `left` to `right` must not be interpolated (seed 002 "第六步：验证插值区间"), if it must not.
+fn boundary(left: &Snapshot, right: &Snapshot) -> Option<String> {
+    if left.generation != right.generation {
+        Some(format!(
+            "ticks {} and {} belong to lifetime generations {} and {}: no interpolation across a respawn",
+            left.tick, right.tick, left.generation, right.generation
+        ))
+    } else if right.teleport {
+        Some(format!("tick {} is a teleport: no interpolation across the discontinuity", right.tick))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,217 @@
+use super::*;
+use crate::geom::Vec2;
+use crate::interpolate::Interpolation;
+use crate::snapshot::Problem;
+use approx::assert_relative_eq;
+
+fn at(tick: u64, server_time: f64, x: f64) -> Snapshot {
+    Snapshot::moving(tick, server_time, Vec2::new(x, 0.0), Vec2::new(10.0, 0.0))
+}
+
+fn ticks(buffer: &SnapshotBuffer) -> Vec<u64> {
+    buffer.snapshots().map(|s| s.tick).collect()
+}
+
+/// A buffer with a 0.1 s send interval holding ticks `first..=last` at 0.1 s steps, x = tick − first.
+fn filled(first: u64, last: u64) -> SnapshotBuffer {
+    let params = BufferParams { send_interval: 0.1, ..BufferParams::default() };
+    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    for tick in first..=last {
+        let i = (tick - first) as f64;
+        assert!(buffer.insert(at(tick, 10.0 + 0.1 * i, i), 10.08 + 0.1 * i).is_inserted());
+    }
+    buffer
+}
+
+/// Seed 002 "三个乱序到达的快照": 100, 102, 101 arrive at 10.08, 10.23, 10.25; sampled at 10.15 → x = 1.5.
+#[test]
+fn seed_002_out_of_order_snapshots_interpolate_to_one_and_a_half() {
+    let mut buffer = SnapshotBuffer::new(32);
+    let arrivals = [(at(100, 10.0, 0.0), 10.08), (at(102, 10.2, 2.0), 10.23), (at(101, 10.1, 1.0), 10.25)];
+    let outcomes: Vec<InsertOutcome> = arrivals.iter().map(|&(s, t)| buffer.insert(s, t)).collect();
+    assert_eq!(outcomes[2], InsertOutcome::Inserted { out_of_order: true, evicted: None });
+    assert_eq!(ticks(&buffer), [100, 101, 102]);
+    let sample = buffer.sample(10.30 - 0.15);
+    assert_eq!(sample.status, SampleStatus::Ready);
+    assert_eq!((sample.left, sample.right), (Some(101), Some(102)));
+    assert_relative_eq!(sample.position.unwrap().x, 1.5, epsilon = 1e-9);
+    assert_relative_eq!(sample.factor.unwrap(), 0.5, epsilon = 1e-9);
+    let metrics = buffer.metrics(10.30);
+    assert_eq!((metrics.received, metrics.inserted, metrics.out_of_order), (3, 3, 1));
+    assert_relative_eq!(metrics.newest_age.unwrap(), 0.07, epsilon = 1e-9); // tick 102 arrived at 10.23
+    assert_relative_eq!(metrics.buffer_depth.unwrap(), 0.05, epsilon = 1e-9);
+}
+
+#[test]
+fn statuses_outside_the_bracket_carry_no_position_and_a_reason() {
+    let mut buffer = SnapshotBuffer::new(32);
+    assert_eq!(buffer.sample(1.0).status, SampleStatus::Priming);
+    buffer.insert(at(1, 1.0, 0.0), 1.0);
+    assert_eq!(buffer.sample(1.0).status, SampleStatus::Priming);
+    buffer.insert(at(2, 1.05, 1.0), 1.05);
+    for (t, status) in [(0.9, SampleStatus::Gap), (1.2, SampleStatus::Underrun)] {
+        let sample = buffer.sample(t);
+        assert_eq!(sample.status, status);
+        assert_eq!(sample.position, None);
+        assert!(sample.reason.is_some());
+    }
+    let underrun = buffer.sample(1.2);
+    assert!(underrun.reason.unwrap().contains("150 ms past the newest snapshot (tick 2"));
+    assert_eq!(underrun.anchor.map(|a| a.tick), Some(2));
+    assert_relative_eq!(buffer.sample(1.2).ahead().unwrap(), 0.15, epsilon = 1e-12);
+}
+
+#[test]
+fn a_render_time_on_a_snapshot_is_ready_at_that_snapshot() {
+    let mut buffer = filled(1, 3);
+    let sample = buffer.sample(10.2);
+    assert_eq!(sample.status, SampleStatus::Ready);
+    assert_eq!((sample.left, sample.right, sample.factor), (Some(3), Some(3), Some(0.0)));
+    assert_eq!(sample.position, Some(Vec2::new(2.0, 0.0)));
+}
+
+#[test]
+fn capacity_evicts_the_oldest_and_reports_it() {
+    let mut buffer = SnapshotBuffer::new(2);
+    for tick in 0..4 {
+        buffer.insert(at(tick, tick as f64, 0.0), tick as f64);
+    }
+    assert_eq!(ticks(&buffer), [2, 3]);
+    let outcome = buffer.insert(at(4, 4.0, 0.0), 4.0);
+    assert_eq!(outcome, InsertOutcome::Inserted { out_of_order: false, evicted: Some(at(2, 2.0, 0.0)) });
+    // Tick 1 was evicted: its place in the timeline is gone.
+    assert_eq!(buffer.insert(at(1, 1.0, 0.0), 5.0), InsertOutcome::Late { tick: 1 });
+    assert_eq!(buffer.metrics(5.0).evicted, 3);
+}
+
+#[test]
+fn a_non_finite_snapshot_or_arrival_is_rejected_naming_the_field() {
+    let mut buffer = SnapshotBuffer::new(4);
+    let InsertOutcome::Invalid(err) = buffer.insert(at(1, f64::NAN, 0.0), 1.0) else { panic!("not invalid") };
+    assert_eq!(err.field, "serverTime");
+    let InsertOutcome::Invalid(err) = buffer.insert(at(1, 1.0, 0.0), f64::INFINITY) else { panic!("not invalid") };
+    assert_eq!(err.field, "arrival");
+    assert!(buffer.is_empty());
+    assert_eq!(buffer.metrics(0.0).invalid, 2);
+}
+
+#[test]
+fn duplicates_are_counted_and_conflicts_keep_the_first_and_report_both() {
+    let mut buffer = filled(1, 3);
+    assert_eq!(buffer.insert(at(2, 10.1, 1.0), 11.0), InsertOutcome::Duplicate { tick: 2 });
+    let other = at(2, 10.1, 7.0);
+    assert_eq!(
+        buffer.insert(other, 11.0),
+        InsertOutcome::Conflict { kept: at(2, 10.1, 1.0), rejected: other, field: "x" }
+    );
+    assert_eq!(buffer.snapshots().nth(1).unwrap().pos.x, 1.0, "never a silent overwrite");
+    let m = buffer.metrics(11.0);
+    assert_eq!((m.received, m.inserted, m.duplicates, m.conflicts), (5, 3, 1, 1));
+}
+
+#[test]
+fn tick_order_must_agree_with_server_time_order() {
+    let mut buffer = filled(1, 3);
+    let InsertOutcome::Invalid(err) = buffer.insert(at(4, 10.15, 0.0), 11.0) else { panic!("not invalid") };
+    assert_eq!(err.field, "serverTime");
+    assert_eq!(err.problem, Problem::OutOfTickOrder { neighbour_tick: 3, neighbour_time: 10.2, server_time: 10.15 });
+}
+
+#[test]
+fn another_entity_is_refused() {
+    let mut buffer = filled(1, 2);
+    let stranger = Snapshot { entity: 9, ..at(3, 10.2, 0.0) };
+    let InsertOutcome::Invalid(err) = buffer.insert(stranger, 11.0) else { panic!("not invalid") };
+    assert_eq!((err.field, err.problem), ("entity", Problem::OtherEntity { expected: 0, got: 9 }));
+}
+
+#[test]
+fn a_bracket_wider_than_the_gap_factor_is_a_gap() {
+    // send interval 0.1 s, gap factor 2.5: 10.0 → 10.2 (one lost) interpolates, 10.2 → 10.5 (two lost) does not.
+    let mut buffer = filled(1, 1);
+    buffer.insert(at(3, 10.2, 2.0), 10.3);
+    buffer.insert(at(6, 10.5, 5.0), 10.6);
+    assert_eq!(buffer.sample(10.1).status, SampleStatus::Ready);
+    let gap = buffer.sample(10.3);
+    assert_eq!(gap.status, SampleStatus::Gap);
+    assert_eq!((gap.left, gap.right), (Some(3), Some(6)));
+    assert!(gap.reason.unwrap().contains("300 ms apart"));
+    assert_eq!(buffer.sample(10.5).status, SampleStatus::Ready);
+}
+
+#[test]
+fn teleports_and_generation_changes_are_invalid_intervals() {
+    let mut buffer = filled(1, 2);
+    buffer.insert(Snapshot { teleport: true, ..at(3, 10.2, 500.0) }, 10.3);
+    buffer.insert(Snapshot { generation: 1, ..at(4, 10.3, 0.0) }, 10.4);
+    buffer.insert(Snapshot { generation: 1, ..at(5, 10.4, 1.0) }, 10.5);
+    let expectations = [
+        (10.05, SampleStatus::Ready),
+        (10.15, SampleStatus::InvalidInterval),
+        (10.2, SampleStatus::Ready), // exactly on the teleport: its own position
+        (10.25, SampleStatus::InvalidInterval),
+        (10.35, SampleStatus::Ready),
+    ];
+    for (t, status) in expectations {
+        assert_eq!(buffer.sample(t).status, status, "at {t}");
+    }
+    assert!(buffer.sample(10.25).reason.unwrap().contains("generations 0 and 1"));
+}
+
+#[test]
+fn prune_keeps_one_left_anchor_and_later_arrivals_before_it_are_late() {
+    let mut buffer = filled(1, 5);
+    assert_eq!(buffer.prune(10.25), 2);
+    assert_eq!(ticks(&buffer), [3, 4, 5]);
+    assert_eq!(buffer.sample(10.25).left, Some(3));
+    assert_eq!(buffer.insert(at(2, 10.1, 1.0), 11.0), InsertOutcome::Late { tick: 2 });
+    // Far past the newest: everything but the newest goes, which stays as the anchor of the underrun.
+    buffer.prune(20.0);
+    assert_eq!(ticks(&buffer), [5]);
+    let sample = buffer.sample(20.0);
+    assert_eq!(sample.status, SampleStatus::Underrun, "primed once, an emptying buffer underruns");
+    let m = buffer.metrics(20.0);
+    assert_eq!((m.pruned, m.late, m.buffered), (4, 1, 1));
+}
+
+#[test]
+fn the_cursor_agrees_with_a_binary_search_forwards_and_backwards() {
+    let mut buffer = filled(1, 40);
+    let mut times: Vec<f64> = (0..200).map(|i| 9.9 + 0.021 * i as f64).collect();
+    times.extend([10.5, 10.0, 13.0, 10.05, 11.7, 9.0]);
+    for t in times {
+        let expected = buffer.entries.partition_point(|e| e.snapshot.server_time <= t);
+        assert_eq!(buffer.count_at_or_before(t), expected, "at {t}");
+    }
+}
+
+#[test]
+fn underrun_and_gap_episodes_count_once_per_run() {
+    let mut buffer = filled(1, 3);
+    for t in [10.1, 10.3, 10.4, 10.15, 10.5, 9.0, 9.5] {
+        buffer.sample(t);
+    }
+    let m = buffer.metrics(11.0);
+    assert_eq!((m.underruns, m.gaps, m.samples.underrun, m.samples.gap), (2, 1, 3, 2));
+    assert_eq!(m.render_regressions, 2);
+    assert_eq!(m.samples.total(), 7);
+}
+
+#[test]
+fn priming_time_is_measured_in_arrival_time() {
+    let mut buffer = SnapshotBuffer::new(8);
+    buffer.insert(at(1, 1.0, 0.0), 2.0);
+    assert_eq!(buffer.metrics(2.0).priming_time, None);
+    buffer.insert(at(2, 1.05, 0.0), 2.07);
+    assert_relative_eq!(buffer.metrics(2.1).priming_time.unwrap(), 0.07, epsilon = 1e-12);
+}
+
+#[test]
+fn hermite_is_selectable_and_uses_the_velocities() {
+    let params = BufferParams { interpolation: Interpolation::Hermite, ..BufferParams::default() };
+    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    buffer.insert(Snapshot::moving(1, 0.0, Vec2::ZERO, Vec2::ZERO), 0.1);
+    buffer.insert(Snapshot::moving(2, 0.05, Vec2::new(10.0, 0.0), Vec2::ZERO), 0.15);
+    // Stopped at both ends: smoothstep, 3t² − 2t³ at t = 0.25 is 0.15625.
+    assert_relative_eq!(buffer.sample(0.0125).position.unwrap().x, 1.5625, epsilon = 1e-9);
+}

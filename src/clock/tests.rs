@@ -1,0 +1,114 @@
+use super::*;
+use approx::assert_relative_eq;
+
+fn clock(kind: ClockKind) -> RenderClock {
+    RenderClock::new(ClockParams { clock: kind, clock_offset: 5.0, ..ClockParams::default() }).unwrap()
+}
+
+/// A steady link: snapshots every 50 ms, 40 ms one way, RTT 80 ms, server = local + 5, frames of 10 ms.
+/// Returns the last reading and the render times of the last second.
+fn run_steady(clock: &mut RenderClock, seconds: f64) -> (ClockReading, Vec<f64>) {
+    let mut reading = None;
+    let mut renders = Vec::new();
+    let frames = (seconds / 0.01).round() as usize;
+    for frame in 1..=frames {
+        let now = 0.01 * frame as f64;
+        if frame % 5 == 0 {
+            let server = now - 0.04 + 5.0;
+            clock.on_snapshot(server, now);
+            clock.on_rtt_sample(now, 0.08);
+        }
+        let view = BufferView {
+            newest_server_time: Some(now - 0.04 + 5.0 - 0.05 * ((frame % 5) as f64 / 5.0)),
+            ..Default::default()
+        };
+        let r = clock.render_time(now, 0.01, &view);
+        if frame + 100 > frames {
+            renders.push(r.render_time);
+        }
+        reading = Some(r);
+    }
+    (reading.unwrap(), renders)
+}
+
+#[test]
+fn every_clock_settles_certain_and_close_to_the_known_render_time_on_a_steady_link() {
+    for kind in ClockKind::ALL {
+        let mut c = clock(kind);
+        let (reading, renders) = run_steady(&mut c, 3.0);
+        assert_eq!(reading.uncertain, None, "{kind:?}");
+        let ideal = 3.0 + 5.0 - 0.1;
+        // Timescale holds depth (newest − render) at the delay, so it renders one-way + ~half an interval later.
+        let tolerance = if kind == ClockKind::Timescale { 0.1 } else { 0.02 };
+        assert!((reading.render_time - ideal).abs() < tolerance, "{kind:?}: {}", reading.render_time);
+        assert!(renders.windows(2).all(|w| w[1] >= w[0]), "{kind:?} ran backwards on a steady link");
+    }
+}
+
+#[test]
+fn the_known_clock_reports_the_true_offset() {
+    let mut c = clock(ClockKind::Known);
+    c.render_time(1.0, 0.01, &BufferView::default());
+    let m = c.metrics();
+    assert_relative_eq!(m.offset_estimate.unwrap(), 5.0, epsilon = 1e-12);
+    assert!(!m.uncertain);
+}
+
+#[test]
+fn rtt_samples_are_filtered_logged_and_bad_ones_refused() {
+    let mut c = clock(ClockKind::Smooth);
+    let verdicts: Vec<Verdict> = [0.08, 0.082, 0.079, 0.5, f64::NAN, -0.1, 0.081]
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| c.on_rtt_sample(i as f64, r))
+        .collect();
+    use Verdict::*;
+    assert_eq!(verdicts, [Accepted, Accepted, Accepted, Rejected, Invalid, Invalid, Accepted]);
+    let m = c.metrics();
+    assert_eq!((m.rtt_accepted, m.rtt_rejected, m.rtt_invalid), (4, 1, 2));
+    assert_eq!(m.rtt_last, Some(0.081));
+    assert!((m.rtt.unwrap() - 0.08).abs() < 0.002);
+    assert_eq!(c.rtt_history().len(), 7);
+    assert_eq!(c.rtt_history().nth(3).unwrap().verdict, Rejected);
+}
+
+#[test]
+fn the_reanchor_clock_counts_the_regressions_a_late_packet_causes() {
+    let mut c = clock(ClockKind::Reanchor);
+    c.on_rtt_sample(0.0, 0.08);
+    let view = BufferView::default();
+    c.on_snapshot(5.00, 0.04); // on time: serverNow 5.04, render 4.94
+    for frame in 5..=14 {
+        c.render_time(0.01 * frame as f64, 0.01, &view); // 4.95 … 5.04
+    }
+    c.on_snapshot(5.05, 0.14); // 50 ms late: serverNow looks like 5.09 instead of 5.14
+    c.render_time(0.15, 0.01, &view); // 5.00 after 5.04: backwards
+    let m = c.metrics();
+    assert_eq!((m.regressions, m.adjustments), (1, 2));
+    assert!(m.jumps >= 1);
+}
+
+#[test]
+fn a_non_finite_now_is_uncertain_and_does_not_panic() {
+    for kind in ClockKind::ALL {
+        let mut c = clock(kind);
+        run_steady(&mut c, 0.5);
+        let r = c.render_time(f64::NAN, f64::NAN, &BufferView::default());
+        assert!(r.uncertain.is_some(), "{kind:?}");
+    }
+}
+
+#[test]
+fn external_names_and_params() {
+    for kind in ClockKind::ALL {
+        assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{}\"", kind.name()));
+    }
+    let p: ClockParams =
+        serde_json::from_str(r#"{"clock":"timescale","renderDelay":0.2,"adaptiveDelay":{"enabled":true}}"#).unwrap();
+    assert_eq!((p.clock, p.render_delay, p.adaptive_delay.enabled), (ClockKind::Timescale, 0.2, true));
+    let bad = |p: ClockParams| RenderClock::new(p).unwrap_err().field;
+    assert_eq!(bad(ClockParams { render_delay: 2.0, ..Default::default() }), "renderDelay");
+    assert_eq!(bad(ClockParams { clock_offset: f64::NAN, ..Default::default() }), "clockOffset");
+    let slew = SmoothParams { slew_rate: 0.0, ..Default::default() };
+    assert_eq!(bad(ClockParams { smooth: slew, ..Default::default() }), "smooth.slewRate");
+}

@@ -1,0 +1,176 @@
+//! One remote entity played back: jitter buffer + render clock + underrun policy, driven frame by frame.
+//!
+//! ```text
+//!  per delivery     on_snapshot(snapshot, arrival) ─► buffer.insert ─► InsertOutcome
+//!                                                      └ inserted? ─► clock.on_snapshot(serverTime, arrival)
+//!  per RTT sample   on_rtt_sample(now, rtt)        ─► clock (filtered, logged)
+//!  per frame        frame(now, dt):
+//!                     1. clock.render_time(now, dt, buffer.view())  ─► ClockReading (render time, delay, uncertain?)
+//!                     2. buffer.sample(render time)                 ─► Sample   (ClockUncertain if the clock says so)
+//!                     3. buffer.prune(render time)                     what the render time has passed, one anchor kept
+//!                     4. presenter.show(sample)                     ─► Displayed (interpolated / extrapolated / held /
+//!                                                                                  snapped / hidden)
+//! ```
+//! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
+//! and the page cannot disagree about it. Each part stays usable on its own.
+
+use crate::buffer::{BufferParams, InsertOutcome, Sample, SnapshotBuffer};
+use crate::buffer_metrics::BufferMetrics;
+use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
+use crate::display::{Displayed, Presenter};
+use crate::extrapolate::UnderrunParams;
+use crate::param::ParamError;
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// Everything one playback needs, grouped as `{"buffer": {…}, "clock": {…}, "underrun": {…}}`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PlaybackParams {
+    pub buffer: BufferParams,
+    pub clock: ClockParams,
+    pub underrun: UnderrunParams,
+}
+
+impl PlaybackParams {
+    /// Checks every group, and that buffer and clock agree on the send interval.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.buffer.validate().map_err(|e| prefixed("buffer", e))?;
+        self.clock.validate().map_err(|e| prefixed("clock", e))?;
+        self.underrun.validate().map_err(|e| prefixed("underrun", e))?;
+        if self.buffer.send_interval != self.clock.send_interval {
+            return Err(ParamError::new(
+                "clock.sendInterval",
+                format!(
+                    "{} s differs from buffer.sendInterval {} s",
+                    self.clock.send_interval, self.buffer.send_interval
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sets the send interval of both the buffer and the clock.
+    pub fn with_send_interval(mut self, send_interval: f64) -> Self {
+        self.buffer.send_interval = send_interval;
+        self.clock.send_interval = send_interval;
+        self
+    }
+}
+
+fn prefixed(group: &str, e: ParamError) -> ParamError {
+    ParamError::new(format!("{group}.{}", e.field), e.message)
+}
+
+/// What one frame produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// Local time of the frame.
+    pub now: f64,
+    pub reading: ClockReading,
+    pub sample: Sample,
+    pub displayed: Displayed,
+    /// Snapshots pruned after sampling.
+    pub pruned: usize,
+}
+
+/// Both metric groups.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlaybackMetrics {
+    pub buffer: BufferMetrics,
+    pub clock: ClockMetrics,
+}
+
+/// One entity's playback.
+#[derive(Clone, Debug)]
+pub struct RemotePlayback {
+    buffer: SnapshotBuffer,
+    clock: RenderClock,
+    presenter: Presenter,
+}
+
+impl RemotePlayback {
+    pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        Ok(RemotePlayback {
+            buffer: SnapshotBuffer::with_params(params.buffer)?,
+            clock: RenderClock::new(params.clock)?,
+            presenter: Presenter::new(params.underrun)?,
+        })
+    }
+
+    /// A delivery: `snapshot` reached the client at local time `arrival`.
+    pub fn on_snapshot(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
+        let outcome = self.buffer.insert(snapshot, arrival);
+        if outcome.is_inserted() {
+            self.clock.on_snapshot(snapshot.server_time, arrival);
+        }
+        outcome
+    }
+
+    /// A round-trip time measured at local time `now`.
+    pub fn on_rtt_sample(&mut self, now: f64, rtt: f64) -> Verdict {
+        self.clock.on_rtt_sample(now, rtt)
+    }
+
+    /// The frame at local time `now`, `dt` seconds after the previous one.
+    pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
+        let reading = self.clock.render_time(now, dt, &self.buffer.view());
+        let sample = match &reading.uncertain {
+            Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
+            None => self.buffer.sample(reading.render_time),
+        };
+        let pruned = if reading.uncertain.is_none() { self.buffer.prune(reading.render_time) } else { 0 };
+        let displayed = self.presenter.show(&sample);
+        Frame { now, reading, sample, displayed, pruned }
+    }
+
+    pub fn buffer(&self) -> &SnapshotBuffer {
+        &self.buffer
+    }
+
+    pub fn clock(&self) -> &RenderClock {
+        &self.clock
+    }
+
+    pub fn presenter(&self) -> &Presenter {
+        &self.presenter
+    }
+
+    pub fn metrics(&self, now: f64) -> PlaybackMetrics {
+        PlaybackMetrics { buffer: self.buffer.metrics(now), clock: self.clock.metrics() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ClockKind;
+    use crate::display::DisplayMode;
+    use crate::geom::Vec2;
+
+    #[test]
+    fn mismatched_send_intervals_and_bad_groups_are_named() {
+        let mut p = PlaybackParams::default();
+        p.clock.send_interval = 0.1;
+        assert_eq!(p.validate().unwrap_err().field, "clock.sendInterval");
+        let mut p = PlaybackParams::default();
+        p.underrun.max_extrapolation = f64::NAN;
+        assert_eq!(RemotePlayback::new(p).unwrap_err().field, "underrun.maxExtrapolation");
+        assert_eq!(PlaybackParams::default().with_send_interval(0.1).validate(), Ok(()));
+    }
+
+    #[test]
+    fn an_uncertain_clock_gives_clock_uncertain_and_holds() {
+        let mut p = PlaybackParams::default();
+        p.clock.clock = ClockKind::Smooth;
+        let mut playback = RemotePlayback::new(p).unwrap();
+        playback.on_snapshot(Snapshot::moving(1, 5.0, Vec2::new(3.0, 0.0), Vec2::ZERO), 1.0);
+        let frame = playback.frame(1.01, 0.01);
+        assert_eq!(frame.sample.status.name(), "clockUncertain");
+        assert!(frame.reading.uncertain.unwrap().contains("RTT"));
+        assert_eq!(frame.displayed.mode, DisplayMode::Hidden, "nothing shown yet, no anchor on an uncertain clock");
+    }
+}
