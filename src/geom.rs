@@ -25,8 +25,9 @@ impl Vec2 {
         Vec2::new(self.x + (to.x - self.x) * t, self.y + (to.y - self.y) * t)
     }
 
+    /// Euclidean length (`sqrt(x² + y²)`: positions here are far from overflow, and libm's `hypot` is slow).
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     pub fn distance(self, other: Vec2) -> f64 {

@@ -18,6 +18,7 @@ pub mod path;
 pub mod playback;
 pub mod predict;
 pub mod rng;
+pub mod sim;
 pub mod snapshot;
 pub mod worked_example;
 

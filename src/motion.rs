@@ -70,10 +70,27 @@ pub fn turns_loop() -> &'static [Vec2] {
     &TURNS
 }
 
-fn along_loop<const N: usize>(points: &[Vec2; N], speed: f64, t: f64, generation: u32) -> TruthState {
-    let lengths: [f64; N] = std::array::from_fn(|i| points[i].distance(points[(i + 1) % N]));
-    let total: f64 = lengths.iter().sum();
-    let mut d = (speed * t).rem_euclid(total);
+/// `x` modulo `period`, in `0..period`. (`rem_euclid` is a software fmod and `floor` a libm call on baseline
+/// x86-64; a truncating cast is one instruction, and this runs for every truth lookup.)
+fn wrap(x: f64, period: f64) -> f64 {
+    let r = x - period * ((x / period) as i64) as f64;
+    if r < 0.0 {
+        r + period
+    } else if r >= period {
+        0.0
+    } else {
+        r
+    }
+}
+
+/// Segment lengths of the `turns` loop (checked against the points by a test) and their sum.
+const TURN_LENGTHS: [f64; TURNS.len()] =
+    [150.0, 80.0, 100.0, 174.642_491_965_729_8, 90.0, 237.697_286_480_094_25, 120.0];
+const TURNS_TOTAL: f64 = 150.0 + 80.0 + 100.0 + 174.642_491_965_729_8 + 90.0 + 237.697_286_480_094_25 + 120.0;
+
+fn along_loop(points: &[Vec2; TURNS.len()], speed: f64, t: f64, generation: u32) -> TruthState {
+    let (lengths, total) = (&TURN_LENGTHS, TURNS_TOTAL);
+    let mut d = wrap(speed * t, total);
     for (i, &len) in lengths.iter().enumerate() {
         if d < len || i == lengths.len() - 1 {
             let (a, b) = (points[i], points[(i + 1) % points.len()]);
@@ -99,7 +116,7 @@ fn circle(speed: f64, t: f64) -> TruthState {
 fn stop_and_go(speed: f64, t: f64) -> TruthState {
     const RUN: f64 = 1.0;
     const STOP: f64 = 0.5;
-    let phase = t.rem_euclid(2.0 * (RUN + STOP));
+    let phase = wrap(t, 2.0 * (RUN + STOP));
     let x0 = -speed * RUN / 2.0;
     let (pos_x, vel_x) = if phase < RUN {
         (x0 + speed * phase, speed)
@@ -142,6 +159,21 @@ mod tests {
                 assert!((v - s.vel).length() < 1e-3, "{script:?} at {t}: {v:?} vs {:?}", s.vel);
             }
         }
+    }
+
+    #[test]
+    fn the_turn_lengths_match_the_points() {
+        for (i, len) in TURN_LENGTHS.iter().enumerate() {
+            assert!((TURNS[i].distance(TURNS[(i + 1) % TURNS.len()]) - len).abs() < 1e-9, "segment {i}");
+        }
+        assert!((TURN_LENGTHS.iter().sum::<f64>() - TURNS_TOTAL).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wrap_stays_in_the_period() {
+        assert_eq!(wrap(7.0, 3.0), 1.0);
+        assert_eq!(wrap(-1.0, 3.0), 2.0);
+        assert_eq!(wrap(0.0, 3.0), 0.0);
     }
 
     #[test]

@@ -25,10 +25,12 @@
 
 mod insert;
 mod params;
+mod reason;
 mod sample;
 
 pub use insert::InsertOutcome;
 pub use params::{BufferParams, MAX_CAPACITY};
+pub use reason::Reason;
 pub use sample::{Sample, SampleStatus};
 
 use crate::buffer_metrics::{ArrivalStats, BufferMetrics};

@@ -15,6 +15,7 @@
 //! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
 //! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
 
+use super::reason::Reason;
 use super::SnapshotBuffer;
 use crate::geom::Vec2;
 use crate::snapshot::Snapshot;
@@ -79,7 +80,7 @@ pub struct Sample {
     /// The server time that was rendered.
     pub render_time: f64,
     /// Why the sample is not `Ready`.
-    pub reason: Option<String>,
+    pub reason: Option<Reason>,
     /// The last snapshot at or before the render time: where an underrun policy continues from.
     /// `None` before the oldest snapshot and when the clock is uncertain.
     pub anchor: Option<Snapshot>,
@@ -88,7 +89,7 @@ pub struct Sample {
 }
 
 impl Sample {
-    fn not_ready(status: SampleStatus, render_time: f64, reason: String) -> Self {
+    fn not_ready(status: SampleStatus, render_time: f64, reason: Reason) -> Self {
         Sample {
             status,
             position: None,
@@ -118,7 +119,7 @@ impl SnapshotBuffer {
 
     /// Records a `ClockUncertain` sample: the caller's clock cannot be trusted, so the buffer is not consulted.
     pub fn sample_uncertain(&mut self, render_time: f64, reason: impl Into<String>) -> Sample {
-        let mut sample = Sample::not_ready(SampleStatus::ClockUncertain, render_time, reason.into());
+        let mut sample = Sample::not_ready(SampleStatus::ClockUncertain, render_time, Reason::Clock(reason.into()));
         sample.newest = self.newest();
         self.record_sample(&sample);
         sample
@@ -130,7 +131,7 @@ impl SnapshotBuffer {
         }
         let newest = self.newest();
         let Some(newest_snapshot) = newest else {
-            return Sample::not_ready(SampleStatus::Priming, render_time, "no snapshot received yet".into());
+            return Sample::not_ready(SampleStatus::Priming, render_time, Reason::NoSnapshot);
         };
         let at_or_before = self.count_at_or_before(render_time);
         let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
@@ -138,34 +139,28 @@ impl SnapshotBuffer {
             anchor,
             newest,
             left: anchor.map(|a| a.tick),
-            ..Sample::not_ready(SampleStatus::Ready, render_time, String::new())
+            ..Sample::not_ready(SampleStatus::Ready, render_time, Reason::NoSnapshot)
         };
         if self.priming_time.is_none() {
-            let reason = format!("{} of {} snapshots needed to start", self.len(), self.params.min_snapshots);
+            let reason = Reason::Priming { held: self.len(), needed: self.params.min_snapshots };
             return Sample { status: SampleStatus::Priming, reason: Some(reason), ..base };
         }
         let Some(left) = anchor else {
             let oldest = self.entries[0].snapshot;
-            let reason = format!(
-                "render time {render_time:.3} s is {:.0} ms before the oldest snapshot (tick {}, {:.3} s)",
-                (oldest.server_time - render_time) * 1000.0,
-                oldest.tick,
-                oldest.server_time
-            );
+            let reason =
+                Reason::BeforeOldest { render_time, oldest_tick: oldest.tick, oldest_time: oldest.server_time };
             return Sample { status: SampleStatus::Gap, right: Some(oldest.tick), reason: Some(reason), ..base };
         };
         if left.server_time == render_time {
             return ready(base, &left, &left, 0.0, left.pos);
         }
         let Some(right) = self.entries.get(at_or_before).map(|e| e.snapshot) else {
-            let interval = self.arrivals.interval().map_or("unknown".to_string(), |i| format!("{:.0} ms", i * 1e3));
-            let reason = format!(
-                "render time {render_time:.3} s is {:.0} ms past the newest snapshot (tick {}, {:.3} s); \
-                 recent arrival interval {interval}",
-                (render_time - newest_snapshot.server_time) * 1000.0,
-                newest_snapshot.tick,
-                newest_snapshot.server_time
-            );
+            let reason = Reason::PastNewest {
+                render_time,
+                newest_tick: newest_snapshot.tick,
+                newest_time: newest_snapshot.server_time,
+                arrival_interval: self.arrivals.interval(),
+            };
             return Sample { status: SampleStatus::Underrun, reason: Some(reason), ..base };
         };
         let base = Sample { right: Some(right.tick), ..base };
@@ -174,14 +169,13 @@ impl SnapshotBuffer {
         }
         let span = right.server_time - left.server_time;
         if span > self.params.max_bracket() {
-            let reason = format!(
-                "ticks {} and {} are {:.0} ms apart, more than {} × the {:.0} ms send interval",
-                left.tick,
-                right.tick,
-                span * 1000.0,
-                self.params.gap_factor,
-                self.params.send_interval * 1000.0
-            );
+            let reason = Reason::WideBracket {
+                left: left.tick,
+                right: right.tick,
+                span,
+                gap_factor: self.params.gap_factor,
+                send_interval: self.params.send_interval,
+            };
             return Sample { status: SampleStatus::Gap, reason: Some(reason), ..base };
         }
         let factor = (render_time - left.server_time) / span;
@@ -190,7 +184,7 @@ impl SnapshotBuffer {
     }
 
     fn sample_uncertain_unrecorded(&self, render_time: f64) -> Sample {
-        let reason = format!("render time is {render_time}, not a finite number");
+        let reason = Reason::RenderTimeNotFinite { render_time };
         Sample { newest: self.newest(), ..Sample::not_ready(SampleStatus::ClockUncertain, render_time, reason) }
     }
 
@@ -253,14 +247,16 @@ fn ready(base: Sample, left: &Snapshot, right: &Snapshot, factor: f64, position:
 }
 
 /// Why the interval from `left` to `right` must not be interpolated (seed 002 "第六步：验证插值区间"), if it must not.
-fn boundary(left: &Snapshot, right: &Snapshot) -> Option<String> {
+fn boundary(left: &Snapshot, right: &Snapshot) -> Option<Reason> {
     if left.generation != right.generation {
-        Some(format!(
-            "ticks {} and {} belong to lifetime generations {} and {}: no interpolation across a respawn",
-            left.tick, right.tick, left.generation, right.generation
-        ))
+        Some(Reason::Respawn {
+            left: left.tick,
+            right: right.tick,
+            left_generation: left.generation,
+            right_generation: right.generation,
+        })
     } else if right.teleport {
-        Some(format!("tick {} is a teleport: no interpolation across the discontinuity", right.tick))
+        Some(Reason::Teleport { tick: right.tick })
     } else {
         None
     }

@@ -123,7 +123,7 @@ impl Playground {
     /// Why the current sample is not ready (empty when it is).
     #[wasm_bindgen(getter)]
     pub fn reason(&self) -> String {
-        self.example.sample_at(self.local).reason.unwrap_or_default()
+        self.example.sample_at(self.local).reason.map(|r| r.to_string()).unwrap_or_default()
     }
 }
 

@@ -1,0 +1,105 @@
+//! Why a sample is not `Ready`, kept as numbers and turned into words only when someone reads it (a frame
+//! loop samples thousands of times per run; formatting every reason would cost more than the sampling).
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// The cause of a non-`Ready` sample (seed 002: "所有非 Ready 结果都保留具体原因").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    NoSnapshot,
+    Priming {
+        held: usize,
+        needed: usize,
+    },
+    BeforeOldest {
+        render_time: f64,
+        oldest_tick: u64,
+        oldest_time: f64,
+    },
+    PastNewest {
+        render_time: f64,
+        newest_tick: u64,
+        newest_time: f64,
+        arrival_interval: Option<f64>,
+    },
+    Respawn {
+        left: u64,
+        right: u64,
+        left_generation: u32,
+        right_generation: u32,
+    },
+    Teleport {
+        tick: u64,
+    },
+    WideBracket {
+        left: u64,
+        right: u64,
+        span: f64,
+        gap_factor: f64,
+        send_interval: f64,
+    },
+    RenderTimeNotFinite {
+        render_time: f64,
+    },
+    /// The render clock's own explanation.
+    Clock(String),
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NoSnapshot => write!(f, "no snapshot received yet"),
+            Reason::Priming { held, needed } => write!(f, "{held} of {needed} snapshots needed to start"),
+            Reason::BeforeOldest { render_time, oldest_tick, oldest_time } => write!(
+                f,
+                "render time {render_time:.3} s is {:.0} ms before the oldest snapshot (tick {oldest_tick}, {oldest_time:.3} s)",
+                (oldest_time - render_time) * 1000.0
+            ),
+            Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval } => {
+                write!(
+                    f,
+                    "render time {render_time:.3} s is {:.0} ms past the newest snapshot (tick {newest_tick}, \
+                     {newest_time:.3} s); recent arrival interval ",
+                    (render_time - newest_time) * 1000.0
+                )?;
+                match arrival_interval {
+                    Some(i) => write!(f, "{:.0} ms", i * 1e3),
+                    None => write!(f, "unknown"),
+                }
+            }
+            Reason::Respawn { left, right, left_generation, right_generation } => write!(
+                f,
+                "ticks {left} and {right} belong to lifetime generations {left_generation} and {right_generation}: \
+                 no interpolation across a respawn"
+            ),
+            Reason::Teleport { tick } => {
+                write!(f, "tick {tick} is a teleport: no interpolation across the discontinuity")
+            }
+            Reason::WideBracket { left, right, span, gap_factor, send_interval } => write!(
+                f,
+                "ticks {left} and {right} are {:.0} ms apart, more than {gap_factor} × the {:.0} ms send interval",
+                span * 1000.0,
+                send_interval * 1000.0
+            ),
+            Reason::RenderTimeNotFinite { render_time } => {
+                write!(f, "render time is {render_time}, not a finite number")
+            }
+            Reason::Clock(text) => f.write_str(text),
+        }
+    }
+}
+
+impl Serialize for Reason {
+    /// Serialized as its sentence, as the trace output and the page show it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Reason {
+    /// Whether the sentence contains `needle` (tests and the page's filters).
+    pub fn contains(&self, needle: &str) -> bool {
+        self.to_string().contains(needle)
+    }
+}

@@ -1,0 +1,219 @@
+//! One deterministic run: scenario + parameters + seed → timelines and metrics.
+//!
+//! ```text
+//!  SimParams ─► TimeMap (server ↔ local ↔ client clock)          TruthTrack (where the remote really was)
+//!      │
+//!      ▼   for each client frame (fps; fewer during a stall), in true local time:
+//!  RemotePipeline  server snapshots → Link → buffer → clock → underrun policies   (remote.rs)
+//!  PathPipeline    server moveLists → Link → timed player | lerp chase            (paths.rs)
+//!  LocalPipeline   your inputs → Link → server → Link → reconcile → smoothing     (local.rs)
+//!      │
+//!      ▼
+//!  Recording (bounded timelines: frames, snapshots, batches, corrections, rtt)  ─► metrics.rs, the page
+//! ```
+//! Every random draw comes from a stream seeded by `(seed, purpose)`, so changing any parameter re-runs the
+//! whole window with the same packets lost and the same jitter: comparisons are fair. Nothing here reads a
+//! clock. `Simulation` can also be stepped frame by frame (live keys on the page).
+
+pub mod local;
+pub mod metrics;
+pub mod params;
+pub mod paths;
+pub mod presets;
+pub mod record;
+pub mod remote;
+pub mod sweep;
+pub mod timeline;
+pub mod world;
+
+use crate::buffer_metrics::BufferMetrics;
+use crate::clock::ClockMetrics;
+use crate::link::LinkStats;
+use crate::param::ParamError;
+use crate::path::lerp_chase::LerpCounters;
+use crate::path::player::PathCounters;
+use crate::predict::input::Keys;
+use crate::predict::session::SessionStats;
+use local::LocalPipeline;
+use metrics::{LocalMetrics, PathTrackMetrics, RemoteMetrics};
+use params::SimParams;
+use paths::PathPipeline;
+use record::{frame, rtt, Recording, RTT_VERDICTS};
+use remote::RemotePipeline;
+use serde::Serialize;
+use world::{TimeMap, TruthTrack};
+
+/// One client frame: its index, when it happens (true local time), its length, and what the client's clock
+/// reads then.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameTick {
+    pub index: usize,
+    pub local: f64,
+    pub dt: f64,
+    pub reading: f64,
+}
+
+/// The frame after `previous` (or the first frame): `1 / fps` apart, `1 / stallFps` inside the stall.
+fn next_tick(params: &SimParams, map: &TimeMap, previous: Option<&FrameTick>) -> FrameTick {
+    let normal = 1.0 / params.fps;
+    let Some(prev) = previous else {
+        return FrameTick { index: 0, local: 0.0, dt: normal, reading: map.reading(0.0) };
+    };
+    let events = &params.events;
+    let stalled = events.stall_at.is_some_and(|at| prev.local >= at && prev.local < at + events.stall_duration);
+    let dt = if stalled { 1.0 / events.stall_fps } else { normal };
+    let local = prev.local + dt;
+    FrameTick { index: prev.index + 1, local, dt, reading: map.reading(local) }
+}
+
+/// Counters and quality metrics of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SimMetrics {
+    pub frames: usize,
+    pub remote: RemoteMetrics,
+    pub paths: PathTrackMetrics,
+    pub local: LocalMetrics,
+    pub buffer: BufferMetrics,
+    pub clock: ClockMetrics,
+    pub path_counters: PathCounters,
+    pub lerp_counters: LerpCounters,
+    pub session: SessionStats,
+    pub downlink: LinkStats,
+}
+
+/// A run in progress (or finished): the three pipelines and what they recorded.
+pub struct Simulation {
+    params: SimParams,
+    map: TimeMap,
+    truth: TruthTrack,
+    remote: RemotePipeline,
+    paths: PathPipeline,
+    local: LocalPipeline,
+    recording: Recording,
+    last: Option<FrameTick>,
+}
+
+/// Frames the window can hold: `duration × fps` plus slack for the first frame.
+fn frame_capacity(params: &SimParams) -> usize {
+    (params.duration * params.fps).ceil() as usize + 2
+}
+
+impl Simulation {
+    /// Checks `params` and sets up a run at local time 0.
+    pub fn new(params: &SimParams) -> Result<Self, ParamError> {
+        params.validate()?;
+        let map = TimeMap::new(params);
+        let snapshots = (params.duration * params.scenario.send_rate * 1.1).ceil() as usize + 16;
+        Ok(Simulation {
+            params: params.clone(),
+            map,
+            truth: TruthTrack::new(params.scenario.motion, params.scenario.speed),
+            remote: RemotePipeline::new(params, map)?,
+            paths: PathPipeline::new(params, map)?,
+            local: LocalPipeline::new(params, None)?,
+            recording: Recording::with_capacity(frame_capacity(params), snapshots),
+            last: None,
+        })
+    }
+
+    pub fn params(&self) -> &SimParams {
+        &self.params
+    }
+
+    /// The next frame's tick, if it falls inside the window.
+    pub fn peek(&self) -> Option<FrameTick> {
+        let tick = next_tick(&self.params, &self.map, self.last.as_ref());
+        (tick.local <= self.params.duration + 1e-9).then_some(tick)
+    }
+
+    /// Simulates one frame; `false` once the window is over.
+    pub fn step(&mut self) -> bool {
+        let Some(tick) = self.peek() else { return false };
+        let mut row = [f64::NAN; frame::STRIDE];
+        row[frame::LOCAL] = tick.reading;
+        row[frame::DT] = tick.dt;
+        self.remote.step(&tick, &self.truth, &mut row, &mut self.recording);
+        self.paths.step(&tick, &mut row, &mut self.recording);
+        self.local.step(&tick, &mut row, &mut self.recording);
+        self.recording.frames.push(&row);
+        self.last = Some(tick);
+        true
+    }
+
+    /// Simulates every remaining frame of the window.
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+        self.copy_rtt_history();
+    }
+
+    /// Steers the local player with live keys from the next frame on.
+    pub fn set_live_keys(&mut self, keys: Keys) {
+        self.local.set_live_keys(keys);
+    }
+
+    pub fn recording(&self) -> &Recording {
+        &self.recording
+    }
+
+    pub fn recording_mut(&mut self) -> &mut Recording {
+        &mut self.recording
+    }
+
+    pub fn truth(&self) -> &TruthTrack {
+        &self.truth
+    }
+
+    fn copy_rtt_history(&mut self) {
+        let history: Vec<[f64; rtt::STRIDE]> = self
+            .remote
+            .playback()
+            .clock()
+            .rtt_history()
+            .map(|p| {
+                let verdict = RTT_VERDICTS.iter().position(|v| *v == verdict_name(p.verdict)).unwrap_or(0);
+                [p.at, p.rtt, p.smoothed.unwrap_or(f64::NAN), verdict as f64]
+            })
+            .collect();
+        for row in history {
+            self.recording.rtt.push(&row);
+        }
+    }
+
+    /// Counters and quality metrics so far.
+    pub fn metrics(&self) -> SimMetrics {
+        let now = self.last.map_or(0.0, |t| t.reading);
+        let playback = self.remote.playback().metrics(now);
+        let p = &self.params;
+        let playback_delay = p.paths.batch_interval + p.network.downlink.latency + p.paths.player.interpolation_delay;
+        SimMetrics {
+            frames: self.recording.frames.len(),
+            remote: metrics::remote_metrics(&self.recording.frames, &self.truth),
+            paths: metrics::path_metrics(&self.recording.frames, &self.truth, playback_delay),
+            local: metrics::local_metrics(&self.recording.frames, &self.recording.corrections),
+            buffer: playback.buffer,
+            clock: playback.clock,
+            path_counters: self.paths.player().counters().clone(),
+            lerp_counters: self.paths.lerp().counters().clone(),
+            session: self.local.session().stats(),
+            downlink: self.remote.downlink().stats(),
+        }
+    }
+}
+
+fn verdict_name(v: crate::clock::Verdict) -> &'static str {
+    use crate::clock::Verdict;
+    match v {
+        Verdict::Accepted => "accepted",
+        Verdict::Rejected => "rejected",
+        Verdict::Reseeded => "reseeded",
+        Verdict::Invalid => "invalid",
+    }
+}
+
+/// Runs the whole window of `params`.
+pub fn run(params: &SimParams) -> Result<Simulation, ParamError> {
+    let mut sim = Simulation::new(params)?;
+    sim.run_to_end();
+    Ok(sim)
+}

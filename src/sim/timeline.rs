@@ -1,0 +1,154 @@
+//! Bounded tables of numbers, one row per event, for drawing: the page reads them as `Float64Array` views.
+//!
+//! A `Timeline` is a ring of rows with a fixed column layout. When it is full the oldest row is dropped, so a
+//! live session can run forever in fixed memory; a whole-window run sizes it to hold everything. `rows()`
+//! hands out the rows oldest-first as one contiguous slice (rotating the ring in place when it has wrapped),
+//! which is what a typed-array view needs.
+//!
+//! Column layouts are declared with [`layout!`]: each gets an index constant and a camelCase name, and the
+//! page receives the names with the data, so JS never hard-codes a column number.
+
+/// Declares a column layout: `layout!(frame { LOCAL = "local", … })` makes `frame::LOCAL`, `frame::NAMES`,
+/// `frame::STRIDE`.
+#[macro_export]
+macro_rules! layout {
+    ($(#[$doc:meta])* $name:ident { $($(#[$cdoc:meta])* $col:ident = $js:literal),* $(,)? }) => {
+        $(#[$doc])*
+        pub mod $name {
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
+            #[derive(Clone, Copy)]
+            enum Column { $($col),* }
+            $( $(#[$cdoc])* pub const $col: usize = Column::$col as usize; )*
+            /// Column names, in order, as the page sees them.
+            pub const NAMES: &[&str] = &[$($js),*];
+            /// Numbers per row.
+            pub const STRIDE: usize = NAMES.len();
+        }
+    };
+}
+
+/// A ring of rows of `stride` numbers each.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    names: &'static [&'static str],
+    capacity: usize,
+    data: Vec<f64>,
+    /// Row index (in `data`) of the oldest row.
+    head: usize,
+    rows: usize,
+    dropped: u64,
+}
+
+impl Timeline {
+    /// An empty timeline with columns `names` holding at most `capacity` rows (at least one).
+    pub fn new(names: &'static [&'static str], capacity: usize) -> Self {
+        let capacity = capacity.max(1);
+        // Room for a whole window up front: growing a large table by doubling costs more than the run itself.
+        let data = Vec::with_capacity(capacity.min(1 << 16) * names.len());
+        Timeline { names, capacity, data, head: 0, rows: 0, dropped: 0 }
+    }
+
+    pub fn stride(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Rows dropped because the ring was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Appends a row (padded with NaN or cut to the stride), dropping the oldest row when full.
+    pub fn push(&mut self, row: &[f64]) {
+        let stride = self.stride();
+        let fill = row.iter().copied().chain(std::iter::repeat(f64::NAN)).take(stride);
+        if self.rows < self.capacity {
+            self.data.extend(fill);
+            self.rows += 1;
+        } else {
+            let at = self.head * stride;
+            for (slot, value) in self.data[at..at + stride].iter_mut().zip(fill) {
+                *slot = value;
+            }
+            self.head = (self.head + 1) % self.capacity;
+            self.dropped += 1;
+        }
+    }
+
+    /// Row `i`, counted from the oldest row kept.
+    pub fn row(&self, i: usize) -> Option<&[f64]> {
+        (i < self.rows).then(|| {
+            let at = ((self.head + i) % self.capacity) * self.stride();
+            &self.data[at..at + self.stride()]
+        })
+    }
+
+    /// Row `i` for writing (e.g. to fill in an arrival after the send was recorded).
+    pub fn row_mut(&mut self, i: usize) -> Option<&mut [f64]> {
+        let stride = self.stride();
+        (i < self.rows).then(|| {
+            let at = ((self.head + i) % self.capacity) * stride;
+            &mut self.data[at..at + stride]
+        })
+    }
+
+    /// All rows oldest-first, contiguous (the ring is rotated in place when it has wrapped).
+    pub fn rows(&mut self) -> &[f64] {
+        if self.head != 0 {
+            let shift = self.head * self.stride();
+            self.data.rotate_left(shift);
+            self.head = 0;
+        }
+        &self.data
+    }
+
+    /// One column of every row, oldest first.
+    pub fn column(&self, column: usize) -> impl Iterator<Item = f64> + '_ {
+        (0..self.rows).filter_map(move |i| self.row(i).map(|r| r[column]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    layout!(demo { A = "a", B = "b" });
+
+    #[test]
+    fn layouts_number_their_columns() {
+        assert_eq!((demo::A, demo::B, demo::STRIDE), (0, 1, 2));
+        assert_eq!(demo::NAMES, &["a", "b"]);
+    }
+
+    #[test]
+    fn a_full_ring_drops_the_oldest_and_rotates_into_order() {
+        let mut t = Timeline::new(demo::NAMES, 3);
+        for i in 0..5 {
+            t.push(&[i as f64, -(i as f64)]);
+        }
+        assert_eq!((t.len(), t.dropped()), (3, 2));
+        assert_eq!(t.row(0), Some(&[2.0, -2.0][..]));
+        assert_eq!(t.rows(), &[2.0, -2.0, 3.0, -3.0, 4.0, -4.0]);
+        assert_eq!(t.column(demo::A).collect::<Vec<_>>(), vec![2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn short_rows_are_padded_with_nan() {
+        let mut t = Timeline::new(demo::NAMES, 2);
+        t.push(&[1.0]);
+        assert!(t.row(0).unwrap()[1].is_nan());
+        t.row_mut(0).unwrap()[1] = 7.0;
+        assert_eq!(t.row(0), Some(&[1.0, 7.0][..]));
+    }
+}

@@ -1,0 +1,144 @@
+//! The scenario simulator end to end: determinism, fairness across parameter changes, events, the sweep.
+#![cfg(not(target_arch = "wasm32"))]
+
+use netcode_lab::motion::MotionScript;
+use netcode_lab::sim::params::SimParams;
+use netcode_lab::sim::presets::NetworkPreset;
+use netcode_lab::sim::record::{frame, snapshot};
+use netcode_lab::sim::sweep::sweep;
+use netcode_lab::sim::{run, Simulation};
+
+fn base() -> SimParams {
+    let mut p = SimParams { duration: 10.0, ..SimParams::default() };
+    p.network.downlink.jitter = 0.02;
+    p.network.downlink.loss = 0.05;
+    p
+}
+
+fn frames(sim: &mut Simulation) -> Vec<f64> {
+    sim.recording_mut().frames.rows().to_vec()
+}
+
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+#[test]
+fn the_same_params_and_seed_give_bit_identical_runs() {
+    let p = base();
+    let (mut a, mut b) = (run(&p).unwrap(), run(&p).unwrap());
+    assert!(same_bits(&frames(&mut a), &frames(&mut b)));
+    assert_eq!(a.metrics(), b.metrics());
+    let mut other = p.clone();
+    other.seed = 2;
+    assert!(!same_bits(&frames(&mut a), &frames(&mut run(&other).unwrap())));
+}
+
+#[test]
+fn changing_a_client_setting_keeps_every_packet_the_same() {
+    let p = base();
+    let mut q = p.clone();
+    q.remote.clock.render_delay = 0.25;
+    q.remote.underrun.underrun_policy = netcode_lab::extrapolate::UnderrunPolicy::Hold;
+    let (mut a, mut b) = (run(&p).unwrap(), run(&q).unwrap());
+    let (sa, sb) = (a.recording_mut().snapshots.rows().to_vec(), b.recording_mut().snapshots.rows().to_vec());
+    let arrivals = |rows: &[f64]| rows.chunks(snapshot::STRIDE).map(|r| r[snapshot::ARRIVAL]).collect::<Vec<_>>();
+    assert!(same_bits(&arrivals(&sa), &arrivals(&sb)), "the same packets arrive at the same times");
+}
+
+#[test]
+fn raising_uniform_loss_only_adds_losses() {
+    let lost = |loss: f64| {
+        let mut p = base();
+        p.network.downlink.loss = loss;
+        let mut sim = run(&p).unwrap();
+        let rows = sim.recording_mut().snapshots.rows().to_vec();
+        rows.chunks(snapshot::STRIDE).map(|r| r[snapshot::ARRIVAL].is_nan()).collect::<Vec<bool>>()
+    };
+    let (low, high) = (lost(0.05), lost(0.2));
+    assert!(low.iter().zip(&high).all(|(l, h)| !l || *h), "every packet lost at 5 % is lost at 20 %");
+    let count = |v: &[bool]| v.iter().filter(|x| **x).count();
+    assert!(count(&high) > 2 * count(&low), "{} vs {}", count(&high), count(&low));
+}
+
+#[test]
+fn a_stall_makes_long_frames_and_a_kick_moves_the_client_clock() {
+    let mut p = base();
+    p.events.stall_at = Some(3.0);
+    p.events.stall_duration = 1.0;
+    p.events.stall_fps = 2.0;
+    p.events.kick_at = Some(6.0);
+    p.events.kick = 0.1;
+    let sim = run(&p).unwrap();
+    let f = &sim.recording().frames;
+    let long = f.column(frame::DT).filter(|dt| (*dt - 0.5).abs() < 1e-9).count();
+    assert_eq!(long, 2, "two half-second frames during the 1 s stall at 2 fps");
+    let locals: Vec<f64> = f.column(frame::LOCAL).collect();
+    let biggest_step = locals.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+    assert!((biggest_step - 0.5).abs() < 1e-9);
+    let jump = locals.windows(2).any(|w| (w[1] - w[0] - (1.0 / 60.0 + 0.1)).abs() < 1e-9);
+    assert!(jump, "the client clock reading jumps by the kick");
+}
+
+#[test]
+fn the_sweep_trades_underruns_for_latency() {
+    let mut p = base();
+    p.network.downlink.loss = 0.0;
+    let points = sweep(&p, &[0.0, 0.05, 0.1, 0.15, 0.2, 0.3]).unwrap();
+    assert!(points[0].underrun_pct > 0.9, "no delay: nearly always past the newest snapshot ({:?})", points[0]);
+    assert!(points[5].underrun_pct < 0.01, "300 ms covers 50 ms latency, 20 ms jitter and a 50 ms interval");
+    for w in points.windows(2) {
+        assert!(w[1].underrun_pct <= w[0].underrun_pct + 1e-9, "{w:?}");
+        assert!(w[1].added_latency > w[0].added_latency, "{w:?}");
+    }
+    assert!((points[3].added_latency - 0.15).abs() < 0.03, "{:?}", points[3]);
+}
+
+#[test]
+fn a_respawn_is_never_interpolated_across() {
+    let mut p = base();
+    p.scenario.motion = MotionScript::Respawn;
+    p.network.downlink.loss = 0.0;
+    let sim = run(&p).unwrap();
+    let m = sim.metrics();
+    assert!(m.remote.status_share.invalid_interval > 0.0, "{:?}", m.remote.status_share);
+}
+
+#[test]
+fn presets_run_and_a_worse_network_underruns_more_at_the_same_delay() {
+    let underrun = |preset: NetworkPreset| {
+        let mut p = base();
+        preset.apply(&mut p);
+        p.remote.clock.render_delay = 0.1;
+        run(&p).unwrap().metrics().remote.underrun_pct
+    };
+    assert!(underrun(NetworkPreset::Lan) < underrun(NetworkPreset::Mobile));
+}
+
+#[test]
+fn the_timed_player_beats_lerp_chase_on_the_same_batches() {
+    let mut p = base();
+    p.network.downlink.loss = 0.0;
+    let m = run(&p).unwrap().metrics();
+    assert!(m.paths.timed.rms_error < m.paths.lerp.rms_error / 5.0, "{:?}", m.paths);
+    assert!(m.paths.timed_speed_variation < m.paths.lerp_speed_variation);
+}
+
+#[test]
+fn bad_params_are_refused_by_name() {
+    let mut p = base();
+    p.fps = 0.0;
+    assert_eq!(Simulation::new(&p).err().unwrap().field, "fps");
+    let mut p = base();
+    p.network.uplink.jitter = -1.0;
+    assert_eq!(Simulation::new(&p).err().unwrap().field, "network.uplink.jitter");
+    assert_eq!(sweep(&base(), &[0.1, f64::NAN]).unwrap_err().field, "delays[1]");
+}
+
+#[test]
+fn the_longest_window_stays_bounded() {
+    let p = SimParams { duration: 120.0, fps: 240.0, ..SimParams::default() };
+    let sim = run(&p).unwrap();
+    assert_eq!(sim.recording().frames.len(), 28_801);
+    assert_eq!(sim.recording().frames.dropped(), 0);
+}
