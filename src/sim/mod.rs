@@ -111,7 +111,7 @@ impl Simulation {
             truth: TruthTrack::new(params.scenario.motion, params.scenario.speed),
             remote: RemotePipeline::new(params, map)?,
             paths: PathPipeline::new(params, map)?,
-            local: LocalPipeline::new(params, None)?,
+            local: LocalPipeline::new(params, params.script.clone())?,
             recording: Recording::with_capacity(frame_capacity(params), snapshots),
             last: None,
         })

@@ -19,6 +19,7 @@ use crate::param::{in_range, ParamError};
 use crate::path::lerp_chase::LerpParams;
 use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
+use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +41,8 @@ pub struct SimParams {
     pub paths: PathSimParams,
     pub local: PredictParams,
     pub events: EventParams,
+    /// The local player's keys over time (`[{time, keys: {left, right, up, down}}]`); the demo script when absent.
+    pub script: Option<InputScript>,
 }
 
 impl Default for SimParams {
@@ -54,6 +57,7 @@ impl Default for SimParams {
             paths: PathSimParams::default(),
             local: PredictParams::default(),
             events: EventParams::default(),
+            script: None,
         }
     }
 }
@@ -211,13 +215,28 @@ impl SimParams {
         PredictParams { snapshot_rate: self.scenario.send_rate, ..self.local }
     }
 
-    /// Parses JSON parameters; errors name the field (`remote.clock.renderDelay: …`).
+    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`).
     pub fn from_json(text: &str) -> Result<SimParams, ParamError> {
-        let params: SimParams = serde_json::from_str(text).map_err(|e| ParamError::new("params", e.to_string()))?;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let params = deserialize_named(&mut de)?;
         params.validate()?;
         Ok(params)
     }
 }
+
+/// Deserializes parameters from any serde source, naming the path of the first field that does not fit.
+pub fn deserialize_named<'de, D: serde::Deserializer<'de>>(de: D) -> Result<SimParams, ParamError>
+where
+    D::Error: std::fmt::Display,
+{
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { "params".to_string() } else { path };
+        ParamError::new(field, e.into_inner().to_string())
+    })
+}
+
+impl SimParams {}
 
 #[cfg(test)]
 mod tests {
@@ -239,6 +258,8 @@ mod tests {
         assert_eq!(p.validate().unwrap_err().field, "remote.clock.renderDelay");
         let err = SimParams::from_json(r#"{"sead": 3}"#).unwrap_err();
         assert!(err.message.contains("unknown field `sead`"), "{err}");
+        let err = SimParams::from_json(r#"{"network": {"downlink": {"loss": "lots"}}}"#).unwrap_err();
+        assert_eq!(err.field, "network.downlink.loss", "{err}");
     }
 
     #[test]

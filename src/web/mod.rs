@@ -7,8 +7,10 @@
 
 mod panic;
 mod playground;
+mod worked_example;
 
 pub use playground::Playground;
+pub use worked_example::WorkedExample;
 
 use wasm_bindgen::prelude::*;
 

@@ -1,170 +1,161 @@
-//! `Playground`: the page's handle on one scene. For now the scene is seed 002's worked example.
+//! `Playground`: the page's handle on one simulated run.
+//!
+//! JS hands over parameters (plain objects, serde-wasm-bindgen); Rust re-runs the whole window and keeps the
+//! timelines. JS reads them through `timeline(kind)`, a `Float64Array` view over wasm memory whose rows are
+//! laid out as `columns(kind)` says. Rebuild views after every call into wasm: a growing memory detaches them.
 
-use crate::worked_example::JitterExample;
+use crate::extrapolate::UnderrunPolicy;
+use crate::param::ParamError;
+use crate::predict::decay::decay_curve;
+use crate::predict::input::InputScript;
+use crate::predict::smoothing::SmoothingMode;
+use crate::sim::params::{deserialize_named, SimParams};
+use crate::sim::presets::NetworkPreset;
+use crate::sim::record::{BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
+use crate::sim::sweep::sweep;
+use crate::sim::{run, SimMetrics, Simulation};
 use js_sys::Float64Array;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// Local time runs over this window and wraps around, so the cursor keeps sweeping the example.
-const WINDOW_START: f64 = 9.95;
-const WINDOW_END: f64 = 10.55;
-/// Points in the curve of rendered x over local time.
-const CURVE_POINTS: usize = 601;
+fn js_error(e: ParamError) -> JsError {
+    JsError::new(&e.to_string())
+}
 
-/// Numbers in [`Playground::frame_view`], in this order.
-pub const FRAME_FIELDS: [&str; 8] = ["local", "renderTime", "status", "x", "left", "right", "factor", "delay"];
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
 
-/// The page's handle: the scene, the current local time and the buffers JS reads through views.
+/// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name.
+fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(SimParams::default());
+    }
+    let params = deserialize_named(serde_wasm_bindgen::Deserializer::from(value)).map_err(js_error)?;
+    params.validate().map_err(js_error)?;
+    Ok(params)
+}
+
+/// The page's handle: the current run and its cached metrics.
 #[wasm_bindgen]
 pub struct Playground {
-    example: JitterExample,
-    local: f64,
-    /// `FRAME_FIELDS` for the current local time; NaN where there is no value.
-    frame: [f64; 8],
-    /// Rows of (local, status, x) over the window, x NaN where nothing is rendered.
-    curve: Vec<f64>,
-    /// Rows of (tick, serverTime, arrival, x).
-    snapshots: Vec<f64>,
-}
-
-impl Default for Playground {
-    fn default() -> Self {
-        Self::new()
-    }
+    sim: Simulation,
+    metrics: Option<SimMetrics>,
 }
 
 #[wasm_bindgen]
 impl Playground {
+    /// Runs the whole window of `params` (defaults when omitted).
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Playground {
-        let example = JitterExample::seed_002();
-        let snapshots = example
-            .arrivals()
-            .iter()
-            .flat_map(|a| [a.snapshot.tick as f64, a.snapshot.server_time, a.arrival, a.snapshot.pos.x])
-            .collect();
-        let mut playground = Playground { example, local: 10.30, frame: [f64::NAN; 8], curve: Vec::new(), snapshots };
-        playground.recompute();
-        playground
+    pub fn new(params: JsValue) -> Result<Playground, JsError> {
+        let params = params_from_js(params)?;
+        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None })
     }
 
-    /// Sets the render delay; refuses NaN, infinities and values outside 0..=1000 ms, keeping the old delay.
-    #[wasm_bindgen(js_name = setRenderDelayMs)]
-    pub fn set_render_delay_ms(&mut self, ms: f64) -> Result<(), JsError> {
-        self.example.set_render_delay(ms / 1000.0).map_err(|e| JsError::new(&e.to_string()))?;
-        self.recompute();
+    /// Re-runs the whole window with `params`. On error nothing changes and the message names the field.
+    #[wasm_bindgen(js_name = setParams)]
+    pub fn set_params(&mut self, params: JsValue) -> Result<(), JsError> {
+        let params = params_from_js(params)?;
+        self.sim = run(&params).map_err(js_error)?;
+        self.metrics = None;
         Ok(())
     }
 
-    #[wasm_bindgen(getter, js_name = renderDelayMs)]
-    pub fn render_delay_ms(&self) -> f64 {
-        self.example.render_delay() * 1000.0
+    /// The parameters of the current run, every field filled in.
+    pub fn params(&self) -> Result<JsValue, JsError> {
+        to_js(self.sim.params())
     }
 
-    /// Moves local time forward by `dt` seconds, wrapping around the window.
-    pub fn advance(&mut self, dt: f64) -> Result<(), JsError> {
-        let dt = crate::param::in_range("dt", dt, 0.0, 1.0, "s").map_err(|e| JsError::new(&e.to_string()))?;
-        let span = WINDOW_END - WINDOW_START;
-        self.local = WINDOW_START + (self.local + dt - WINDOW_START).rem_euclid(span);
-        self.update_frame();
-        Ok(())
+    /// The default parameters.
+    #[wasm_bindgen(js_name = defaultParams)]
+    pub fn default_params() -> Result<JsValue, JsError> {
+        to_js(&SimParams::default())
     }
 
-    /// Jumps to local time `local` (seconds), clamped to the window.
-    pub fn seek(&mut self, local: f64) -> Result<(), JsError> {
-        let local = crate::param::in_range("local", local, f64::MIN, f64::MAX, "s")
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        self.local = local.clamp(WINDOW_START, WINDOW_END);
-        self.update_frame();
-        Ok(())
+    /// All rows of timeline `kind` (`frames`, `snapshots`, `batches`, `corrections`, `rtt`), oldest first.
+    pub fn timeline(&mut self, kind: &str) -> Result<Float64Array, JsError> {
+        let t = self.sim.recording_mut().get_mut(kind).ok_or_else(|| unknown_kind(kind))?;
+        let rows = t.rows();
+        // SAFETY: the view aliases the timeline; JS uses it before the next call into wasm.
+        Ok(unsafe { Float64Array::view(rows) })
     }
 
-    #[wasm_bindgen(getter, js_name = windowStart)]
-    pub fn window_start(&self) -> f64 {
-        WINDOW_START
+    /// Column names of timeline `kind`, in row order.
+    pub fn columns(&self, kind: &str) -> Result<Vec<String>, JsError> {
+        let t = self.sim.recording().get(kind).ok_or_else(|| unknown_kind(kind))?;
+        Ok(t.names().iter().map(|s| s.to_string()).collect())
     }
 
-    #[wasm_bindgen(getter, js_name = windowEnd)]
-    pub fn window_end(&self) -> f64 {
-        WINDOW_END
+    /// Counters and quality metrics of the current run (computed once per run).
+    pub fn metrics(&mut self) -> Result<JsValue, JsError> {
+        let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
+        to_js(metrics)
     }
 
-    /// The current frame, fields in the order of `frameFields()`. Rebuild the view after every call into wasm.
-    #[wasm_bindgen(js_name = frameView)]
-    pub fn frame_view(&self) -> Float64Array {
-        // SAFETY: the view aliases `self.frame`; JS uses it before the next call that could move or grow memory.
-        unsafe { Float64Array::view(&self.frame) }
+    /// The render-delay trade-off: one `{delay, underrunPct, addedLatency, rmsError}` per delay (seconds).
+    pub fn sweep(&self, delays: Vec<f64>) -> Result<JsValue, JsError> {
+        to_js(&sweep(self.sim.params(), &delays).map_err(js_error)?)
     }
 
-    #[wasm_bindgen(js_name = frameFields)]
-    pub fn frame_fields() -> Vec<String> {
-        FRAME_FIELDS.iter().map(|s| s.to_string()).collect()
+    /// Each underrun policy's offset against `ahead` for a speed and a cap: `{hold: [{ahead, offset}], …}`.
+    #[wasm_bindgen(js_name = extrapolationCurves)]
+    pub fn extrapolation_curves(velocity: f64, cap: f64, until: f64, points: usize) -> Result<JsValue, JsError> {
+        crate::param::in_range("velocity", velocity, -1e6, 1e6, "units/s").map_err(js_error)?;
+        crate::param::in_range("cap", cap, 0.0, 10.0, "s").map_err(js_error)?;
+        crate::param::in_range("until", until, 0.0, 10.0, "s").map_err(js_error)?;
+        let points = points.clamp(2, 2000);
+        let curves: std::collections::BTreeMap<&str, _> =
+            UnderrunPolicy::ALL.iter().map(|p| (p.name(), p.curve(velocity, cap, until, points))).collect();
+        to_js(&curves)
     }
 
-    /// Rows of (local, status, x) across the window; status codes as in `statusName`.
-    #[wasm_bindgen(js_name = curveView)]
-    pub fn curve_view(&self) -> Float64Array {
-        // SAFETY: as for `frame_view`.
-        unsafe { Float64Array::view(&self.curve) }
-    }
-
-    /// Rows of (tick, serverTime, arrival, x) for the scene's snapshots.
-    #[wasm_bindgen(js_name = snapshotsView)]
-    pub fn snapshots_view(&self) -> Float64Array {
-        // SAFETY: as for `frame_view`.
-        unsafe { Float64Array::view(&self.snapshots) }
-    }
-
-    /// The camelCase name of a status code found in the views.
-    #[wasm_bindgen(js_name = statusName)]
-    pub fn status_name(code: f64) -> String {
-        status_from_code(code).map(|s| s.name()).unwrap_or("unknown").to_string()
-    }
-
-    /// Why the current sample is not ready (empty when it is).
-    #[wasm_bindgen(getter)]
-    pub fn reason(&self) -> String {
-        self.example.sample_at(self.local).reason.map(|r| r.to_string()).unwrap_or_default()
-    }
-}
-
-use crate::buffer::SampleStatus;
-
-/// Status codes in the views: the index in `SampleStatus::ALL` (priming 0, ready 1, underrun 2, gap 3, …).
-const STATUSES: [SampleStatus; 6] = SampleStatus::ALL;
-
-fn status_code(status: SampleStatus) -> f64 {
-    STATUSES.iter().position(|s| *s == status).unwrap_or(0) as f64
-}
-
-fn status_from_code(code: f64) -> Option<SampleStatus> {
-    STATUSES.get(code as usize).copied()
-}
-
-impl Playground {
-    fn recompute(&mut self) {
-        let span = WINDOW_END - WINDOW_START;
-        self.curve.clear();
-        for i in 0..CURVE_POINTS {
-            let local = WINDOW_START + span * i as f64 / (CURVE_POINTS - 1) as f64;
-            let sample = self.example.sample_at(local);
-            let x = sample.position.map_or(f64::NAN, |p| p.x);
-            self.curve.extend([local, status_code(sample.status), x]);
+    /// Each smoothing mode's offset over time after one correction of size `initial`, with the current
+    /// smoothing parameters: `{halfLife: [{time, offset}], …}`.
+    #[wasm_bindgen(js_name = decayCurves)]
+    pub fn decay_curves(&self, initial: f64, fps: f64, duration: f64) -> Result<JsValue, JsError> {
+        let smoothing = self.sim.params().local.smoothing;
+        let mut curves = std::collections::BTreeMap::new();
+        for mode in SmoothingMode::ALL {
+            let curve = decay_curve(mode, &smoothing, initial, fps, duration).map_err(js_error)?;
+            curves.insert(mode.name(), curve);
         }
-        self.update_frame();
+        to_js(&curves)
     }
 
-    fn update_frame(&mut self) {
-        let s = self.example.sample_at(self.local);
-        let opt = |v: Option<f64>| v.unwrap_or(f64::NAN);
-        self.frame = [
-            self.local,
-            s.render_time,
-            status_code(s.status),
-            opt(s.position.map(|p| p.x)),
-            opt(s.left.map(|t| t as f64)),
-            opt(s.right.map(|t| t as f64)),
-            opt(s.factor),
-            self.example.render_delay(),
-        ];
+    /// `params` with one of seed 004 §5.3's network presets applied (`lan`, `sameRegion`, `crossRegion`,
+    /// `mobile`): send rate, render delay and both links.
+    #[wasm_bindgen(js_name = applyPreset)]
+    pub fn apply_preset(params: JsValue, preset: &str) -> Result<JsValue, JsError> {
+        let mut params = params_from_js(params)?;
+        let preset: NetworkPreset = serde_json::from_value(serde_json::Value::String(preset.to_string()))
+            .map_err(|_| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
+        preset.apply(&mut params);
+        to_js(&params)
     }
+
+    /// The key events of the built-in demo script up to `duration` seconds (the page's starting point for
+    /// live keys).
+    #[wasm_bindgen(js_name = demoScript)]
+    pub fn demo_script(duration: f64) -> Result<JsValue, JsError> {
+        to_js(&InputScript::demo(duration))
+    }
+
+    /// The names behind the numeric codes found in timelines.
+    pub fn codes() -> Result<JsValue, JsError> {
+        let codes = serde_json::json!({
+            "status": crate::buffer::SampleStatus::ALL.iter().map(|s| s.name()).collect::<Vec<_>>(),
+            "mode": crate::display::DisplayMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
+            "snapshotOutcome": SNAPSHOT_OUTCOMES,
+            "batchOutcome": BATCH_OUTCOMES,
+            "rttVerdict": RTT_VERDICTS,
+            "policies": UnderrunPolicy::ALL.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "smoothing": SmoothingMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
+            "kinds": KINDS,
+        });
+        to_js(&codes)
+    }
+}
+
+fn unknown_kind(kind: &str) -> JsError {
+    JsError::new(&format!("`kind`: unknown timeline `{kind}`; expected one of {}", KINDS.join(", ")))
 }

@@ -14,7 +14,7 @@ async function freezeAt(page, local) {
 }
 
 test('the page loads the core and draws the worked example without console errors', async () => {
-  const { page, problems } = await openPage(browser);
+  const { page, problems } = await openPage(browser, { path: 'worked-example.html' });
   await waitReady(page);
   await freezeAt(page, 10.30);
   const stats = await canvasStats(page, '#view');
@@ -29,7 +29,7 @@ test('the page loads the core and draws the worked example without console error
 });
 
 test('moving the render-delay slider changes the value in Rust, the readout and the drawing', async () => {
-  const { page, problems } = await openPage(browser);
+  const { page, problems } = await openPage(browser, { path: 'worked-example.html' });
   await waitReady(page);
   await freezeAt(page, 10.30);
   const beforeStats = await canvasStats(page, '#view');
@@ -48,7 +48,7 @@ test('moving the render-delay slider changes the value in Rust, the readout and 
 });
 
 test('bad input from JS is refused with the field named and the old value kept', async () => {
-  const { page, problems } = await openPage(browser);
+  const { page, problems } = await openPage(browser, { path: 'worked-example.html' });
   await waitReady(page);
   const result = await page.evaluate(() => {
     const pg = window.netcodeLab.playground;
@@ -65,7 +65,7 @@ test('bad input from JS is refused with the field named and the old value kept',
 });
 
 test('a wasm module that fails to load shows a banner, not a blank canvas', async () => {
-  const { page } = await openPage(browser, {
+  const { page } = await openPage(browser, { path: 'worked-example.html',
     before: (p) => p.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' })),
   });
   await page.waitForSelector('#banner:not([hidden])');
@@ -74,7 +74,7 @@ test('a wasm module that fails to load shows a banner, not a blank canvas', asyn
 });
 
 test('a panic in Rust shows its message in the banner', async () => {
-  const { page, errors } = await openPage(browser);
+  const { page, errors } = await openPage(browser, { path: 'worked-example.html' });
   await waitReady(page);
   await page.evaluate(() => { try { window.netcodeLab.core.panicForTest('deliberate test panic'); } catch { /* the trap */ } });
   await page.waitForSelector('#banner:not([hidden])');

@@ -23,3 +23,15 @@ export function watchForErrors() {
   window.addEventListener('error', (event) => showError(event.message || String(event.error)));
   window.addEventListener('unhandledrejection', (event) => showError(event.reason?.message ?? String(event.reason)));
 }
+
+let noticeTimer = null;
+
+/** A non-fatal message (a refused value, a clamped URL setting): shown at the top, fades after a while. */
+export function showNotice(message, { sticky = false } = {}) {
+  const notice = document.getElementById('notice');
+  if (!notice) return;
+  notice.textContent = String(message);
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  if (!sticky) noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
+}

@@ -1,6 +1,16 @@
-// Boot: load the wasm module, wire the slider to Rust, run the animation loop.
-import { showError, hasFailed, watchForErrors } from './banner.js';
-import { ExampleView } from './example-view.js';
+// The playground: load the core, build the controls, re-run on every change, redraw every frame.
+import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
+import { Model, getPath, setPath } from './model.js';
+import { byId, applyValue, parseHash, formatHash } from './params.js';
+import { buildControls } from './controls.js';
+import { buildTransport } from './transport.js';
+import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
+import { theme } from './canvas.js';
+import * as views from './views.js';
+import * as lanes from './lanes.js';
+import * as plots from './plots.js';
+import * as comparison from './comparison.js';
+import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 
 watchForErrors();
 
@@ -15,57 +25,159 @@ async function loadCore() {
   }
 }
 
-function bindSlider(playground, redraw) {
-  const slider = document.getElementById('render-delay');
-  const value = document.getElementById('render-delay-value');
-  const apply = () => {
-    try {
-      playground.setRenderDelayMs(Number(slider.value));
-    } catch (error) {
-      showError(error.message);
-    }
-    value.textContent = `${Math.round(playground.renderDelayMs)} ms`;
-    redraw();
-  };
-  slider.addEventListener('input', apply);
-  apply();
-}
+const KEY_MAP = {
+  KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',
+  KeyW: 'up', ArrowUp: 'up', KeyS: 'down', ArrowDown: 'down',
+};
 
-function bindPlayButton(state) {
-  const button = document.getElementById('play');
-  button.addEventListener('click', () => {
-    state.playing = !state.playing;
-    button.textContent = state.playing ? 'Pause' : 'Play';
-    button.setAttribute('aria-pressed', String(state.playing));
-  });
+class App {
+  constructor(core) {
+    this.core = core;
+    const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    this.state = { playhead: 0, playing: !reducedMotion, speed: 1, keys: { left: false, right: false, up: false, down: false } };
+    this.model = new Model(core);
+    this.lastDraw = { runId: -1 };
+    this.frameTimes = [];
+  }
+
+  start() {
+    document.getElementById('version').textContent = this.core.version();
+    this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
+      onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
+    });
+    this.events = buildEvents(document.getElementById('controls'), {
+      playhead: () => this.state.playhead,
+      apply: (events) => this.apply({ ...this.model.params, events }),
+    });
+    this.transport = buildTransport(document.getElementById('transport'), {
+      state: this.state,
+      model: () => this.model,
+      seek: (t) => this.seek(t),
+    });
+    this.painters = [views, lanes, plots, comparison].map((m) => m.mount(this));
+    this.applyHash(location.hash);
+    window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
+    window.addEventListener('resize', () => this.draw());
+    window.addEventListener('keydown', (e) => this.onKey(e, true));
+    window.addEventListener('keyup', (e) => this.onKey(e, false));
+    window.netcodeLab = { app: this, core: this.core, model: () => this.model };
+    this.last = performance.now();
+    requestAnimationFrame((t) => this.frame(t));
+    document.documentElement.dataset.ready = 'true';
+  }
+
+  /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
+  applyHash(hash) {
+    const { values, notices, extras } = parseHash(hash);
+    let params = structuredClone(this.model.defaults);
+    for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
+    params.events = eventsFromExtras(extras, params.events, notices);
+    try {
+      this.model.setParams(params);
+    } catch (error) {
+      notices.push(`The link's settings were refused (${error.message}); showing the defaults.`);
+      this.model.setParams(this.model.defaults);
+    }
+    const t = Number(extras.t);
+    if (extras.t !== undefined && Number.isFinite(t)) this.state.playhead = Math.min(Math.max(t, 0), this.model.duration);
+    this.extras = extras;
+    if (notices.length) showNotice(notices.join('\n'), { sticky: true });
+    this.afterRun();
+  }
+
+  /** One control changed: re-simulate with the new value (or show why it was refused). */
+  change(spec, value) {
+    let params;
+    if (spec.kind === 'preset') {
+      if (value === 'custom') return;
+      params = this.core.Playground.applyPreset(this.model.params, value);
+    } else {
+      params = applyValue(spec, this.model.params, value, setPath);
+      this.controls.setPreset('custom');
+    }
+    this.apply(params);
+  }
+
+  apply(params) {
+    try {
+      this.model.setParams(params);
+    } catch (error) {
+      showNotice(`Not applied: ${error.message}`);
+    }
+    this.afterRun();
+  }
+
+  afterRun() {
+    this.controls.sync(this.model.params);
+    this.events.sync(this.model.params.events);
+    this.state.playhead = Math.min(this.state.playhead, this.model.duration);
+    this.writeHash();
+    this.draw();
+  }
+
+  writeHash() {
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson };
+    const hash = formatHash(this.model.params, this.model.defaults, getPath, extras);
+    this.writtenHash = hash ? `#${hash}` : '';
+    history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
+  }
+
+  seek(t) {
+    this.state.playhead = Math.min(Math.max(t, 0), this.model.duration);
+    this.draw();
+  }
+
+  /** WASD / arrows steer the local player: the key change is recorded at the playhead and the run re-made. */
+  onKey(event, down) {
+    const key = KEY_MAP[event.code];
+    const tag = event.target?.tagName;
+    if (!key || ['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    if (this.state.keys[key] === down) return;
+    this.state.keys = { ...this.state.keys, [key]: down };
+    const t = this.state.playhead;
+    const base = this.model.params.script ?? this.core.Playground.demoScript(this.model.duration);
+    const script = base.filter((e) => e.time < t).concat([{ time: t, keys: { ...this.state.keys } }]);
+    this.apply({ ...this.model.params, script });
+  }
+
+  frame(now) {
+    if (hasFailed()) return;
+    const dt = Math.min(Math.max(now - this.last, 0) / 1000, 0.1);
+    this.last = now;
+    if (this.state.playing) {
+      let t = this.state.playhead + dt * this.state.speed;
+      if (t > this.model.duration) t = 0;
+      this.state.playhead = t;
+      this.draw();
+    }
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /** Redraws everything for the playhead; the metrics table only when the run changed. */
+  draw() {
+    const started = performance.now();
+    const model = this.model;
+    const frames = model.table('frames');
+    const index = model.frameAt(this.state.playhead, frames);
+    const frame = model.frameRow(index, frames);
+    const runChanged = this.lastDraw.runId !== model.runId;
+    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: theme(), runChanged, state: this.state };
+    for (const painter of this.painters) painter.draw(ctx);
+    drawStatus(document.getElementById('status-card'), model, frame);
+    drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead));
+    if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics());
+    this.transport.update(model);
+    this.lastDraw = { runId: model.runId };
+    this.frameTimes.push(performance.now() - started);
+    if (this.frameTimes.length > 600) this.frameTimes.shift();
+  }
 }
 
 async function main() {
   const core = await loadCore();
   if (!core) return;
-  document.getElementById('version').textContent = core.version();
-  const playground = new core.Playground();
-  const view = new ExampleView(document.getElementById('view'), core.Playground);
-  const redraw = () => view.draw(playground);
-  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const state = { playing: !reducedMotion, last: performance.now() };
-  bindSlider(playground, redraw);
-  bindPlayButton(state);
-  window.addEventListener('resize', redraw);
-  // Exposed for the end-to-end tests and for curious readers in the console.
-  window.netcodeLab = { core, playground, redraw };
-
-  const SLOW_MOTION = 0.25; // the example spans 0.6 s; play it at quarter speed
-  const frame = (now) => {
-    if (hasFailed()) return;
-    const dt = Math.min(Math.max(now - state.last, 0) / 1000, 0.1);
-    state.last = now;
-    if (state.playing) playground.advance(dt * SLOW_MOTION);
-    redraw();
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-  document.documentElement.dataset.ready = 'true';
+  new App(core).start();
 }
 
 main().catch((error) => showError(error?.message ?? error));

@@ -1,0 +1,97 @@
+// The page's view of one run: a thin wrapper over the Rust `Playground` handle.
+// Timelines are read through fresh Float64Array views over wasm memory on every call (a view from before
+// a call into wasm may be detached when memory grows), with column indices looked up by name once per run.
+
+export class Model {
+  constructor(core, params) {
+    this.core = core;
+    this.codes = core.Playground.codes();
+    this.defaults = core.Playground.defaultParams();
+    this.pg = new core.Playground(params ?? this.defaults);
+    this.runId = 0;
+    this.refresh();
+  }
+
+  /** Re-runs the window; throws (with the field named) and keeps the old run when `params` is refused. */
+  setParams(params) {
+    this.pg.setParams(params);
+    this.refresh();
+  }
+
+  refresh() {
+    this.params = this.pg.params();
+    this.columns = {};
+    for (const kind of this.codes.kinds) {
+      const names = this.pg.columns(kind);
+      this.columns[kind] = Object.fromEntries(names.map((n, i) => [n, i]));
+      this.columns[kind].__stride = names.length;
+    }
+    this._metrics = null;
+    this._sweep = null;
+    this.runId += 1;
+  }
+
+  /** `{view, stride, col, rows}` for timeline `kind`; use it before the next call into wasm. */
+  table(kind) {
+    const view = this.pg.timeline(kind);
+    const col = this.columns[kind];
+    const stride = col.__stride;
+    return { view, stride, col, rows: stride ? view.length / stride : 0 };
+  }
+
+  /** Metrics of the current run (cached). */
+  metrics() {
+    this._metrics ??= this.pg.metrics();
+    return this._metrics;
+  }
+
+  /** The render-delay sweep for the current params (cached per run). */
+  sweep(delays) {
+    this._sweep ??= this.pg.sweep(delays);
+    return this._sweep;
+  }
+
+  get duration() {
+    return this.params.duration;
+  }
+
+  /** Index of the last frame whose local time is ≤ `local` (0 when before the first). */
+  frameAt(local, frames = this.table('frames')) {
+    const { view, stride, col, rows } = frames;
+    let lo = 0;
+    let hi = rows - 1;
+    const at = (i) => view[i * stride + col.local];
+    if (rows === 0 || local <= at(0)) return 0;
+    if (local >= at(hi)) return hi;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid) <= local) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** One frame's values as an object `{column: value}` (for readouts; drawing code reads the view directly). */
+  frameRow(index, frames = this.table('frames')) {
+    const out = {};
+    for (const [name, i] of Object.entries(frames.col)) {
+      if (name !== '__stride') out[name] = frames.view[index * frames.stride + i];
+    }
+    return out;
+  }
+}
+
+/** Reads a nested field `a.b.c` of an object. */
+export function getPath(obj, path) {
+  return path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+}
+
+/** A copy of `obj` with the nested field `a.b.c` set to `value`. */
+export function setPath(obj, path, value) {
+  const copy = structuredClone(obj);
+  const keys = path.split('.');
+  let o = copy;
+  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+  o[keys[keys.length - 1]] = value;
+  return copy;
+}

@@ -1,0 +1,74 @@
+// Time controls: play/pause, step one frame back or forward, step to the next snapshot tick, scrub, speed.
+// Time here is the client's local time over the simulated window (model time, not wall time).
+
+function button(id, text, title, i18n) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.id = id;
+  b.textContent = text;
+  b.title = title;
+  b.setAttribute('aria-label', title);
+  if (i18n) b.dataset.i18n = i18n;
+  return b;
+}
+
+/** Builds the transport into `root`; `api` has {state, model(), seek(t), redraw()}. */
+export function buildTransport(root, api) {
+  const play = button('play', 'Pause', 'Play or pause', 'button.pause');
+  const back = button('step-back', '◀ frame', 'Step one frame back', 'button.stepBack');
+  const fwd = button('step-frame', 'frame ▶', 'Step one frame forward', 'button.stepFrame');
+  const tick = button('step-tick', 'tick ▶▶', 'Step to the next snapshot the server sends', 'button.stepTick');
+  const scrubLabel = document.createElement('label');
+  scrubLabel.htmlFor = 'scrub';
+  scrubLabel.textContent = 'Time';
+  scrubLabel.dataset.i18n = 'control.time';
+  const scrub = Object.assign(document.createElement('input'), { id: 'scrub', type: 'range', min: 0, step: 0.001, className: 'scrub' });
+  const speed = document.createElement('select');
+  speed.id = 'speed';
+  speed.setAttribute('aria-label', 'Playback speed');
+  for (const s of [0.1, 0.25, 0.5, 1]) speed.append(new Option(`${s}×`, String(s), false, s === 1));
+  const time = Object.assign(document.createElement('output'), { id: 'time', className: 'time' });
+  root.append(play, back, fwd, tick, scrubLabel, scrub, speed, time);
+
+  const { state } = api;
+  const pause = () => setPlaying(false);
+  function setPlaying(on) {
+    state.playing = on;
+    play.textContent = on ? 'Pause' : 'Play';
+    play.dataset.i18n = on ? 'button.pause' : 'button.play';
+    play.setAttribute('aria-pressed', String(on));
+    api.onPlayingChange?.(on);
+  }
+  play.addEventListener('click', () => setPlaying(!state.playing));
+  const stepFrames = (n) => {
+    pause();
+    const model = api.model();
+    const frames = model.table('frames');
+    const i = Math.min(frames.rows - 1, Math.max(0, model.frameAt(state.playhead, frames) + n));
+    api.seek(frames.view[i * frames.stride + frames.col.local]);
+  };
+  back.addEventListener('click', () => stepFrames(-1));
+  fwd.addEventListener('click', () => stepFrames(1));
+  tick.addEventListener('click', () => {
+    pause();
+    const snaps = api.model().table('snapshots');
+    for (let i = 0; i < snaps.rows; i++) {
+      const sent = snaps.view[i * snaps.stride + snaps.col.sent];
+      if (sent > state.playhead + 1e-9) return api.seek(sent);
+    }
+  });
+  scrub.addEventListener('input', () => {
+    pause();
+    api.seek(Number(scrub.value));
+  });
+  speed.addEventListener('change', () => { state.speed = Number(speed.value); });
+
+  return {
+    setPlaying,
+    update(model) {
+      scrub.max = String(model.duration);
+      scrub.value = String(state.playhead);
+      time.textContent = `t = ${state.playhead.toFixed(3)} s / ${model.duration} s`;
+    },
+  };
+}
