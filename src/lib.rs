@@ -19,6 +19,7 @@ pub mod playback;
 pub mod predict;
 pub mod rng;
 pub mod snapshot;
+pub mod trace;
 pub mod worked_example;
 
 #[cfg(target_arch = "wasm32")]
