@@ -19,7 +19,9 @@
 //! ```
 //! Keys are camelCase; times are seconds unless the key ends in `Ms`. *Local* time is the client's clock,
 //! *server* time the server's: `server = local + clockOffset`. An unknown key anywhere is an error (a typo
-//! must not silently become a default); `null` is the same as leaving an optional key out.
+//! must not silently become a default); `null` is the same as leaving an optional key out. Every record
+//! (`params`, a snapshot, a batch, a point, an rtt sample) is a JSON object — an array in its place is an error.
+//! Numbers are read exactly (correctly rounded, as `JSON.parse` does), so an exported trace reads back equal.
 //!
 //! **snapshot** `{tick, serverTime, arrival, x, y, vx, vy, generation?, teleport?}` — one server state of the
 //! remote entity. `tick`: whole number ≥ 0; `serverTime`: when it was true (server clock, |t| ≤ 1e12);
@@ -119,6 +121,7 @@
 
 mod error;
 pub mod examples;
+mod objects;
 mod output;
 pub mod params;
 mod parse;
@@ -185,7 +188,7 @@ impl TraceData {
 
 /// One snapshot as the trace spells it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a snapshot object")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TraceSnapshot {
     pub tick: u64,
     pub server_time: f64,
@@ -232,11 +235,12 @@ impl TraceSnapshot {
 
 /// One path batch as the trace spells it (the same shape as [`PathBatch`], with unknown keys refused).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a path batch object")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TraceBatch {
     pub arrival: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
+    #[serde(deserialize_with = "objects::objects")]
     pub points: Vec<TracePoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
@@ -244,7 +248,7 @@ pub struct TraceBatch {
 
 /// One path point.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a point object")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TracePoint {
     pub x: f64,
     pub y: f64,
@@ -267,7 +271,7 @@ impl TraceBatch {
 
 /// A round-trip time measured at local time `at`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "an rtt object")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RttSample {
     pub at: f64,
     pub rtt: f64,

@@ -61,7 +61,7 @@ pub const SNAP_TARGETS: [(&str, SnapTarget); 2] =
 
 /// The `params` object: every key optional (`None` = the trace default), unknown keys refused.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields, expecting = "an object of parameters")]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct TraceParams {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub render_delay: Option<f64>,

@@ -8,6 +8,7 @@
 //! ```
 
 use super::error::TraceError;
+use super::objects;
 use super::params::TraceParams;
 use super::{RttSample, Trace, TraceBatch, TraceData, TraceKind, TraceSnapshot, FORMAT, MAX_LERP_FRAMES, MAX_TIME};
 use crate::clock::MAX_RTT;
@@ -19,20 +20,20 @@ use serde_json::Value;
 
 /// The document as serde reads it, before its meaning is checked.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, expecting = "a trace object")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawTrace {
     format: String,
     #[serde(deserialize_with = "kind")]
     kind: TraceKind,
     #[serde(default)]
     note: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "objects::optional_object")]
     params: Option<TraceParams>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "objects::optional_objects")]
     snapshots: Option<Vec<TraceSnapshot>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "objects::optional_objects")]
     rtt: Option<Vec<RttSample>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "objects::optional_objects")]
     paths: Option<Vec<TraceBatch>>,
     sample_at: Vec<f64>,
 }
