@@ -307,6 +307,19 @@ proptest! {
         prop_assert_eq!(Trace::from_json(&text).unwrap().to_json(), text);
     }
 
+    /// Any valid trace, however extreme its (in-range) numbers, replays: finite positions, the right count.
+    #[test]
+    fn any_valid_trace_replays(trace in any_trace()) {
+        let result = replay(&trace).expect("a valid trace replays");
+        let (count, finite) = match &result.samples {
+            ReplaySamples::Snapshots(s) => (s.len(), s.iter().all(|s| s.x.is_none_or(f64::is_finite))),
+            ReplaySamples::Paths(s) => (s.len(), s.iter().all(|s| s.timed.x.is_none_or(f64::is_finite))),
+        };
+        prop_assert_eq!(count, trace.sample_at.len());
+        prop_assert!(finite);
+        prop_assert!(serde_json::from_str::<serde_json::Value>(&result.to_json()).is_ok());
+    }
+
     /// Any text, and any one-byte damage of a valid trace: a trace or one line naming a field — never a panic.
     #[test]
     fn no_text_makes_the_parser_panic(garbage in ".{0,200}", trace in any_trace(), at in any::<prop::sample::Index>(),
