@@ -152,6 +152,17 @@ fn null_is_absent_a_bom_is_skipped_and_params_may_be_left_out() {
     assert!(result.to_json().starts_with("{\n  \"samples\": [],\n  \"metrics\": {\n"), "{}", result.to_json());
 }
 
+/// The case proptest found with serde_json's default float parser, which reads this `at` back as …2303:
+/// `float_roundtrip` (Cargo.toml) makes every number read back to the same bits, as `JSON.parse` does.
+#[test]
+fn exported_numbers_read_back_to_the_same_bits() {
+    let rtt = vec![RttSample { at: 918_050_488_520.230_5, rtt: 0.0 }];
+    let trace = snapshot_trace(TraceParams::default(), vec![], rtt, vec![]);
+    let back = Trace::from_json(&trace.to_json()).unwrap();
+    let TraceData::Snapshots { rtt, .. } = &back.data else { panic!() };
+    assert_eq!(rtt[0].at.to_bits(), 918_050_488_520.230_5_f64.to_bits());
+}
+
 fn pick<T: Copy + std::fmt::Debug + 'static>(names: &'static [(&'static str, T)]) -> impl Strategy<Value = T> {
     (0..names.len()).prop_map(move |i| names[i].1)
 }
