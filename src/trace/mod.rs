@@ -69,7 +69,7 @@
 //! Keys of the other kind are checked and otherwise ignored. Everything else takes the module's default
 //! (clock filters, `minSamples` 3, adaptive delay off, `duplicatePoints: remove`, `lerpMode: perFrame`).
 //!
-//! # Replay (`replay.rs`; `netcode-lab replay TRACE.json`)
+//! # Replay (`replay/`; `netcode-lab replay TRACE.json`)
 //!
 //! Prints `{"samples": [...], "metrics": {...}}`, one sample per `sampleAt`, in order.
 //!
@@ -108,6 +108,13 @@
 //! player's `empty` `waiting` `playing` `idle`. Metrics: the player's counters flat (`batches`, `started`,
 //! `queued`, `snaps`, `staleDropped`, `emptyBatches`, `v1Batches`, `v2Batches`, `v2Fallbacks`, …),
 //! `lerp: {batches, retargets, …}` and `lerpFrames`.
+//!
+//! # Examples
+//!
+//! The seeds' worked examples are built in ([`examples`]; `netcode-lab export --example NAME`, `export --list`);
+//! `tests/traces/NAME.json` are those exports and `NAME.expected.json` their replays, compared byte for byte.
+//! To write a trace from code (the simulator, the page), build a [`Trace`] — [`TraceSnapshot::delivered`] and
+//! [`TraceBatch::from_batch`] convert the core's types — and call [`Trace::to_json`].
 //!
 //! # Errors
 //!
