@@ -20,6 +20,7 @@ pub mod predict;
 pub mod rng;
 pub mod sim;
 pub mod snapshot;
+pub mod trace;
 pub mod worked_example;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,108 @@
+//! `netcode-lab`: replay a trace, or export a built-in one. Argument handling and IO only — the format, its
+//! checks and the replay are `netcode_lab::trace` (whose module doc is the format's specification).
+//!
+//! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
+//! the field; 1 the output could not be written.
+
+use netcode_lab::trace::{self, examples, Trace};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: netcode-lab <command>
+
+commands:
+  replay TRACE.json        replay a trace (`-` reads stdin) and print
+                           {\"samples\": [one per sampleAt], \"metrics\": {...}}
+  export --example NAME    print a built-in trace (the seeds' worked examples)
+  export --list            list the built-in traces
+  help, --help, -h         print this text
+
+A bad trace, an unreadable file or bad arguments exit with code 2 and one line on stderr naming the field
+and the index, e.g. `snapshots[3].serverTime: expected a number, found the string \"x\"`.
+Format: netcode-lab/trace@1, documented in src/trace/mod.rs.
+";
+
+const SHORT_USAGE: &str = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | --help";
+
+/// The largest trace read, bytes.
+const MAX_TRACE_BYTES: u64 = 256 << 20;
+
+fn main() -> ExitCode {
+    match arguments().and_then(|args| run(&args)) {
+        Ok(text) => write_stdout(&text),
+        Err(line) => {
+            let _ = writeln!(io::stderr(), "{line}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn arguments() -> Result<Vec<String>, String> {
+    std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, arg)| arg.into_string().map_err(|arg| format!("argument {}: not UTF-8 ({arg:?})", i + 1)))
+        .collect()
+}
+
+/// The text for stdout, or the one line for stderr.
+fn run(args: &[String]) -> Result<String, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        [] => Err(format!("no command ({SHORT_USAGE})")),
+        ["help" | "--help" | "-h", ..] => Ok(USAGE.to_string()),
+        ["replay", path] => replay(path),
+        ["replay", ..] => Err(format!("replay: expected exactly one trace file, `-` for stdin ({SHORT_USAGE})")),
+        ["export", rest @ ..] => export(rest),
+        [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
+    }
+}
+
+fn replay(path: &str) -> Result<String, String> {
+    let bytes = read(path)?;
+    let trace = Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())?;
+    let replay = trace::replay(&trace).map_err(|e| e.to_string())?;
+    Ok(replay.to_json())
+}
+
+/// Where a trace comes from. The simulator's `--scenario NAME …` is one more arm here.
+fn export(args: &[&str]) -> Result<String, String> {
+    match args {
+        ["--example", name] => examples::example(name)
+            .map(|trace| trace.to_json())
+            .ok_or_else(|| format!("export: unknown example `{name}` (known: {})", example_names().join(", "))),
+        ["--list"] => Ok(examples::EXAMPLES.iter().map(|e| format!("{:<28}{}\n", e.name, e.title)).collect()),
+        _ => Err(format!("export: expected --example NAME or --list ({SHORT_USAGE})")),
+    }
+}
+
+fn example_names() -> Vec<&'static str> {
+    examples::EXAMPLES.iter().map(|e| e.name).collect()
+}
+
+fn read(path: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let limit = MAX_TRACE_BYTES + 1;
+    let result = match path {
+        "-" => io::stdin().lock().take(limit).read_to_end(&mut bytes),
+        _ => File::open(path).and_then(|file| file.take(limit).read_to_end(&mut bytes)),
+    };
+    result.map_err(|e| format!("{path}: cannot read ({e})"))?;
+    if bytes.len() as u64 > MAX_TRACE_BYTES {
+        return Err(format!("{path}: larger than {} MiB", MAX_TRACE_BYTES >> 20));
+    }
+    Ok(bytes)
+}
+
+fn write_stdout(text: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "cannot write the output ({e})");
+            ExitCode::from(1)
+        }
+    }
+}

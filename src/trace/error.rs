@@ -1,0 +1,200 @@
+//! One line per bad trace: the field (with its index) and what is wrong with it.
+//!
+//! ```text
+//!  snapshots[3].serverTime: expected a number, found the string "10.0"
+//!  paths[2].points[0].offsetMs: -5 is negative
+//!  params.renderDelay: 5 s is outside 0..=1 s
+//!  trace: not valid JSON (EOF while parsing a value at line 1 column 0)
+//! ```
+//! `field` is a path in the document, camelCase as in the file, `[i]` for array indices; `trace` names the
+//! document itself. serde's messages ("invalid type: string \"a\", expected f64 at line 1 column 79") are
+//! rewritten into the same plain words; positions are kept only for syntax errors, where there is no field to
+//! name. Whatever came from the file (an unknown key, an unknown name) is escaped and shortened, so the error is
+//! always exactly one line.
+
+use crate::param::ParamError;
+use std::fmt;
+
+/// How many characters of a field or message are kept (the rest becomes `…`).
+const MAX_PART: usize = 400;
+
+/// A trace that was refused: `field` names where (`snapshots[3].serverTime`), `message` what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceError {
+    pub field: String,
+    pub message: String,
+}
+
+impl TraceError {
+    /// An error at `field` (one line, shortened if huge).
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        TraceError { field: one_line(&field.into()), message: one_line(&message.into()) }
+    }
+
+    /// An error about the whole document.
+    pub fn document(message: impl Into<String>) -> Self {
+        TraceError::new("trace", message)
+    }
+
+    /// A parameter refused by its module's check, named under `params.`.
+    pub fn param(e: ParamError) -> Self {
+        TraceError::new(format!("params.{}", e.field), e.message)
+    }
+
+    /// serde_json's error at `path`, in plain words.
+    pub(super) fn from_serde(path: &serde_path_to_error::Path, e: &serde_json::Error) -> Self {
+        let field = field_path(path);
+        let text = e.to_string();
+        let text = match text.rfind(" at line ") {
+            Some(at) if e.line() > 0 && !e.is_syntax() && !e.is_eof() => &text[..at],
+            _ => &text[..],
+        };
+        if let Some(missing) = between(text, "missing field `", "`") {
+            return TraceError::new(join(&field, missing), "missing");
+        }
+        if e.is_syntax() || e.is_eof() {
+            return match text.strip_prefix("number out of range") {
+                Some(_) => TraceError::new(field, "number out of range (beyond ±1.8e308)"),
+                None => TraceError::new(field, format!("not valid JSON ({text})")),
+            };
+        }
+        TraceError::new(field, plain(text))
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// `snapshots[3].serverTime`; the document itself is `trace`.
+fn field_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } => out = join(&out, key),
+            Segment::Enum { variant } => out = join(&out, variant),
+            Segment::Unknown => out = join(&out, "?"),
+        }
+    }
+    if out.is_empty() {
+        "trace".into()
+    } else {
+        out
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    match path {
+        "" | "trace" => key.to_string(),
+        _ => format!("{path}.{key}"),
+    }
+}
+
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(start)?;
+    rest.split_once(end).map(|(inside, _)| inside)
+}
+
+/// serde's data errors in the trace's words.
+fn plain(text: &str) -> String {
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some((found, expected)) = text.strip_prefix(prefix).and_then(|rest| rest.rsplit_once(", expected ")) {
+            return format!("expected {}, found {}", expected_words(expected), found_words(found));
+        }
+    }
+    if let Some(key) = between(text, "unknown field `", "`") {
+        let known = text.split_once("expected ").map_or("", |(_, k)| k);
+        let known = known.trim_start_matches("one of ").replace(" or ", ", ").replace('`', "");
+        return format!("unknown key \"{key}\" (known: {known})");
+    }
+    if let Some(key) = between(text, "duplicate field `", "`") {
+        return format!("the key \"{key}\" appears twice");
+    }
+    text.to_string()
+}
+
+fn expected_words(expected: &str) -> String {
+    match expected {
+        "f64" | "f32" => "a number".into(),
+        "u64" | "usize" => "a whole number ≥ 0".into(),
+        "u32" => "a whole number in 0..=4294967295".into(),
+        "a sequence" => "an array".into(),
+        "a map" => "an object".into(),
+        other => other.to_string(),
+    }
+}
+
+fn found_words(found: &str) -> String {
+    let literal = |prefix: &str| found.strip_prefix(prefix).and_then(|rest| rest.strip_suffix('`'));
+    if let Some(n) = literal("integer `").or_else(|| literal("floating point `")) {
+        return n.to_string();
+    }
+    if let Some(b) = literal("boolean `") {
+        return b.to_string();
+    }
+    if let Some(s) = found.strip_prefix("string ") {
+        return format!("the string {s}");
+    }
+    match found {
+        "map" => "an object".into(),
+        "sequence" => "an array".into(),
+        "unit value" => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Control characters escaped and the text shortened: whatever the file held, the error stays one line.
+fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_PART {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_words_become_plain_words() {
+        assert_eq!(plain(r#"invalid type: string "a", expected f64"#), r#"expected a number, found the string "a""#);
+        assert_eq!(plain("invalid value: integer `-1`, expected u64"), "expected a whole number ≥ 0, found -1");
+        assert_eq!(
+            plain("invalid type: floating point `1.5`, expected usize"),
+            "expected a whole number ≥ 0, found 1.5"
+        );
+        assert_eq!(plain("invalid type: map, expected a sequence"), "expected an array, found an object");
+        assert_eq!(plain("invalid type: null, expected f64"), "expected a number, found null");
+        assert_eq!(plain("unknown field `foo`, expected one of `x`, `y`"), r#"unknown key "foo" (known: x, y)"#);
+        assert_eq!(plain("unknown field `foo`, expected `x` or `y`"), r#"unknown key "foo" (known: x, y)"#);
+    }
+
+    #[test]
+    fn one_line_escapes_and_shortens() {
+        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
+        let long = "x".repeat(1000);
+        assert_eq!(one_line(&long).chars().count(), MAX_PART + 1);
+        assert_eq!(TraceError::new("f\n", "m").to_string(), "f\\n: m");
+    }
+
+    #[test]
+    fn params_are_named_under_params() {
+        let e = TraceError::param(ParamError::new("renderDelay", "5 s is outside 0..=1 s"));
+        assert_eq!(e.to_string(), "params.renderDelay: 5 s is outside 0..=1 s");
+    }
+}

@@ -1,0 +1,314 @@
+//! Traces: recorded network input plus the local times to look at, as JSON — `netcode-lab/trace@1`.
+//!
+//! A trace is a contract other tools rely on (the replay CLI, the page's import and export, the simulator's
+//! export). This doc is its specification; anything not written here is not promised.
+//!
+//! # The document
+//!
+//! ```text
+//! {
+//!   "format":    "netcode-lab/trace@1",          required, exactly this string
+//!   "kind":      "snapshots" | "paths",           required
+//!   "note":      "free text",                     optional; ignored by replay, kept by export
+//!   "params":    { … },                           optional; every key optional (table below)
+//!   "snapshots": [ snapshot … ],                  kind "snapshots": required; kind "paths": not allowed
+//!   "rtt":       [ {"at": 10.0, "rtt": 0.08} … ], kind "snapshots": optional; kind "paths": not allowed
+//!   "paths":     [ batch … ],                     kind "paths": required; kind "snapshots": not allowed
+//!   "sampleAt":  [ local time … ]                 required (may be empty), non-decreasing
+//! }
+//! ```
+//! Keys are camelCase; times are seconds unless the key ends in `Ms`. *Local* time is the client's clock,
+//! *server* time the server's: `server = local + clockOffset`. An unknown key anywhere is an error (a typo
+//! must not silently become a default); `null` is the same as leaving an optional key out. Every record
+//! (`params`, a snapshot, a batch, a point, an rtt sample) is a JSON object — an array in its place is an error.
+//! Numbers are read exactly (correctly rounded, as `JSON.parse` does), so an exported trace reads back equal.
+//!
+//! **snapshot** `{tick, serverTime, arrival, x, y, vx, vy, generation?, teleport?}` — one server state of the
+//! remote entity. `tick`: whole number ≥ 0; `serverTime`: when it was true (server clock, |t| ≤ 1e12);
+//! `arrival`: when it reached the client (local clock, |t| ≤ 1e12) — it is visible from its arrival on;
+//! `x`, `y`: position (|·| ≤ 1e9); `vx`, `vy`: velocity per second (|·| ≤ 1e9); `generation`: lifetime, a
+//! whole number (default 0), bumped on respawn; `teleport`: the entity jumped here (default false).
+//! Duplicates, conflicting copies, out-of-order arrivals and ticks whose order disagrees with their server
+//! times are *not* errors: they are data, and the buffer counts them (`metrics`).
+//!
+//! **batch** `{arrival, seq?, points: [{x, y, offsetMs?} …], durationMs?}` — one path batch (seed 001
+//! `moveList` + `moveInfo`). `arrival`: local time received; `seq`: whole number ≥ 0 (a batch whose seq is
+//! not newer than the last accepted one is dropped and counted); `x`, `y`: |·| ≤ 1e9; `offsetMs`: the point's
+//! time in the batch, 0..=3 600 000; `durationMs`: 0..=3 600 000. Batches without `offsetMs` play at `speed`
+//! (V1); with offsets on every point, non-decreasing, they play on those times (V2). Empty batches, decreasing
+//! or partly missing offsets and a `durationMs` before the last offset are data, counted by the player.
+//!
+//! **rtt** `{at, rtt}` — a round-trip time measured at local time `at` (|t| ≤ 1e12), `rtt` in 0..=10 s. The
+//! `smooth` and `reanchor` clocks need them: without any they honestly report `clockUncertain`.
+//!
+//! **sampleAt** — the local times at which a frame is taken, non-decreasing, |t| ≤ 1e12. For kind `paths`
+//! they may span at most [`MAX_LERP_FRAMES`] frames at `fps`.
+//!
+//! # params
+//!
+//! | key | kind | default | range | drives |
+//! |---|---|---|---|---|
+//! | `renderDelay` | snapshots | 0.1 s | 0..=1 s | render time = server now − delay |
+//! | `clockOffset` | snapshots | 0 s | ±1e6 s | server = local + offset (what `known` knows) |
+//! | `clock` | snapshots | `known` | `known` `reanchor` `smooth` `timescale` | `crate::clock` |
+//! | `underrun` | snapshots | `hold` | `hold` `extrapolate-seed` `extrapolate-decay` `snap` `hide` | `crate::display` |
+//! | `maxExtrapolation` | snapshots | 0.12 s | 0..=1 s | the extrapolation cap |
+//! | `interpolation` | snapshots | `linear` | `linear` `hermite` | `crate::interpolate` |
+//! | `capacity` | snapshots | 32 | 2..=65536 | buffer size |
+//! | `sendInterval` | snapshots | median spacing of the snapshots' distinct server times, clamped to 0.001..=1 s (0.05 s with fewer than two) | 0.001..=1 s | Gap detection, clocks |
+//! | `minSnapshots` | snapshots | 2 | 1..=capacity | Priming |
+//! | `gapFactor` | snapshots | 2.5 | 1..=100 | a bracket wider than gapFactor × sendInterval is a Gap |
+//! | `speed` | paths | 120 px/s | 1..=100000 | V1 segment durations |
+//! | `interpolationDelay` | paths | 0.12 s | 0..=2 s | a batch plays from arrival + delay |
+//! | `staleGap` | paths | 0.5 s | 0..=60 s | hard snap condition 1 |
+//! | `hardSnapDistance` | paths | 150 px | 0..=1e9 | hard snap condition 2 |
+//! | `hardSnapTarget` | paths | `latestPoint` | `latestPoint` `batchStart` | where a hard snap goes |
+//! | `lerpFactor` | paths | 0.1 | 0.000001..=1 | the chase: pos += (target − pos) · factor, once per frame |
+//! | `fps` | paths | 60 | 1..=1000 | the chase's frame rate |
+//!
+//! Keys of the other kind are checked and otherwise ignored. Everything else takes the module's default
+//! (clock filters, `minSamples` 3, adaptive delay off, `duplicatePoints: remove`, `lerpMode: perFrame`).
+//!
+//! # Replay (`replay/`; `netcode-lab replay TRACE.json`)
+//!
+//! Prints `{"samples": [...], "metrics": {...}}`, one sample per `sampleAt`, in order.
+//!
+//! **snapshots** — one [`RemotePlayback`](crate::playback::RemotePlayback):
+//! 1. snapshots are taken in arrival order (ties: document order), RTT samples in `at` order (ties: document
+//!    order);
+//! 2. for each sample time `t`: every snapshot with `arrival ≤ t` and every RTT sample with `at ≤ t` not yet
+//!    delivered is delivered in time order (snapshots first at equal times), then one frame is taken at `t`
+//!    with `dt = t − previous sample` (0 for the first);
+//! 3. after the last sample the rest is delivered (it only shows in `metrics`), and the metrics are taken at
+//!    the latest time in the trace.
+//!
+//! A sample: `{local, renderTime, status, mode, x, y, left, right, factor}` — `renderTime` is null while the
+//! clock has no estimate; `status` one of `ready` `priming` `underrun` `gap` `clockUncertain`
+//! `invalidInterval`; `mode` how x/y were obtained: `interpolated` `extrapolated` `held` `snapped` `hidden`;
+//! `x`, `y` the displayed position after the underrun policy (null when hidden); `left`, `right` the ticks of
+//! the bracket (null when none: an underrun has only `left`, a render time before the oldest snapshot only
+//! `right`); `factor` where the render time sits between them (null unless ready).
+//! Metrics: the buffer's counters and statistics flat (`received`, `inserted`, `duplicates`, `conflicts`,
+//! `invalid`, `late`, `outOfOrder`, `evicted`, `pruned`, …, `samples: {ready, …}`, `underruns`, `gaps`, …),
+//! `display: {interpolated, extrapolated, held, snapped, hidden}` (samples per mode) and `clock: {…}`.
+//!
+//! **paths** — a timed [`PathPlayer`](crate::path::player::PathPlayer) and a
+//! [`LerpChase`](crate::path::lerp_chase::LerpChase) on the same batches, taken in arrival order (ties:
+//! document order):
+//! - timed: for each sample time `t`, every batch with `arrival ≤ t` is ingested at its `arrival`, then the
+//!   player is sampled at `t`;
+//! - lerp: frames run on the grid `f_k = sampleAt[0] + k / fps`, k = 0, 1, …. Before the sample at `t`, every
+//!   frame with `f_k ≤ t` (within 1 ns) not yet run is run: the chase takes every batch with `arrival ≤ f_k`
+//!   not yet taken (its target becomes the batch's last point; the first batch also places it at its first
+//!   point), then steps once, `pos += (target − pos) · lerpFactor`. The sample shows the position after the
+//!   last frame run (so the first sample already shows one step);
+//! - after the last sample the rest of the batches go to both (counters only).
+//!
+//! A sample: `{local, timed: {x, y, state}, lerp: {x, y}}` — x/y null while there is no position; `state` the
+//! player's `empty` `waiting` `playing` `idle`. Metrics: the player's counters flat (`batches`, `started`,
+//! `queued`, `snaps`, `staleDropped`, `emptyBatches`, `v1Batches`, `v2Batches`, `v2Fallbacks`, …),
+//! `lerp: {batches, retargets, …}` and `lerpFrames`.
+//!
+//! # Examples
+//!
+//! The seeds' worked examples are built in ([`examples`]; `netcode-lab export --example NAME`, `export --list`);
+//! `tests/traces/NAME.json` are those exports and `NAME.expected.json` their replays, compared byte for byte.
+//! To write a trace from code (the simulator, the page), build a [`Trace`] — [`TraceSnapshot::delivered`] and
+//! [`TraceBatch::from_batch`] convert the core's types — and call [`Trace::to_json`].
+//!
+//! # Errors
+//!
+//! A bad trace gives one [`TraceError`], printed as one line `field: message`, the field a path into the
+//! document (`snapshots[3].serverTime`, `paths[2].points[0].offsetMs`, `params.renderDelay`, `sampleAt[4]`;
+//! `trace` for the document itself). The checks, in order: the text (empty, not JSON, not an object); the
+//! `format` (missing, wrong) — before anything else; then types and keys (wrong type, missing key, unknown
+//! key, unknown name, number out of range of f64 or of a whole number); then meaning: the arrays present for the
+//! `kind`, `params` ranges, every number's range (finite, within the limits above; `offsetMs` not negative),
+//! `sampleAt` non-decreasing, and for `paths` the frame count. The CLI exits with code 2.
+
+mod error;
+pub mod examples;
+mod objects;
+mod output;
+pub mod params;
+mod parse;
+pub mod replay;
+
+pub use error::TraceError;
+pub use params::TraceParams;
+pub use replay::{replay, Replay};
+
+use crate::geom::Vec2;
+use crate::path::batch::{PathBatch, PathPoint};
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// The format string of this version.
+pub const FORMAT: &str = "netcode-lab/trace@1";
+/// The largest |time| accepted (arrival, sampleAt, rtt.at), seconds — as for server times.
+pub const MAX_TIME: f64 = crate::snapshot::MAX_SERVER_TIME;
+/// The most lerp frames a `paths` replay runs (about 46 hours at 60 fps).
+pub const MAX_LERP_FRAMES: f64 = 1e7;
+
+/// Which data a trace holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TraceKind {
+    Snapshots,
+    Paths,
+}
+
+impl TraceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceKind::Snapshots => "snapshots",
+            TraceKind::Paths => "paths",
+        }
+    }
+}
+
+/// A checked trace (build one in code, or with [`Trace::from_json`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub note: Option<String>,
+    pub params: TraceParams,
+    pub data: TraceData,
+    /// Local times at which frames are taken, non-decreasing.
+    pub sample_at: Vec<f64>,
+}
+
+/// The kind-specific arrays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceData {
+    Snapshots { snapshots: Vec<TraceSnapshot>, rtt: Vec<RttSample> },
+    Paths { paths: Vec<TraceBatch> },
+}
+
+impl TraceData {
+    pub fn kind(&self) -> TraceKind {
+        match self {
+            TraceData::Snapshots { .. } => TraceKind::Snapshots,
+            TraceData::Paths { .. } => TraceKind::Paths,
+        }
+    }
+}
+
+/// One snapshot as the trace spells it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TraceSnapshot {
+    pub tick: u64,
+    pub server_time: f64,
+    pub arrival: f64,
+    pub x: f64,
+    pub y: f64,
+    pub vx: f64,
+    pub vy: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teleport: Option<bool>,
+}
+
+impl TraceSnapshot {
+    /// The core's snapshot (entity 0).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            entity: 0,
+            tick: self.tick,
+            server_time: self.server_time,
+            pos: Vec2::new(self.x, self.y),
+            vel: Vec2::new(self.vx, self.vy),
+            generation: self.generation.unwrap_or(0),
+            teleport: self.teleport.unwrap_or(false),
+        }
+    }
+
+    /// A snapshot delivered at local time `arrival`; default generation and teleport are left out.
+    pub fn delivered(s: &Snapshot, arrival: f64) -> Self {
+        TraceSnapshot {
+            tick: s.tick,
+            server_time: s.server_time,
+            arrival,
+            x: s.pos.x,
+            y: s.pos.y,
+            vx: s.vel.x,
+            vy: s.vel.y,
+            generation: (s.generation != 0).then_some(s.generation),
+            teleport: s.teleport.then_some(true),
+        }
+    }
+}
+
+/// One path batch as the trace spells it (the same shape as [`PathBatch`], with unknown keys refused).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TraceBatch {
+    pub arrival: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    #[serde(deserialize_with = "objects::objects")]
+    pub points: Vec<TracePoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+}
+
+/// One path point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TracePoint {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_ms: Option<f64>,
+}
+
+impl TraceBatch {
+    /// The path module's batch.
+    pub fn batch(&self) -> PathBatch {
+        let points = self.points.iter().map(|p| PathPoint { x: p.x, y: p.y, offset_ms: p.offset_ms }).collect();
+        PathBatch { arrival: self.arrival, seq: self.seq, points, duration_ms: self.duration_ms }
+    }
+
+    pub fn from_batch(b: &PathBatch) -> Self {
+        let points = b.points.iter().map(|p| TracePoint { x: p.x, y: p.y, offset_ms: p.offset_ms }).collect();
+        TraceBatch { arrival: b.arrival, seq: b.seq, points, duration_ms: b.duration_ms }
+    }
+}
+
+/// A round-trip time measured at local time `at`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RttSample {
+    pub at: f64,
+    pub rtt: f64,
+}
+
+impl Trace {
+    /// Parses and checks a trace; the error names the first bad field.
+    pub fn from_json(text: &str) -> Result<Trace, TraceError> {
+        parse::parse(text)
+    }
+
+    /// As [`Trace::from_json`], for bytes that should be UTF-8 text.
+    pub fn from_json_bytes(bytes: &[u8]) -> Result<Trace, TraceError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => parse::parse(text),
+            Err(e) => Err(TraceError::document(format!("not UTF-8 text (byte {})", e.valid_up_to()))),
+        }
+    }
+
+    /// The checks `from_json` makes after reading the types, for traces built in code.
+    pub fn validate(&self) -> Result<(), TraceError> {
+        parse::validate(self)
+    }
+
+    pub fn kind(&self) -> TraceKind {
+        self.data.kind()
+    }
+
+    /// The trace as JSON text: one key per line, one array element per line; `from_json` reads it back equal.
+    pub fn to_json(&self) -> String {
+        output::trace_json(self)
+    }
+}

@@ -1,0 +1,372 @@
+//! The real `netcode-lab` binary on the golden traces in `tests/traces/` and the bad ones in `tests/traces/bad/`.
+//!
+//! - `tests/traces/NAME.json` is `netcode-lab export --example NAME`; `NAME.expected.json` is its replay. Both are
+//!   compared byte for byte, and each replay runs twice (determinism). After a deliberate change, check the
+//!   new numbers and rewrite them with `UPDATE_GOLDEN=1 cargo test --test trace_cli`.
+//! - The golden outputs are not trusted blindly: the seeds' worked numbers are asserted on them below.
+//! - Every file in `tests/traces/bad/` has its one-line message in [`BAD_TRACES`]; exit code 2, nothing on stdout.
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_netcode-lab");
+
+const GOLDEN: [&str; 7] = [
+    "seed-002",
+    "seed-000-jitter",
+    "seed-000-extrapolate-seed",
+    "seed-000-extrapolate-decay",
+    "seed-001-staircase",
+    "seed-001-v2",
+    "buffer-arrivals",
+];
+
+fn traces() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("the binary runs")
+}
+
+fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(input).expect("input written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "exit {:?}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Compares with the golden file, or rewrites it when `UPDATE_GOLDEN` is set.
+fn check_golden(path: &Path, actual: &str) {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(path, actual).expect("golden file written");
+        return;
+    }
+    let expected = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(expected == actual, "{} differs from the output (rerun with UPDATE_GOLDEN=1 once checked)", path.display());
+}
+
+fn replay(name: &str) -> Value {
+    let text = fs::read_to_string(traces().join(format!("{name}.expected.json"))).expect("golden output");
+    serde_json::from_str(&text).expect("the golden output is JSON")
+}
+
+fn samples(replay: &Value) -> &Vec<Value> {
+    replay["samples"].as_array().expect("samples is an array")
+}
+
+fn at(replay: &Value, local: f64) -> &Value {
+    samples(replay).iter().find(|s| (s["local"].as_f64().unwrap() - local).abs() < 1e-9).expect("a sample there")
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("{v} is not a number"))
+}
+
+fn close(v: &Value, expected: f64) {
+    assert!((num(v) - expected).abs() < 1e-9, "{v} ≠ {expected}");
+}
+
+#[test]
+fn every_golden_trace_replays_to_its_expected_output_byte_for_byte_twice() {
+    for name in GOLDEN {
+        let path = traces().join(format!("{name}.json"));
+        let first = stdout(&run(&["replay", path.to_str().unwrap()]));
+        let second = stdout(&run(&["replay", path.to_str().unwrap()]));
+        assert!(first == second, "{name}: two runs differ");
+        check_golden(&traces().join(format!("{name}.expected.json")), &first);
+    }
+}
+
+#[test]
+fn export_writes_the_golden_traces_and_lists_them() {
+    for name in GOLDEN {
+        check_golden(&traces().join(format!("{name}.json")), &stdout(&run(&["export", "--example", name])));
+    }
+    let list = stdout(&run(&["export", "--list"]));
+    let names: Vec<&str> = list.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(names, GOLDEN);
+}
+
+#[test]
+fn replay_reads_stdin_the_same_as_a_file() {
+    let path = traces().join("seed-002.json");
+    let from_file = stdout(&run(&["replay", path.to_str().unwrap()]));
+    let from_stdin = stdout(&run_with_stdin(&["replay", "-"], &fs::read(&path).unwrap()));
+    assert_eq!(from_file, from_stdin);
+}
+
+/// The keys of an object, sorted (serde_json's `Value` sorts them; the order is checked on the text below).
+fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().expect("an object").keys().map(String::as_str).collect()
+}
+
+fn sorted<'a>(keys: &[&'a str]) -> Vec<&'a str> {
+    let mut keys = keys.to_vec();
+    keys.sort_unstable();
+    keys
+}
+
+/// The keys appear in this order in the first sample's line of the golden output.
+fn assert_key_order(name: &str, keys: &[&str]) {
+    let text = fs::read_to_string(traces().join(format!("{name}.expected.json"))).unwrap();
+    let line = text.lines().nth(2).expect("a first sample line");
+    let positions: Vec<usize> = keys.iter().map(|k| line.find(&format!("\"{k}\":")).expect(k)).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{name}: {line}");
+}
+
+#[test]
+fn the_output_has_the_documented_shape() {
+    for name in GOLDEN {
+        let out = replay(name);
+        assert_eq!(keys(&out), ["metrics", "samples"], "{name}");
+        let trace: Value = serde_json::from_str(&fs::read_to_string(traces().join(format!("{name}.json"))).unwrap())
+            .expect("the trace is JSON");
+        let sample_at: Vec<f64> = trace["sampleAt"].as_array().unwrap().iter().map(num).collect();
+        let locals: Vec<f64> = samples(&out).iter().map(|s| num(&s["local"])).collect();
+        assert_eq!(locals, sample_at, "{name}: one sample per sampleAt, in order");
+        let metrics = &out["metrics"];
+        if trace["kind"] == "snapshots" {
+            let expected = ["local", "renderTime", "status", "mode", "x", "y", "left", "right", "factor"];
+            assert_key_order(name, &expected);
+            for s in samples(&out) {
+                assert_eq!(keys(s), sorted(&expected), "{name}");
+                assert_eq!(s["x"].is_null(), s["mode"] == "hidden", "{name}: {s}");
+                assert_eq!(s["factor"].is_null(), s["status"] != "ready", "{name}: {s}");
+            }
+            for key in ["received", "duplicates", "conflicts", "invalid", "late", "outOfOrder", "samples", "display"] {
+                assert!(metrics.get(key).is_some(), "{name}: metrics.{key}");
+            }
+            assert!(metrics["clock"]["clock"] == "known", "{name}");
+        } else {
+            assert_key_order(name, &["local", "timed", "x", "y", "state", "lerp"]);
+            for s in samples(&out) {
+                assert_eq!(keys(s), ["lerp", "local", "timed"], "{name}");
+                assert_eq!(keys(&s["timed"]), ["state", "x", "y"], "{name}");
+                assert_eq!(keys(&s["lerp"]), ["x", "y"], "{name}");
+            }
+            for key in ["batches", "snaps", "staleDropped", "v1Batches", "v2Batches", "lerp", "lerpFrames"] {
+                assert!(metrics.get(key).is_some(), "{name}: metrics.{key}");
+            }
+        }
+    }
+}
+
+/// Seed 002: local 10.30 − 0.15 = render 10.15, between 101 and 102, x = 1.5; 102 overtook 101.
+#[test]
+fn seed_002_out_of_order_snapshots_render_one_and_a_half() {
+    let out = replay("seed-002");
+    let s = at(&out, 10.30);
+    assert_eq!((&s["status"], &s["left"], &s["right"]), (&Value::from("ready"), &Value::from(101), &Value::from(102)));
+    close(&s["renderTime"], 10.15);
+    close(&s["x"], 1.5);
+    close(&s["factor"], 0.5);
+    // Before 101 arrives (10.25) the bracket spans the hole 100–102.
+    let s = at(&out, 10.24);
+    assert_eq!((&s["left"], &s["right"]), (&Value::from(100), &Value::from(102)));
+    assert_eq!(out["metrics"]["outOfOrder"], 1);
+}
+
+/// Seed 000 §4.3.7: every step of the displayed x under ±15 ms jitter is below 30 (here at most 20/3).
+#[test]
+fn seed_000_jittered_snapshots_give_continuous_output() {
+    let out = replay("seed-000-jitter");
+    let xs: Vec<f64> = samples(&out).iter().map(|s| num(&s["x"])).collect();
+    assert!(samples(&out).iter().all(|s| s["status"] == "ready"));
+    let max_jump = xs.windows(2).map(|w| (w[1] - w[0]).abs()).fold(0.0, f64::max);
+    assert!(max_jump < 30.0);
+    assert!((max_jump - 20.0 / 3.0).abs() < 1e-6, "{max_jump}");
+}
+
+/// Seed 000 §4.3.7: one snapshot at 3000 u/s, cap 100 ms — the seed's formula peaks at 75 and comes back to the
+/// snapshot; the decaying velocity climbs to 150 and stays.
+#[test]
+fn seed_000_extrapolation_is_bounded_and_freezes() {
+    let seed = replay("seed-000-extrapolate-seed");
+    let xs: Vec<f64> = samples(&seed).iter().map(|s| num(&s["x"])).collect();
+    assert!((xs.iter().cloned().fold(0.0, f64::max) - 75.0).abs() < 1e-6);
+    close(&at(&seed, 1.15)["x"], 75.0);
+    close(&at(&seed, 1.18)["x"], 48.0);
+    let last = samples(&seed).last().unwrap();
+    assert_eq!((num(&last["x"]), &last["mode"]), (0.0, &Value::from("held")));
+
+    let decay = replay("seed-000-extrapolate-decay");
+    let xs: Vec<f64> = samples(&decay).iter().map(|s| num(&s["x"])).collect();
+    assert!(xs.windows(2).all(|w| w[1] >= w[0] - 1e-9), "{xs:?}");
+    close(&at(&decay, 1.15)["x"], 112.5);
+    assert!((xs.last().unwrap() - 150.0).abs() < 1e-6);
+}
+
+/// Seed 001: 650 ms into the staircase at 120 px/s is (60, 18); the chase never comes near the corner (60, 0).
+#[test]
+fn seed_001_staircase_is_at_60_18_after_650_ms() {
+    let out = replay("seed-001-staircase");
+    let s = at(&out, 0.77);
+    close(&s["timed"]["x"], 60.0);
+    close(&s["timed"]["y"], 18.0);
+    assert_eq!(s["timed"]["state"], "playing");
+    let nearest_corner = samples(&out)
+        .iter()
+        .map(|s| (num(&s["lerp"]["x"]) - 60.0).hypot(num(&s["lerp"]["y"])))
+        .fold(f64::INFINITY, f64::min);
+    assert!(nearest_corner > 15.0, "the chase cuts the corner: {nearest_corner}");
+    let last = samples(&out).last().unwrap();
+    assert_eq!((num(&last["timed"]["x"]), num(&last["timed"]["y"])), (120.0, 40.0));
+    assert_eq!(out["metrics"]["lerpFrames"], 91, "frames at 0, 1/60, …, 1.5");
+}
+
+/// Seed 001 phase two: the points are reached at their offsets; the stale seq is dropped; seq 13 joins on.
+#[test]
+fn seed_001_v2_plays_the_offsets_and_drops_the_stale_seq() {
+    let out = replay("seed-001-v2");
+    for (local, x, y) in [(0.24, 112.0, 200.0), (0.40, 130.0, 205.0), (1.12, 160.0, 220.0), (2.12, 220.0, 220.0)] {
+        let s = at(&out, local);
+        close(&s["timed"]["x"], x);
+        close(&s["timed"]["y"], y);
+    }
+    let m = &out["metrics"];
+    assert_eq!((&m["staleDropped"], &m["v2Batches"], &m["boundaryJumps"]), (&1.into(), &2.into(), &0.into()));
+    assert_eq!(m["lerp"]["retargets"], 3, "the chase has no seq: the stale batch pulls it back");
+}
+
+/// Seed 002's arrival classes, each counted once, and a teleport that is never interpolated across.
+#[test]
+fn buffer_arrivals_are_counted_and_the_teleport_is_held() {
+    let out = replay("buffer-arrivals");
+    let m = &out["metrics"];
+    for key in ["duplicates", "conflicts", "outOfOrder", "invalid", "late"] {
+        assert_eq!(m[key], 1, "{key}");
+    }
+    assert_eq!((&m["received"], &m["inserted"]), (&12.into(), &8.into()));
+    let across: Vec<&Value> = samples(&out).iter().filter(|s| s["status"] == "invalidInterval").collect();
+    assert!(!across.is_empty());
+    for s in across {
+        assert_eq!((&s["left"], &s["right"], &s["mode"]), (&6.into(), &7.into(), &Value::from("held")));
+        close(&s["x"], 25.0);
+    }
+    let xs: Vec<f64> = samples(&out).iter().filter_map(|s| s["x"].as_f64()).collect();
+    assert!(xs.iter().all(|&x| x <= 25.0 + 1e-9 || x >= 500.0), "nothing shown between 25 and 500: {xs:?}");
+    assert!(xs.iter().all(|&x| x != 99.0), "the conflicting copy is never shown");
+}
+
+/// Each bad-trace class: its file in `tests/traces/bad/` and the exact line on stderr.
+const BAD_TRACES: [(&str, &str); 34] = [
+    ("empty.json", "trace: empty: there is no JSON in it"),
+    ("whitespace.json", "trace: empty: there is no JSON in it"),
+    ("not-json.json", "trace: expected a JSON object {…}, found `replay me, p`"),
+    ("not-utf8.json", "trace: not UTF-8 text (byte 43)"),
+    ("array-root.json", "trace: expected a JSON object {…}, found `[{\"tick\": 1}`"),
+    ("truncated.json", "sampleAt: not valid JSON (EOF while parsing a list at line 2 column 0)"),
+    ("trailing-garbage.json", "trace: not valid JSON (trailing characters at line 1 column 89)"),
+    ("deep-nesting.json", "snapshots[0]: expected an object, found an array"),
+    ("format-missing.json", "format: missing (a trace says \"format\": \"netcode-lab/trace@1\")"),
+    (
+        "format-unknown.json",
+        "format: unknown format \"netcode-lab/trace@2\" (this reader knows \"netcode-lab/trace@1\")",
+    ),
+    ("format-first.json", "format: unknown format \"other-tool/v1\" (this reader knows \"netcode-lab/trace@1\")"),
+    ("format-not-string.json", "format: expected the string \"netcode-lab/trace@1\", found 1"),
+    ("kind-unknown.json", "kind: unknown name \"frames\" (known: snapshots, paths)"),
+    ("kind-mismatch.json", "snapshots: not allowed in a trace of kind \"paths\""),
+    ("kind-array-missing.json", "snapshots: missing (a trace of kind \"snapshots\" needs it)"),
+    ("paths-rtt-not-allowed.json", "rtt: not allowed in a trace of kind \"paths\""),
+    ("wrong-type.json", "snapshots[3].serverTime: expected a number, found the string \"10.15\""),
+    ("wrong-type-bool.json", "snapshots[1].teleport: expected a boolean, found the string \"yes\""),
+    ("missing-key.json", "snapshots[1].vx: missing"),
+    (
+        "unknown-key.json",
+        "snapshots[0].z: unknown key \"z\" (known: tick, serverTime, arrival, x, y, vx, vy, generation, teleport)",
+    ),
+    ("negative-tick.json", "snapshots[0].tick: expected a whole number ≥ 0, found -1"),
+    ("fractional-tick.json", "snapshots[2].tick: expected a whole number ≥ 0, found 2.5"),
+    ("huge-number.json", "snapshots[0].x: number out of range (beyond ±1.8e308)"),
+    ("absurd-coordinate.json", "snapshots[0].x: 2000000000 is beyond ±1000000000"),
+    ("absurd-time.json", "snapshots[2].arrival: 10000000000000 is beyond ±1000000000000"),
+    ("negative-offset.json", "paths[2].points[0].offsetMs: -5 is negative"),
+    ("rtt-negative.json", "rtt[1].rtt: -0.1 is negative"),
+    ("sample-at-decreasing.json", "sampleAt[4]: 10.2 is earlier than sampleAt[3] = 10.3 (sampleAt must not decrease)"),
+    ("sample-at-wrong-type.json", "sampleAt[1]: expected a number, found the string \"10.1\""),
+    ("too-many-frames.json", "sampleAt: spans 1000000 s: 60000000 lerp frames at 60 fps, more than 10000000"),
+    ("param-range.json", "params.renderDelay: 5 s is outside 0..=1 s"),
+    ("param-unknown-name.json", "params.clock: unknown name \"atomic\" (known: known, reanchor, smooth, timescale)"),
+    ("param-wrong-type.json", "params.capacity: expected a whole number ≥ 0, found 1.5"),
+    (
+        "param-unknown-key.json",
+        "params.renderdelay: unknown key \"renderdelay\" (known: renderDelay, clockOffset, clock, underrun, \
+         maxExtrapolation, interpolation, capacity, sendInterval, minSnapshots, gapFactor, speed, \
+         interpolationDelay, staleGap, hardSnapDistance, hardSnapTarget, lerpFactor, fps)",
+    ),
+];
+
+fn assert_refused(output: &Output, line: &str, what: &str) {
+    assert_eq!(output.status.code(), Some(2), "{what}");
+    assert!(output.stdout.is_empty(), "{what}: stdout {}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), format!("{line}\n"), "{what}");
+}
+
+#[test]
+fn every_bad_trace_exits_2_with_one_line_naming_the_field() {
+    let dir = traces().join("bad");
+    let mut files: Vec<String> = fs::read_dir(&dir)
+        .expect("tests/traces/bad")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8 name"))
+        .collect();
+    files.sort_unstable();
+    let mut listed: Vec<&str> = BAD_TRACES.iter().map(|(file, _)| *file).collect();
+    listed.sort_unstable();
+    assert_eq!(files, listed, "every bad trace has its expected message, and every message its file");
+    for (file, line) in BAD_TRACES {
+        let path = dir.join(file);
+        assert_refused(&run(&["replay", path.to_str().unwrap()]), line, file);
+        assert_refused(&run_with_stdin(&["replay", "-"], &fs::read(&path).unwrap()), line, file);
+    }
+}
+
+#[test]
+fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
+    let usage = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | --help";
+    let missing = traces().join("no-such-trace.json");
+    let missing = missing.to_str().unwrap();
+    let dir = traces();
+    let dir = dir.to_str().unwrap();
+    let cases: [(&[&str], String); 8] = [
+        (&[], format!("no command ({usage})")),
+        (&["play"], format!("unknown command `play` ({usage})")),
+        (&["replay"], format!("replay: expected exactly one trace file, `-` for stdin ({usage})")),
+        (&["replay", "a.json", "b.json"], format!("replay: expected exactly one trace file, `-` for stdin ({usage})")),
+        (&["replay", missing], format!("{missing}: cannot read (No such file or directory (os error 2))")),
+        (&["replay", dir], format!("{dir}: cannot read (Is a directory (os error 21))")),
+        (
+            &["export", "--example", "seed-999"],
+            format!("export: unknown example `seed-999` (known: {})", GOLDEN.join(", ")),
+        ),
+        (&["export"], format!("export: expected --example NAME or --list ({usage})")),
+    ];
+    for (args, line) in cases {
+        assert_refused(&run(args), &line, &format!("{args:?}"));
+    }
+}
+
+#[test]
+fn help_prints_the_usage() {
+    for flag in ["--help", "-h", "help"] {
+        let text = stdout(&run(&[flag]));
+        assert!(text.starts_with("usage: netcode-lab <command>"), "{text}");
+        assert!(text.contains("replay TRACE.json") && text.contains("export --example NAME"), "{text}");
+    }
+}
