@@ -4,6 +4,7 @@
 //! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
 //! the field; 1 the output could not be written.
 
+use netcode_lab::sim::{self, export, params::SimParams, presets::NetworkPreset};
 use netcode_lab::trace::{self, examples, Trace};
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -17,6 +18,10 @@ commands:
                            {\"samples\": [one per sampleAt], \"metrics\": {...}}
   export --example NAME    print a built-in trace (the seeds' worked examples)
   export --list            list the built-in traces
+  export --scenario NAME [--kind snapshots|paths] [--seed N] [--params FILE.json]
+                           simulate and print the run's trace: NAME is `default` or a network preset
+                           (lan, sameRegion, crossRegion, mobile); --params gives the simulator's JSON
+                           parameters (every field optional), applied before the preset
   help, --help, -h         print this text
 
 A bad trace, an unreadable file or bad arguments exit with code 2 and one line on stderr naming the field
@@ -24,7 +29,8 @@ and the index, e.g. `snapshots[3].serverTime: expected a number, found the strin
 Format: netcode-lab/trace@1, documented in src/trace/mod.rs.
 ";
 
-const SHORT_USAGE: &str = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | --help";
+const SHORT_USAGE: &str =
+    "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | export --scenario NAME | --help";
 
 /// The largest trace read, bytes.
 const MAX_TRACE_BYTES: u64 = 256 << 20;
@@ -74,7 +80,48 @@ fn export(args: &[&str]) -> Result<String, String> {
             .map(|trace| trace.to_json())
             .ok_or_else(|| format!("export: unknown example `{name}` (known: {})", example_names().join(", "))),
         ["--list"] => Ok(examples::EXAMPLES.iter().map(|e| format!("{:<28}{}\n", e.name, e.title)).collect()),
-        _ => Err(format!("export: expected --example NAME or --list ({SHORT_USAGE})")),
+        ["--scenario", name, options @ ..] => export_scenario(name, options),
+        _ => Err(format!("export: expected --example NAME, --list or --scenario NAME ({SHORT_USAGE})")),
+    }
+}
+
+/// Simulates a scenario and prints its trace.
+fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
+    let mut params = SimParams::default();
+    let mut kind = "snapshots";
+    let mut seed = None;
+    let mut it = options.iter();
+    while let Some(option) = it.next() {
+        let mut value = || it.next().copied().ok_or_else(|| format!("export: {option} needs a value"));
+        match *option {
+            "--kind" => kind = value()?,
+            "--seed" => {
+                let v = value()?;
+                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))?);
+            }
+            "--params" => {
+                let path = value()?;
+                let text = String::from_utf8(read(path)?).map_err(|_| format!("{path}: not UTF-8 text"))?;
+                params = SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+            }
+            other => return Err(format!("export: unknown option `{other}` ({SHORT_USAGE})")),
+        }
+    }
+    if name != "default" {
+        let preset: NetworkPreset =
+            serde_json::from_value(serde_json::Value::String(name.to_string())).map_err(|_| {
+                format!("--scenario: unknown `{name}` (known: default, lan, sameRegion, crossRegion, mobile)")
+            })?;
+        preset.apply(&mut params);
+    }
+    if let Some(seed) = seed {
+        params.seed = seed;
+    }
+    let sim = sim::run(&params).map_err(|e| format!("params: {e}"))?;
+    match kind {
+        "snapshots" => Ok(export::snapshot_trace(&sim).to_json()),
+        "paths" => Ok(export::path_trace(&sim).to_json()),
+        other => Err(format!("--kind: unknown `{other}` (known: snapshots, paths)")),
     }
 }
 

@@ -142,3 +142,35 @@ fn the_longest_window_stays_bounded() {
     assert_eq!(sim.recording().frames.len(), 28_801);
     assert_eq!(sim.recording().frames.dropped(), 0);
 }
+
+#[test]
+fn a_replay_of_the_exported_trace_reproduces_the_remote_view() {
+    use netcode_lab::clock::ClockKind;
+    use netcode_lab::trace::replay::{replay, ReplaySamples};
+    let mut p = base();
+    p.remote.clock.clock = ClockKind::Known;
+    p.network.downlink.duplicate = 0.05;
+    p.network.downlink.reorder = 0.1;
+    let mut sim = run(&p).unwrap();
+    let trace = netcode_lab::sim::export::snapshot_trace(&sim);
+    let text = trace.to_json();
+    let parsed = netcode_lab::trace::Trace::from_json(&text).unwrap();
+    let ReplaySamples::Snapshots(samples) = replay(&parsed).unwrap().samples else { panic!("snapshots") };
+    let rows = sim.recording_mut().frames.rows().to_vec();
+    assert_eq!(samples.len(), rows.len() / frame::STRIDE);
+    for (s, r) in samples.iter().zip(rows.chunks(frame::STRIDE)) {
+        assert_eq!(s.x.unwrap_or(f64::NAN).to_bits(), r[frame::X].to_bits(), "x at {}", s.local);
+        assert_eq!(s.y.unwrap_or(f64::NAN).to_bits(), r[frame::Y].to_bits(), "y at {}", s.local);
+    }
+}
+
+#[test]
+fn the_path_export_carries_the_delivered_batches() {
+    let sim = run(&base()).unwrap();
+    let trace = netcode_lab::sim::export::path_trace(&sim);
+    let netcode_lab::trace::TraceData::Paths { paths } = &trace.data else { panic!("paths") };
+    let delivered =
+        (0..sim.recording().batches.len()).filter(|&i| sim.recording().batches.row(i).unwrap()[1].is_finite()).count();
+    assert_eq!(paths.len(), delivered);
+    assert!(netcode_lab::trace::Trace::from_json(&trace.to_json()).is_ok());
+}

@@ -339,7 +339,7 @@ fn every_bad_trace_exits_2_with_one_line_naming_the_field() {
 
 #[test]
 fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
-    let usage = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | --help";
+    let usage = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | export --scenario NAME | --help";
     let missing = traces().join("no-such-trace.json");
     let missing = missing.to_str().unwrap();
     let dir = traces();
@@ -355,7 +355,7 @@ fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
             &["export", "--example", "seed-999"],
             format!("export: unknown example `seed-999` (known: {})", GOLDEN.join(", ")),
         ),
-        (&["export"], format!("export: expected --example NAME or --list ({usage})")),
+        (&["export"], format!("export: expected --example NAME, --list or --scenario NAME ({usage})")),
     ];
     for (args, line) in cases {
         assert_refused(&run(args), &line, &format!("{args:?}"));
@@ -368,5 +368,39 @@ fn help_prints_the_usage() {
         let text = stdout(&run(&[flag]));
         assert!(text.starts_with("usage: netcode-lab <command>"), "{text}");
         assert!(text.contains("replay TRACE.json") && text.contains("export --example NAME"), "{text}");
+    }
+}
+
+#[test]
+fn export_scenario_simulates_deterministically_and_replays() {
+    let first = run(&["export", "--scenario", "mobile", "--seed", "7"]);
+    let second = run(&["export", "--scenario", "mobile", "--seed", "7"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(first.stdout, second.stdout, "same seed, same bytes");
+    let trace: Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(trace["kind"], "snapshots");
+    assert_eq!(trace["params"]["renderDelay"], 0.15, "the mobile preset's delay (seed 004 §5.3)");
+    let other = run(&["export", "--scenario", "mobile", "--seed", "8"]);
+    assert_ne!(first.stdout, other.stdout);
+    let replayed = run_with_stdin(&["replay", "-"], &first.stdout);
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    let paths = run(&["export", "--scenario", "lan", "--kind", "paths"]);
+    let trace: Value = serde_json::from_slice(&paths.stdout).unwrap();
+    assert_eq!(trace["kind"], "paths");
+    assert!(!trace["paths"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn export_scenario_refuses_bad_names_and_options_with_one_line() {
+    for (args, line) in [
+        (vec!["export", "--scenario", "moon"], "--scenario: unknown `moon`"),
+        (vec!["export", "--scenario", "lan", "--kind", "frames"], "--kind: unknown `frames`"),
+        (vec!["export", "--scenario", "lan", "--seed", "-3"], "--seed: `-3` is not a whole number"),
+        (vec!["export", "--scenario", "lan", "--bogus"], "export: unknown option `--bogus`"),
+    ] {
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.starts_with(line) && err.lines().count() == 1, "{args:?}: {err}");
     }
 }

@@ -15,6 +15,8 @@
 //! whole window with the same packets lost and the same jitter: comparisons are fair. Nothing here reads a
 //! clock. `Simulation` can also be stepped frame by frame (live keys on the page).
 
+pub mod export;
+pub mod imported;
 pub mod local;
 pub mod metrics;
 pub mod params;
@@ -158,6 +160,11 @@ impl Simulation {
 
     pub fn recording_mut(&mut self) -> &mut Recording {
         &mut self.recording
+    }
+
+    /// The path batches sent so far with their send times (true local time).
+    pub fn sent_batches(&self) -> &[(f64, crate::path::PathBatch)] {
+        self.paths.sent()
     }
 
     pub fn truth(&self) -> &TruthTrack {

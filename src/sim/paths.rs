@@ -73,6 +73,11 @@ impl PathPipeline {
         })
     }
 
+    /// The batches sent so far, in sending order, each with its send time (true local time).
+    pub fn sent(&self) -> &[(f64, PathBatch)] {
+        &self.outbox[..self.next]
+    }
+
     pub fn player(&self) -> &PathPlayer {
         &self.player
     }

@@ -32,7 +32,7 @@ layout!(
     snapshot {
         TICK = "tick", SERVER_TIME = "serverTime", SENT = "sent", ARRIVAL = "arrival",
         DUPLICATE_ARRIVAL = "duplicateArrival", HELD_BACK = "heldBack", OUT_OF_ORDER = "outOfOrder",
-        OUTCOME = "outcome", X = "x", Y = "y", GENERATION = "generation", TELEPORT = "teleport",
+        OUTCOME = "outcome", X = "x", Y = "y", VX = "vx", VY = "vy", GENERATION = "generation", TELEPORT = "teleport",
     }
 );
 

@@ -136,7 +136,7 @@ impl RemotePipeline {
             let state = truth(scenario.motion, scenario.speed, server_time);
             let teleport = self.last_sent_time.is_some_and(|t| respawned_between(scenario.motion, t, server_time));
             let snap = Snapshot {
-                entity: 1,
+                entity: 0,
                 tick: self.next_tick,
                 server_time,
                 pos: state.pos,
@@ -161,6 +161,8 @@ impl RemotePipeline {
             row[snapshot::OUT_OF_ORDER] = 0.0;
             row[snapshot::X] = snap.pos.x;
             row[snapshot::Y] = snap.pos.y;
+            row[snapshot::VX] = snap.vel.x;
+            row[snapshot::VY] = snap.vel.y;
             row[snapshot::GENERATION] = f64::from(snap.generation);
             row[snapshot::TELEPORT] = f64::from(u8::from(teleport));
             rec.snapshots.push(&row);

@@ -11,9 +11,12 @@ use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::params::{deserialize_named, SimParams};
 use crate::sim::presets::NetworkPreset;
-use crate::sim::record::{BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
+use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::sweep::sweep;
+use crate::sim::{export, imported};
 use crate::sim::{run, SimMetrics, Simulation};
+use crate::trace::replay::Replay;
+use crate::trace::Trace;
 use js_sys::Float64Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -36,11 +39,23 @@ fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
     Ok(params)
 }
 
-/// The page's handle: the current run and its cached metrics.
+/// The page's handle: the current run and its cached metrics, or an imported trace being shown instead.
 #[wasm_bindgen]
 pub struct Playground {
     sim: Simulation,
     metrics: Option<SimMetrics>,
+    imported: Option<Imported>,
+}
+
+/// A trace the user dropped on the page: replayed once, shown through the same timelines as a run.
+struct Imported {
+    trace: Trace,
+    replay: Replay,
+    recording: Recording,
+}
+
+fn trace_error(e: crate::trace::TraceError) -> JsError {
+    JsError::new(&e.to_string())
 }
 
 #[wasm_bindgen]
@@ -49,7 +64,7 @@ impl Playground {
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Playground, JsError> {
         let params = params_from_js(params)?;
-        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None })
+        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None, imported: None })
     }
 
     /// Re-runs the whole window with `params`. On error nothing changes and the message names the field.
@@ -58,6 +73,7 @@ impl Playground {
         let params = params_from_js(params)?;
         self.sim = run(&params).map_err(js_error)?;
         self.metrics = None;
+        self.imported = None;
         Ok(())
     }
 
@@ -74,7 +90,11 @@ impl Playground {
 
     /// All rows of timeline `kind` (`frames`, `snapshots`, `batches`, `corrections`, `rtt`), oldest first.
     pub fn timeline(&mut self, kind: &str) -> Result<Float64Array, JsError> {
-        let t = self.sim.recording_mut().get_mut(kind).ok_or_else(|| unknown_kind(kind))?;
+        let recording = match &mut self.imported {
+            Some(imported) => &mut imported.recording,
+            None => self.sim.recording_mut(),
+        };
+        let t = recording.get_mut(kind).ok_or_else(|| unknown_kind(kind))?;
         let rows = t.rows();
         // SAFETY: the view aliases the timeline; JS uses it before the next call into wasm.
         Ok(unsafe { Float64Array::view(rows) })
@@ -82,14 +102,80 @@ impl Playground {
 
     /// Column names of timeline `kind`, in row order.
     pub fn columns(&self, kind: &str) -> Result<Vec<String>, JsError> {
-        let t = self.sim.recording().get(kind).ok_or_else(|| unknown_kind(kind))?;
+        let recording = self.imported.as_ref().map_or(self.sim.recording(), |i| &i.recording);
+        let t = recording.get(kind).ok_or_else(|| unknown_kind(kind))?;
         Ok(t.names().iter().map(|s| s.to_string()).collect())
     }
 
-    /// Counters and quality metrics of the current run (computed once per run).
+    /// Counters and quality metrics of the current run (computed once per run); for an imported trace,
+    /// `{trace: {…replay metrics}}`.
     pub fn metrics(&mut self) -> Result<JsValue, JsError> {
+        if let Some(imported) = &self.imported {
+            return to_js(&serde_json::json!({ "trace": imported.replay.metrics }));
+        }
         let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
         to_js(metrics)
+    }
+
+    /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
+    /// `setParams`. Returns `{kind, snapshots, samples, note}`; a bad trace is refused naming field and index.
+    #[wasm_bindgen(js_name = importTrace)]
+    pub fn import_trace(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let trace = Trace::from_json(text).map_err(trace_error)?;
+        let replay = crate::trace::replay(&trace).map_err(trace_error)?;
+        let recording = imported::recording(&trace, &replay)
+            .ok_or_else(|| JsError::new("`kind`: only traces of kind \"snapshots\" can be shown in the views"))?;
+        let summary = serde_json::json!({
+            "kind": "snapshots",
+            "snapshots": recording.snapshots.len(),
+            "samples": recording.frames.len(),
+            "note": trace.note,
+        });
+        self.imported = Some(Imported { trace, replay, recording });
+        to_js(&summary)
+    }
+
+    /// Whether an imported trace is being shown.
+    #[wasm_bindgen(getter)]
+    pub fn imported(&self) -> bool {
+        self.imported.is_some()
+    }
+
+    /// The current run as a trace of `kind` (`snapshots` or `paths`), or the imported trace itself.
+    #[wasm_bindgen(js_name = exportTrace)]
+    pub fn export_trace(&self, kind: &str) -> Result<String, JsError> {
+        if let Some(imported) = &self.imported {
+            return Ok(imported.trace.to_json());
+        }
+        match kind {
+            "snapshots" => Ok(export::snapshot_trace(&self.sim).to_json()),
+            "paths" => Ok(export::path_trace(&self.sim).to_json()),
+            other => Err(JsError::new(&format!("`kind`: unknown trace kind `{other}` (snapshots, paths)"))),
+        }
+    }
+
+    /// Names of the built-in traces (the seeds' worked examples).
+    #[wasm_bindgen(js_name = exampleNames)]
+    pub fn example_names() -> Vec<String> {
+        crate::trace::examples::EXAMPLES.iter().map(|e| e.name.to_string()).collect()
+    }
+
+    /// A built-in trace as JSON.
+    #[wasm_bindgen(js_name = exampleTrace)]
+    pub fn example_trace(name: &str) -> Result<String, JsError> {
+        crate::trace::examples::example(name)
+            .map(|t| t.to_json())
+            .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
+    }
+
+    /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
+    #[wasm_bindgen(js_name = replayTrace)]
+    pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {
+        let trace = Trace::from_json(text).map_err(trace_error)?;
+        let replay = crate::trace::replay(&trace).map_err(trace_error)?;
+        let value: serde_json::Value =
+            serde_json::from_str(&replay.to_json()).map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&value)
     }
 
     /// The render-delay trade-off: one `{delay, underrunPct, addedLatency, rmsError}` per delay (seconds).

@@ -26,7 +26,7 @@ export async function openPage(browser, { path = '', viewport = { width: 1280, h
   const foreign = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => { if (!r.url().startsWith(BASE_URL) && !r.url().startsWith('data:')) foreign.push(r.url()); });
+  page.on('request', (r) => { if (!r.url().startsWith(BASE_URL) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreign.push(r.url()); });
   if (before) await before(page);
   await page.goto(new URL(path, BASE_URL).href);
   return { page, errors, foreign, problems: () => [...errors, ...foreign.map((u) => `request to another host: ${u}`)] };

@@ -11,6 +11,7 @@ import * as lanes from './lanes.js';
 import * as plots from './plots.js';
 import * as comparison from './comparison.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
+import { buildTraceIO } from './trace-io.js';
 
 watchForErrors();
 
@@ -55,6 +56,10 @@ class App {
       seek: (t) => this.seek(t),
     });
     this.painters = [views, lanes, plots, comparison].map((m) => m.mount(this));
+    buildTraceIO(document.getElementById('trace-io'), {
+      model: () => this.model,
+      imported: (summary) => this.onImported(summary),
+    });
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
@@ -79,7 +84,7 @@ class App {
       this.model.setParams(this.model.defaults);
     }
     const t = Number(extras.t);
-    if (extras.t !== undefined && Number.isFinite(t)) this.state.playhead = Math.min(Math.max(t, 0), this.model.duration);
+    if (extras.t !== undefined && Number.isFinite(t)) this.state.playhead = this.clamp(t);
     this.extras = extras;
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
     this.afterRun();
@@ -110,7 +115,7 @@ class App {
   afterRun() {
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
-    this.state.playhead = Math.min(this.state.playhead, this.model.duration);
+    this.state.playhead = this.clamp(this.state.playhead);
     this.writeHash();
     this.draw();
   }
@@ -122,8 +127,19 @@ class App {
     history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
+  onImported(summary) {
+    this.state.playhead = this.model.start;
+    showNotice(`Showing an imported trace: ${summary.snapshots} snapshots, ${summary.samples} frames${summary.note ? ` — ${summary.note}` : ''}. ` +
+      'The truth and the local player are unknown in a trace. Change any control to return to the simulation.', { sticky: true });
+    this.afterRun();
+  }
+
+  clamp(t) {
+    return Math.min(Math.max(t, this.model.start), this.model.end);
+  }
+
   seek(t) {
-    this.state.playhead = Math.min(Math.max(t, 0), this.model.duration);
+    this.state.playhead = this.clamp(t);
     this.draw();
   }
 
@@ -147,7 +163,7 @@ class App {
     this.last = now;
     if (this.state.playing) {
       let t = this.state.playhead + dt * this.state.speed;
-      if (t > this.model.duration) t = 0;
+      if (t > this.model.end) t = this.model.start;
       this.state.playhead = t;
       this.draw();
     }
@@ -166,7 +182,7 @@ class App {
     for (const painter of this.painters) painter.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead));
-    if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics());
+    if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics(), model);
     this.transport.update(model);
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);

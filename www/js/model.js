@@ -18,6 +18,22 @@ export class Model {
     this.refresh();
   }
 
+  /** Shows a recorded trace instead of the simulation (until the next `setParams`); throws naming the field. */
+  importTrace(text) {
+    const summary = this.pg.importTrace(text);
+    this.refresh();
+    return summary;
+  }
+
+  /** The current run (or the imported trace) as trace JSON of `kind` (`snapshots` or `paths`). */
+  exportTrace(kind) {
+    return this.pg.exportTrace(kind);
+  }
+
+  get imported() {
+    return this.pg.imported;
+  }
+
   refresh() {
     this.params = this.pg.params();
     this.columns = {};
@@ -28,6 +44,10 @@ export class Model {
     }
     this._metrics = null;
     this._sweep = null;
+    const frames = this.table('frames');
+    const local = (i) => frames.view[i * frames.stride + frames.col.local];
+    this.start = frames.rows ? local(0) : 0;
+    this.end = frames.rows ? local(frames.rows - 1) : this.params.duration;
     this.runId += 1;
   }
 
@@ -51,8 +71,9 @@ export class Model {
     return this._sweep;
   }
 
+  /** Length of the window shown (the run's duration, or an imported trace's span). */
   get duration() {
-    return this.params.duration;
+    return this.end - this.start;
   }
 
   /** Index of the last frame whose local time is ≤ `local` (0 when before the first). */

@@ -110,8 +110,9 @@ export function drawCounters(root, counters) {
 
 const num = (v, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '—');
 
-/** The per-strategy quality table (whole run). */
-export function drawMetrics(root, metrics) {
+/** The per-strategy quality table (whole run); for an imported trace, its replay counters. */
+export function drawMetrics(root, metrics, model) {
+  if (metrics.trace) return drawTraceMetrics(root, metrics.trace, model);
   const rows = [
     ['Remote: shown (chosen policy)', metrics.remote.shown],
     ['Remote: hold', metrics.remote.hold],
@@ -143,4 +144,13 @@ export function drawMetrics(root, metrics) {
     `Remote: underrun ${num(100 * metrics.remote.underrunPct, 1)} % of frames, extrapolating ${num(100 * metrics.remote.extrapolationPct, 1)} %.`;
   root.innerHTML = '';
   root.append(table, extra);
+}
+
+function drawTraceMetrics(root, m) {
+  root.innerHTML = '';
+  const p = document.createElement('p');
+  p.id = 'trace-metrics';
+  const keys = ['received', 'inserted', 'duplicates', 'conflicts', 'outOfOrder', 'invalid', 'late', 'underruns', 'gaps', 'readySamples'];
+  p.textContent = 'Imported trace (replayed by the core): ' + keys.filter((k) => k in m).map((k) => `${k} ${m[k]}`).join(' · ');
+  root.append(p);
 }

@@ -66,9 +66,10 @@ export function buildTransport(root, api) {
   return {
     setPlaying,
     update(model) {
-      scrub.max = String(model.duration);
+      scrub.min = String(model.start);
+      scrub.max = String(model.end);
       scrub.value = String(state.playhead);
-      time.textContent = `t = ${state.playhead.toFixed(3)} s / ${model.duration} s`;
+      time.textContent = `t = ${state.playhead.toFixed(3)} s / ${model.end.toFixed(2)} s`;
     },
   };
 }

@@ -1,0 +1,203 @@
+// The playground page: every control re-simulates and redraws, the URL holds the configuration (and garbage in
+// it is survivable), traces import and export, time controls and the keyboard work. Any console error fails.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, openPage, waitReady, canvasStats, screenshot } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Pauses at `t` so every drawing is deterministic. */
+async function freeze(page, t = 5) {
+  await page.evaluate((t) => { const app = window.netcodeLab.app; app.state.playing = false; app.seek(t); }, t);
+}
+
+/** A fingerprint of what the run computed and what is drawn. */
+async function fingerprint(page) {
+  return page.evaluate(() => {
+    const model = window.netcodeLab.model();
+    const frames = model.table('frames');
+    let sum = 0;
+    for (let i = 0; i < frames.view.length; i += 7) { const v = frames.view[i]; if (Number.isFinite(v)) sum = (sum * 31 + v * 1000) % 1e12; }
+    const canvases = [...document.querySelectorAll('canvas')].map((c) => {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      let h = 0;
+      for (let i = 0; i < data.length; i += 4) h = (h * 31 + data[i] + 3 * data[i + 1] + 5 * data[i + 2] + 7 * data[i + 3]) % 2147483647;
+      return h;
+    });
+    return { runId: model.runId, metrics: JSON.stringify(model.metrics()), timeline: sum, canvases, hash: location.hash };
+  });
+}
+
+/** A value different from the control's current one. */
+async function otherValue(page, id) {
+  return page.evaluate((id) => {
+    const el = document.getElementById(`control-${id}`);
+    if (el.type === 'checkbox') return !el.checked;
+    if (el.tagName === 'SELECT') {
+      const values = [...el.options].map((o) => o.value);
+      return values[(values.indexOf(el.value) + 1) % values.length] === 'custom' ? values[2] : values[(values.indexOf(el.value) + 1) % values.length];
+    }
+    if (el.type === 'number') return String(Number(el.value) + 1);
+    const [min, max, v] = [Number(el.min), Number(el.max), Number(el.value)];
+    return String(Math.abs(max - v) > Math.abs(v - min) ? max : min);
+  }, id);
+}
+
+test('the playground loads, draws every view and shows a status without console errors', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await freeze(page, 5);
+  for (const id of ['view-server', 'view-local', 'view-remote', 'lanes']) {
+    const stats = await canvasStats(page, `#${id}`);
+    assert.ok(stats.painted > stats.total * 0.01, `#${id}: ${stats.painted} of ${stats.total} pixels painted`);
+  }
+  assert.match(await page.textContent('#status'), /Ready|Underrun|Priming|Gap|Clock|Invalid/);
+  assert.ok((await page.locator('#metrics-table tbody tr').count()) >= 8);
+  await screenshot(page, 'playground');
+  assert.deepEqual(problems(), []);
+});
+
+test('every control changes its readout, the re-simulated run and the drawing', async () => {
+  const { page, problems } = await openPage(browser, { path: '#loss=5&jitter=20' });
+  await waitReady(page);
+  await freeze(page, 6);
+  const ids = await page.$$eval('[data-control]', (els) => els.map((e) => e.dataset.control));
+  assert.ok(ids.length >= 20, `${ids.length} controls`);
+  for (const required of ['renderDelay', 'halfLife', 'loss', 'latency', 'jitter', 'sendRate', 'maxExtrapolation', 'lerpFactor', 'pathSpeed', 'fps']) {
+    assert.ok(ids.includes(required), `a ${required} slider`);
+    const label = await page.textContent(`label[for=control-${required}]`);
+    assert.ok(label.trim().length > 0, `${required} has a label`);
+  }
+  for (const id of ids) {
+    const beforeState = await fingerprint(page);
+    const readoutBefore = await page.evaluate((id) => {
+      const out = document.querySelector(`[data-control=${id}] output`);
+      const el = document.getElementById(`control-${id}`);
+      return `${out?.textContent ?? ''}|${el.type === 'checkbox' ? el.checked : el.value}`;
+    }, id);
+    const value = await otherValue(page, id);
+    const el = page.locator(`#control-${id}`);
+    const type = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
+    if (type === 'checkbox') await el.setChecked(value);
+    else if (type === 'select') await el.selectOption(value);
+    else { await el.fill(String(value)); await el.dispatchEvent('change'); }
+    await freeze(page, 6);
+    const afterState = await fingerprint(page);
+    const readoutAfter = await page.evaluate((id) => {
+      const out = document.querySelector(`[data-control=${id}] output`);
+      const el = document.getElementById(`control-${id}`);
+      return `${out?.textContent ?? ''}|${el.type === 'checkbox' ? el.checked : el.value}`;
+    }, id);
+    assert.notEqual(readoutAfter, readoutBefore, `${id}: the control shows the new value`);
+    assert.ok(afterState.runId > beforeState.runId, `${id}: re-simulated`);
+    assert.ok(afterState.metrics !== beforeState.metrics || afterState.timeline !== beforeState.timeline, `${id}: the run's numbers changed`);
+    assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
+    if (id !== 'preset') assert.notEqual(afterState.hash, beforeState.hash, `${id}: the URL holds the change`);
+  }
+  await screenshot(page, 'playground-all-controls-moved');
+  assert.deepEqual(problems(), []);
+});
+
+test('a link with a configuration applies it', async () => {
+  const { page, problems } = await openPage(browser, { path: '#renderDelay=250&loss=10&motion=circle&seed=7&t=3.5' });
+  await waitReady(page);
+  const params = await page.evaluate(() => window.netcodeLab.model().params);
+  assert.equal(params.remote.clock.renderDelay, 0.25);
+  assert.equal(params.network.downlink.loss, 0.1);
+  assert.equal(params.network.uplink.loss, 0.1);
+  assert.equal(params.scenario.motion, 'circle');
+  assert.equal(params.seed, 7);
+  assert.equal(await page.textContent('[data-control=renderDelay] output'), '250 ms');
+  assert.equal(await page.inputValue('#control-motion'), 'circle');
+  assert.deepEqual(problems(), []);
+});
+
+test('a link with garbage shows a notice and a working page', async () => {
+  const { page, problems } = await openPage(browser, { path: '#renderDelay=banana&loss=999&foo=bar&motion=moon&seed=-4&stall=x' });
+  await waitReady(page);
+  await page.waitForSelector('#notice:not([hidden])');
+  const notice = await page.textContent('#notice');
+  for (const part of ['Render delay “banana”', 'Packet loss 999', 'unknown setting “foo”', 'Motion script “moon”', 'Seed -4', 'stall']) {
+    assert.ok(notice.includes(part), `notice mentions ${part}: ${notice}`);
+  }
+  const params = await page.evaluate(() => window.netcodeLab.model().params);
+  assert.equal(params.network.downlink.loss, 0.5, 'loss clamped to 50 %');
+  assert.equal(params.remote.clock.renderDelay, 0.1, 'bad delay ignored');
+  const stats = await canvasStats(page, '#view-remote');
+  assert.ok(stats.painted > 0);
+  await screenshot(page, 'playground-garbage-url');
+  assert.deepEqual(problems(), []);
+});
+
+test('a golden trace imports and replays in the views; the run exports as a trace', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.setInputFiles('#trace-file', 'tests/traces/seed-002.json');
+  await page.waitForFunction(() => window.netcodeLab.model().imported);
+  assert.match(await page.textContent('#notice'), /imported trace: 3 snapshots/);
+  const at = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.state.playing = false;
+    app.seek(10.30);
+    const model = app.model;
+    return model.frameRow(model.frameAt(10.30));
+  });
+  assert.ok(Math.abs(at.x - 1.5) < 1e-9, `seed 002: x = 1.5 at local 10.30 (${at.x})`);
+  assert.match(await page.textContent('#status'), /Ready/);
+  await screenshot(page, 'playground-imported-seed-002');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-snapshots')]);
+  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.equal(exported.format, 'netcode-lab/trace@1');
+  assert.equal(exported.snapshots.length, 3, 'the imported trace exports as itself');
+  await page.locator('#control-renderDelay').fill('120');
+  await page.waitForFunction(() => !window.netcodeLab.model().imported);
+  const [sim] = await Promise.all([page.waitForEvent('download'), page.click('#export-snapshots')]);
+  const simTrace = JSON.parse(readFileSync(await sim.path(), 'utf8'));
+  assert.ok(simTrace.snapshots.length > 300, `${simTrace.snapshots.length} snapshots from a 20 s run`);
+  assert.equal(simTrace.params.renderDelay, 0.12);
+  assert.deepEqual(problems(), []);
+});
+
+test('a bad trace is refused with the field named and the page keeps working', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.setInputFiles('#trace-file', 'tests/traces/bad/' + readBadName());
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.match(await page.textContent('#notice'), /Trace not imported .*: \w+/);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().imported), false);
+  assert.deepEqual(problems(), []);
+});
+
+function readBadName() {
+  return 'wrong-type.json';
+}
+
+test('time controls step, scrub and the keyboard steers the local player', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await freeze(page, 2);
+  await page.click('#step-frame');
+  const t1 = await page.evaluate(() => window.netcodeLab.app.state.playhead);
+  assert.ok(Math.abs(t1 - (2 + 1 / 60)) < 0.02, `one frame on: ${t1}`);
+  await page.click('#step-back');
+  await page.click('#step-tick');
+  const t2 = await page.evaluate(() => window.netcodeLab.app.state.playhead);
+  assert.ok(t2 > 2 && t2 <= 2.06, `next snapshot send at 20 Hz: ${t2}`);
+  await page.evaluate(() => window.netcodeLab.app.seek(8.2));
+  const localBefore = await canvasStats(page, '#view-local');
+  await page.locator('#scrub').fill('7.5');
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.state.playhead), 7.5);
+  assert.match(await page.textContent('#time'), /7\.500/);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.down('KeyD');
+  await page.keyboard.up('KeyD');
+  const script = await page.evaluate(() => window.netcodeLab.model().params.script);
+  assert.ok(Array.isArray(script) && script.some((e) => e.keys.right), 'the key press is in the input script');
+  await page.evaluate(() => window.netcodeLab.app.seek(8.2));
+  const localAfter = await canvasStats(page, '#view-local');
+  assert.notEqual(localAfter.checksum, localBefore.checksum);
+  assert.deepEqual(problems(), []);
+});
