@@ -174,3 +174,69 @@ fn the_path_export_carries_the_delivered_batches() {
     assert_eq!(paths.len(), delivered);
     assert!(netcode_lab::trace::Trace::from_json(&trace.to_json()).is_ok());
 }
+
+#[test]
+fn a_rerun_with_bad_params_changes_nothing() {
+    let mut sim = run(&base()).unwrap();
+    let before = frames(&mut sim);
+    let mut bad = base();
+    bad.paths.sample_interval = 99.0;
+    assert_eq!(sim.rerun(&bad).unwrap_err().field, "paths.sampleInterval");
+    assert!(same_bits(&frames(&mut sim), &before));
+}
+
+#[test]
+fn a_rerun_that_reuses_pipelines_is_bit_identical_to_a_full_run() {
+    use netcode_lab::sim::rerun::{reusable, Reuse};
+    let p = base();
+    type Change = Box<dyn Fn(&mut SimParams)>;
+    let changes: Vec<(&str, Change, Reuse)> = vec![
+        (
+            "render delay",
+            Box::new(|q| q.remote.clock.render_delay = 0.2),
+            Reuse { remote: false, paths: true, local: true },
+        ),
+        (
+            "half-life",
+            Box::new(|q| q.local.smoothing.half_life = 0.2),
+            Reuse { remote: true, paths: true, local: false },
+        ),
+        (
+            "lerp factor",
+            Box::new(|q| q.paths.lerp.lerp_factor = 0.3),
+            Reuse { remote: true, paths: false, local: true },
+        ),
+        ("uplink loss", Box::new(|q| q.network.uplink.loss = 0.2), Reuse { remote: false, paths: true, local: false }),
+        ("seed", Box::new(|q| q.seed = 9), Reuse::default()),
+        ("fps", Box::new(|q| q.fps = 30.0), Reuse::default()),
+    ];
+    for (what, change, expected) in changes {
+        let mut q = p.clone();
+        change(&mut q);
+        assert_eq!(reusable(&p, &q), expected, "{what}");
+        let mut incremental = run(&p).unwrap();
+        incremental.rerun(&q).unwrap();
+        let mut full = run(&q).unwrap();
+        assert!(same_bits(&frames(&mut incremental), &frames(&mut full)), "{what}: frames differ");
+        for kind in ["snapshots", "batches", "corrections", "rtt"] {
+            let a = incremental.recording_mut().get_mut(kind).unwrap().rows().to_vec();
+            let b = full.recording_mut().get_mut(kind).unwrap().rows().to_vec();
+            assert!(same_bits(&a, &b), "{what}: {kind} differ");
+        }
+        assert_eq!(incremental.metrics(), full.metrics(), "{what}: metrics differ");
+    }
+}
+
+#[test]
+fn each_sweep_point_equals_a_full_run_at_that_delay() {
+    let p = base();
+    let points = sweep(&p, &[0.05, 0.2]).unwrap();
+    for point in points {
+        let mut q = p.clone();
+        q.remote.clock.render_delay = point.delay;
+        let m = run(&q).unwrap().metrics();
+        assert_eq!(point.underrun_pct, m.remote.underrun_pct, "delay {}", point.delay);
+        assert_eq!(point.added_latency, m.remote.shown.added_latency, "delay {}", point.delay);
+        assert_eq!(point.rms_error, m.remote.shown.rms_error, "delay {}", point.delay);
+    }
+}

@@ -38,11 +38,12 @@ pub struct TrackMetrics {
     pub jerk: f64,
 }
 
-/// One track: frame index, local time step, server time, position.
-struct Point {
-    dt: f64,
-    server_now: f64,
-    pos: Vec2,
+/// One frame of a track: its length, the true server time, and the position shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub dt: f64,
+    pub server_now: f64,
+    pub pos: Vec2,
 }
 
 fn track(frames: &Timeline, x_column: usize) -> (Vec<Option<Point>>, usize) {
@@ -94,7 +95,13 @@ fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
 
 /// Metrics of the track whose x is in `x_column` (y next to it), shifted around `guess` seconds.
 pub fn track_metrics(frames: &Timeline, x_column: usize, truth: &TruthTrack, guess: f64) -> TrackMetrics {
-    let (points, shown) = track(frames, x_column);
+    let (points, _) = track(frames, x_column);
+    metrics_of(&points, truth, guess)
+}
+
+/// Metrics of a track given frame by frame (`None` where nothing is shown), shifted around `guess` seconds.
+pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> TrackMetrics {
+    let shown = points.iter().flatten().count();
     let visible: Vec<&Point> = points.iter().flatten().collect();
     if visible.is_empty() {
         return TrackMetrics::default();

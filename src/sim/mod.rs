@@ -24,6 +24,7 @@ pub mod paths;
 pub mod presets;
 pub mod record;
 pub mod remote;
+pub mod rerun;
 pub mod sweep;
 pub mod timeline;
 pub mod world;
@@ -94,6 +95,8 @@ pub struct Simulation {
     local: LocalPipeline,
     recording: Recording,
     last: Option<FrameTick>,
+    /// Pipelines adopted from a previous run, and that run's frames to copy their columns from.
+    reused: Option<(rerun::Reuse, timeline::Timeline)>,
 }
 
 /// Frames the window can hold: `duration × fps` plus slack for the first frame.
@@ -116,6 +119,7 @@ impl Simulation {
             local: LocalPipeline::new(params, params.script.clone())?,
             recording: Recording::with_capacity(frame_capacity(params), snapshots),
             last: None,
+            reused: None,
         })
     }
 
@@ -135,9 +139,30 @@ impl Simulation {
         let mut row = [f64::NAN; frame::STRIDE];
         row[frame::LOCAL] = tick.reading;
         row[frame::DT] = tick.dt;
-        self.remote.step(&tick, &self.truth, &mut row, &mut self.recording);
-        self.paths.step(&tick, &mut row, &mut self.recording);
-        self.local.step(&tick, &mut row, &mut self.recording);
+        let (reuse, old) = match &self.reused {
+            Some((reuse, old)) => (*reuse, old.row(tick.index)),
+            None => (rerun::Reuse::default(), None),
+        };
+        let copy = |row: &mut [f64], columns: std::ops::Range<usize>| {
+            if let Some(old) = old {
+                row[columns.clone()].copy_from_slice(&old[columns]);
+            }
+        };
+        if reuse.remote {
+            copy(&mut row, rerun::REMOTE_COLUMNS);
+        } else {
+            self.remote.step(&tick, &self.truth, &mut row, &mut self.recording);
+        }
+        if reuse.paths {
+            copy(&mut row, rerun::PATH_COLUMNS);
+        } else {
+            self.paths.step(&tick, &mut row, &mut self.recording);
+        }
+        if reuse.local {
+            copy(&mut row, rerun::LOCAL_COLUMNS);
+        } else {
+            self.local.step(&tick, &mut row, &mut self.recording);
+        }
         self.recording.frames.push(&row);
         self.last = Some(tick);
         true
@@ -146,7 +171,11 @@ impl Simulation {
     /// Simulates every remaining frame of the window.
     pub fn run_to_end(&mut self) {
         while self.step() {}
-        self.copy_rtt_history();
+        let remote_reused = self.reused.as_ref().is_some_and(|(r, _)| r.remote);
+        if !remote_reused {
+            self.copy_rtt_history();
+        }
+        self.reused = None;
     }
 
     /// Steers the local player with live keys from the next frame on.

@@ -32,6 +32,15 @@ const STREAM_SNAPSHOTS: u64 = 1;
 const STREAM_PINGS: u64 = 2;
 const STREAM_PONGS: u64 = 3;
 
+/// What the client side of the remote pipeline receives, in order — enough to replay the client alone with
+/// other settings (the delay sweep does: same packets, another render delay).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClientInput {
+    Snapshot(Snapshot, f64),
+    Rtt(f64, f64),
+    Frame(FrameTick),
+}
+
 /// The remote pipeline of one run, stepped frame by frame.
 pub struct RemotePipeline {
     params: SimParams,
@@ -48,6 +57,8 @@ pub struct RemotePipeline {
     deliveries: Vec<Delivery<Snapshot>>,
     echoes: Vec<Delivery<f64>>,
     last_displayed: Option<Vec2>,
+    /// When set, every client input is logged here (see [`ClientInput`]).
+    pub log: Option<Vec<ClientInput>>,
 }
 
 pub(crate) fn code<T: PartialEq>(all: &[T], value: &T) -> f64 {
@@ -81,6 +92,7 @@ impl RemotePipeline {
             deliveries: Vec::new(),
             echoes: Vec::new(),
             last_displayed: None,
+            log: None,
         })
     }
 
@@ -97,6 +109,9 @@ impl RemotePipeline {
         self.send_snapshots(tick.local, rec);
         self.exchange_pings(tick.local);
         self.receive_snapshots(tick.local, rec);
+        if let Some(log) = &mut self.log {
+            log.push(ClientInput::Frame(*tick));
+        }
         let played = self.playback.frame(tick.reading, tick.dt);
         let server_now = self.map.server_of_local(tick.local);
         let truth_now = truth_table.at(server_now);
@@ -186,6 +201,9 @@ impl RemotePipeline {
         for pong in self.echoes.drain(..) {
             let now = self.map.reading(pong.arrival);
             self.playback.on_rtt_sample(now, now - pong.item);
+            if let Some(log) = &mut self.log {
+                log.push(ClientInput::Rtt(now, now - pong.item));
+            }
         }
     }
 
@@ -194,7 +212,11 @@ impl RemotePipeline {
         self.downlink.receive(until_local, &mut self.deliveries);
         let every = self.params.scenario.ticks_per_snapshot();
         for delivery in self.deliveries.drain(..) {
-            let outcome = self.playback.on_snapshot(delivery.item, self.map.reading(delivery.arrival));
+            let arrival = self.map.reading(delivery.arrival);
+            let outcome = self.playback.on_snapshot(delivery.item, arrival);
+            if let Some(log) = &mut self.log {
+                log.push(ClientInput::Snapshot(delivery.item, arrival));
+            }
             let seq = (delivery.item.tick - self.first_tick) / every;
             let index = seq.saturating_sub(rec.snapshots.dropped()) as usize;
             let Some(row) = rec.snapshots.row_mut(index) else { continue };

@@ -1,14 +1,21 @@
 //! The render-delay trade-off curve: re-run the remote view for a list of delays (same seed, same packets)
 //! and measure what each delay buys — fewer underruns — and costs — more added latency (seed 000 §4.3.10:
 //! "太小则频繁外推，太大则远端明显滞后").
+//!
+//! The network does not depend on the delay, so it runs once: the first pass logs every client input (each
+//! delivered snapshot, RTT sample and frame, in order); each delay then replays only the client — a fresh
+//! buffer, clock and presenter — on that log.
 
+use crate::buffer::SampleStatus;
+use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
-use crate::sim::metrics::track_metrics;
+use crate::playback::RemotePlayback;
+use crate::sim::metrics::{metrics_of, Point};
 use crate::sim::params::SimParams;
 use crate::sim::record::{frame, Recording};
-use crate::sim::remote::RemotePipeline;
+use crate::sim::remote::{ClientInput, RemotePipeline};
 use crate::sim::world::{TimeMap, TruthTrack};
-use crate::sim::{frame_capacity, next_tick};
+use crate::sim::{next_tick, FrameTick};
 use serde::Serialize;
 
 /// Delays a sweep accepts at most.
@@ -29,57 +36,73 @@ pub fn sweep(params: &SimParams, delays: &[f64]) -> Result<Vec<SweepPoint>, Para
     if delays.len() > MAX_POINTS {
         return Err(ParamError::new("delays", format!("{} delays; at most {MAX_POINTS}", delays.len())));
     }
+    for (i, &delay) in delays.iter().enumerate() {
+        in_range(&format!("delays[{i}]"), delay, 0.0, 1.0, "s")?;
+    }
     let map = TimeMap::new(params);
     let truth = TruthTrack::new(params.scenario.motion, params.scenario.speed);
+    let log = client_inputs(params, map, &truth)?;
     delays
         .iter()
-        .enumerate()
-        .map(|(i, &delay)| {
-            in_range(&format!("delays[{i}]"), delay, 0.0, 1.0, "s")?;
+        .map(|&delay| {
             let mut p = params.clone();
             p.remote.clock.render_delay = delay;
-            point(&p, map, &truth)
+            replay(&p, map, &log, &truth)
         })
         .collect()
 }
 
-fn point(params: &SimParams, map: TimeMap, truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
+/// Runs the remote pipeline once and returns what its client received, in order.
+fn client_inputs(params: &SimParams, map: TimeMap, truth: &TruthTrack) -> Result<Vec<ClientInput>, ParamError> {
     let mut remote = RemotePipeline::new(params, map)?;
-    let mut rec =
-        Recording::with_capacity(frame_capacity(params), (params.duration * params.scenario.send_rate) as usize + 16);
-    let mut last = None;
+    remote.log = Some(Vec::new());
+    let mut rec = Recording::with_capacity(1, (params.duration * params.scenario.send_rate) as usize + 16);
+    let mut last: Option<FrameTick> = None;
+    let mut row = [f64::NAN; frame::STRIDE];
     loop {
         let tick = next_tick(params, &map, last.as_ref());
         if tick.local > params.duration + 1e-9 {
             break;
         }
-        let mut row = [f64::NAN; frame::STRIDE];
-        row[frame::LOCAL] = tick.reading;
-        row[frame::DT] = tick.dt;
         remote.step(&tick, truth, &mut row, &mut rec);
-        rec.frames.push(&row);
         last = Some(tick);
     }
-    let status = underrun_and_lag(&rec);
-    let track = track_metrics(&rec.frames, frame::X, truth, status.1);
+    Ok(remote.log.take().unwrap_or_default())
+}
+
+/// One delay's point: the client alone, replayed on the logged inputs.
+fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
+    let mut playback = RemotePlayback::new(params.effective_remote())?;
+    let mut points: Vec<Option<Point>> = Vec::new();
+    let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
+    for input in log {
+        match *input {
+            ClientInput::Snapshot(snapshot, arrival) => {
+                playback.on_snapshot(snapshot, arrival);
+            }
+            ClientInput::Rtt(now, rtt) => {
+                playback.on_rtt_sample(now, rtt);
+            }
+            ClientInput::Frame(tick) => {
+                let played = playback.frame(tick.reading, tick.dt);
+                let server_now = map.server_of_local(tick.local);
+                underruns += usize::from(played.sample.status == SampleStatus::Underrun);
+                let lag = server_now - played.reading.render_time;
+                if lag.is_finite() {
+                    lag_sum += lag;
+                    lag_n += 1;
+                }
+                let pos: Option<Vec2> = played.displayed.position;
+                points.push(pos.map(|pos| Point { dt: tick.dt, server_now, pos }));
+            }
+        }
+    }
+    let n = points.len().max(1) as f64;
+    let track = metrics_of(&points, truth, lag_sum / lag_n.max(1) as f64);
     Ok(SweepPoint {
         delay: params.remote.clock.render_delay,
-        underrun_pct: status.0,
+        underrun_pct: underruns as f64 / n,
         added_latency: track.added_latency,
         rms_error: track.rms_error,
     })
-}
-
-/// (underrun share, mean lag) without the per-policy tracks.
-fn underrun_and_lag(rec: &Recording) -> (f64, f64) {
-    let underrun =
-        crate::buffer::SampleStatus::ALL.iter().position(|s| *s == crate::buffer::SampleStatus::Underrun).unwrap_or(2)
-            as f64;
-    let n = rec.frames.len().max(1) as f64;
-    let share = rec.frames.column(frame::STATUS).filter(|c| *c == underrun).count() as f64 / n;
-    let lags: Vec<f64> = (0..rec.frames.len())
-        .filter_map(|i| rec.frames.row(i).map(|r| r[frame::SERVER_NOW] - r[frame::RENDER_TIME]))
-        .filter(|l| l.is_finite())
-        .collect();
-    (share, lags.iter().sum::<f64>() / lags.len().max(1) as f64)
 }

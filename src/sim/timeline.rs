@@ -72,6 +72,11 @@ impl Timeline {
     /// Appends a row (padded with NaN or cut to the stride), dropping the oldest row when full.
     pub fn push(&mut self, row: &[f64]) {
         let stride = self.stride();
+        if row.len() == stride && self.rows < self.capacity {
+            self.data.extend_from_slice(row);
+            self.rows += 1;
+            return;
+        }
         let fill = row.iter().copied().chain(std::iter::repeat(f64::NAN)).take(stride);
         if self.rows < self.capacity {
             self.data.extend(fill);

@@ -71,7 +71,7 @@ impl Playground {
     #[wasm_bindgen(js_name = setParams)]
     pub fn set_params(&mut self, params: JsValue) -> Result<(), JsError> {
         let params = params_from_js(params)?;
-        self.sim = run(&params).map_err(js_error)?;
+        self.sim.rerun(&params).map_err(js_error)?;
         self.metrics = None;
         self.imported = None;
         Ok(())

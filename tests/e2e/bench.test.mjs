@@ -1,0 +1,50 @@
+// Measures (does not assert) speed in headless Chromium: the wasm core on bench.html, and the playground's
+// frame work (step + full redraw) and slider-drag latency. Numbers go to artifacts/e2e/bench.json.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { launch, openPage, waitReady } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const ARTIFACTS = process.env.NETCODE_LAB_ARTIFACTS ?? 'artifacts/e2e';
+
+test('benchmarks run and report finite numbers', async () => {
+  const core = await openPage(browser, { path: 'bench.html' });
+  await core.page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 120000 });
+  const wasm = await core.page.evaluate(() => window.benchResults);
+  assert.deepEqual(core.problems(), []);
+
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.evaluate(() => { window.netcodeLab.app.frameTimes.length = 0; window.netcodeLab.app.state.playing = true; });
+  await page.waitForTimeout(3000);
+  const frames = await page.evaluate(() => [...window.netcodeLab.app.frameTimes]);
+  const drag = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.state.playing = false;
+    const slider = document.getElementById('control-renderDelay');
+    const samples = [];
+    for (let i = 0; i < 20; i++) {
+      slider.value = String(50 + 10 * i);
+      const t0 = performance.now();
+      slider.dispatchEvent(new Event('input'));
+      samples.push(performance.now() - t0);
+    }
+    return samples;
+  });
+  const pct = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+  const results = {
+    wasm,
+    frame: { frames: frames.length, median: pct(frames, 0.5), p95: pct(frames, 0.95) },
+    sliderDrag: { changes: drag.length, median: pct(drag, 0.5), p95: pct(drag, 0.95) },
+  };
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(`${ARTIFACTS}/bench.json`, JSON.stringify(results, null, 2));
+  console.log(JSON.stringify(results));
+  for (const s of [...Object.values(wasm), results.frame, results.sliderDrag]) assert.ok(Number.isFinite(s.median) && Number.isFinite(s.p95));
+  assert.ok(frames.length > 30, `${frames.length} frames drawn in 3 s`);
+  assert.deepEqual(problems(), []);
+});

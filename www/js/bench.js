@@ -1,0 +1,66 @@
+// In-browser benchmarks of the wasm core: whole-window re-simulation, metrics, the delay sweep.
+// Results go into the table and `window.benchResults` (the end-to-end bench saves them as an artifact).
+import { showError, watchForErrors } from './banner.js';
+
+watchForErrors();
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { runs: samples.length, median: pick(0.5), p95: pick(0.95), min: sorted[0] };
+}
+
+function time(fn, runs) {
+  fn(); // warm-up (JIT, memory growth)
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  return stats(samples);
+}
+
+async function main() {
+  const core = await import('../pkg/netcode_lab.js');
+  await core.default();
+  const run = () => {
+    const long = { duration: 60, fps: 60 };
+    const pg = new core.Playground(long);
+    let flip = 0;
+    let seed = 1;
+    const results = {
+      'simulate 60 s at 60 fps, everything (new seed)': time(() => {
+        seed += 1;
+        pg.setParams({ ...long, seed });
+      }, 30),
+      'simulate 60 s at 60 fps, render delay moved (remote view only)': time(() => {
+        flip = 1 - flip;
+        pg.setParams({ ...long, seed, remote: { clock: { renderDelay: 0.1 + flip * 0.01 } } });
+      }, 30),
+      'metrics of a 60 s run': time(() => {
+        pg.setParams({ ...long, seed: 2 + flip });
+        return pg.metrics();
+      }, 10),
+      'simulate 20 s at 60 fps, everything (the page default)': time(() => {
+        seed += 1;
+        pg.setParams({ duration: 20, seed });
+      }, 30),
+      'sweep, 64 delays, 20 s window': time(() => pg.sweep(Array.from({ length: 64 }, (_, i) => i * 0.005)), 5),
+    };
+    results['metrics of a 60 s run'].note = 'includes one 60 s simulation';
+    const body = document.querySelector('#results tbody');
+    body.innerHTML = '';
+    for (const [what, s] of Object.entries(results)) {
+      const tr = document.createElement('tr');
+      tr.innerHTML = `<td>${what}</td><td>${s.runs}</td><td>${s.median.toFixed(2)}</td><td>${s.p95.toFixed(2)}</td><td>${s.min.toFixed(2)}</td>`;
+      body.append(tr);
+    }
+    window.benchResults = results;
+    document.documentElement.dataset.ready = 'true';
+  };
+  document.getElementById('run').addEventListener('click', run);
+  run();
+}
+
+main().catch((e) => showError(e?.message ?? e));
