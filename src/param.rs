@@ -16,6 +16,13 @@ impl ParamError {
     }
 }
 
+impl ParamError {
+    /// The same error one level down: `loss` inside `network.downlink` becomes `network.downlink.loss`.
+    pub fn within(self, group: &str) -> ParamError {
+        ParamError::new(format!("{group}.{}", self.field), self.message)
+    }
+}
+
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "`{}`: {}", self.field, self.message)

@@ -35,9 +35,9 @@ pub struct PlaybackParams {
 impl PlaybackParams {
     /// Checks every group, and that buffer and clock agree on the send interval.
     pub fn validate(&self) -> Result<(), ParamError> {
-        self.buffer.validate().map_err(|e| prefixed("buffer", e))?;
-        self.clock.validate().map_err(|e| prefixed("clock", e))?;
-        self.underrun.validate().map_err(|e| prefixed("underrun", e))?;
+        self.buffer.validate().map_err(|e| e.within("buffer"))?;
+        self.clock.validate().map_err(|e| e.within("clock"))?;
+        self.underrun.validate().map_err(|e| e.within("underrun"))?;
         if self.buffer.send_interval != self.clock.send_interval {
             return Err(ParamError::new(
                 "clock.sendInterval",
@@ -56,10 +56,6 @@ impl PlaybackParams {
         self.clock.send_interval = send_interval;
         self
     }
-}
-
-fn prefixed(group: &str, e: ParamError) -> ParamError {
-    ParamError::new(format!("{group}.{}", e.field), e.message)
 }
 
 /// What one frame produced.

@@ -30,8 +30,7 @@ impl LocalPipeline {
         let uplink = Link::new(params.network.uplink, params.seed, STREAM_INPUTS);
         let downlink = Link::new(params.network.downlink, params.seed, STREAM_LOCAL_SNAPSHOTS);
         let script = script.unwrap_or_else(|| InputScript::demo(params.duration + 1.0));
-        let session = Session::with_channels(local, script, uplink, downlink)
-            .map_err(|e| ParamError::new(format!("local.{}", e.field), e.message))?;
+        let session = Session::with_channels(local, script, uplink, downlink).map_err(|e| e.within("local"))?;
         Ok(LocalPipeline { session, corrections: Vec::new() })
     }
 

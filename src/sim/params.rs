@@ -166,10 +166,6 @@ impl Default for EventParams {
     }
 }
 
-fn prefixed(group: &str, e: ParamError) -> ParamError {
-    ParamError::new(format!("{group}.{}", e.field), e.message)
-}
-
 impl SimParams {
     /// Checks every field; the error names the first bad one with its path (`network.downlink.loss`).
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -179,17 +175,17 @@ impl SimParams {
         in_range("scenario.speed", s.speed, 0.0, 2000.0, "units/s")?;
         in_range("scenario.tickRate", s.tick_rate, 1.0, 240.0, "Hz")?;
         in_range("scenario.sendRate", s.send_rate, 1.0, s.tick_rate.max(1.0), "Hz")?;
-        self.network.downlink.validate().map_err(|e| prefixed("network.downlink", e))?;
-        self.network.uplink.validate().map_err(|e| prefixed("network.uplink", e))?;
+        self.network.downlink.validate().map_err(|e| e.within("network.downlink"))?;
+        self.network.uplink.validate().map_err(|e| e.within("network.uplink"))?;
         in_range("network.clockOffset", self.network.clock_offset, -1e4, 1e4, "s")?;
         in_range("network.clockSkew", self.network.clock_skew, -0.05, 0.05, "")?;
-        self.effective_remote().validate().map_err(|e| prefixed("remote", e))?;
+        self.effective_remote().validate().map_err(|e| e.within("remote"))?;
         let p = &self.paths;
         in_range("paths.batchInterval", p.batch_interval, 0.05, 10.0, "s")?;
         in_range("paths.sampleInterval", p.sample_interval, 0.01, p.batch_interval.max(0.01), "s")?;
-        p.player.validate().map_err(|e| prefixed("paths.player", e))?;
-        p.lerp.validate().map_err(|e| prefixed("paths.lerp", e))?;
-        self.effective_local().validate().map_err(|e| prefixed("local", e))?;
+        p.player.validate().map_err(|e| e.within("paths.player"))?;
+        p.lerp.validate().map_err(|e| e.within("paths.lerp"))?;
+        self.effective_local().validate().map_err(|e| e.within("local"))?;
         let e = &self.events;
         if let Some(at) = e.stall_at {
             in_range("events.stallAt", at, 0.0, MAX_DURATION, "s")?;

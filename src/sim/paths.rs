@@ -49,7 +49,7 @@ impl PathPipeline {
             end,
             p.sample_interval.min(0.05),
         )
-        .map_err(|e| ParamError::new(format!("paths.{}", e.field), e.message))?;
+        .map_err(|e| e.within("paths"))?;
         let plan = BatchPlan {
             batch_interval: p.batch_interval,
             sample_interval: p.sample_interval,
@@ -57,17 +57,15 @@ impl PathPipeline {
             latency: 0.0,
             first_seq: 1,
         };
-        let batches = batches_from_truth(&truth_path, &plan)
-            .map_err(|e| ParamError::new(format!("paths.{}", e.field), e.message))?;
+        let batches = batches_from_truth(&truth_path, &plan).map_err(|e| e.within("paths"))?;
         let outbox = batches.into_iter().map(|b| (map.local_of_server(b.arrival), b)).collect();
         Ok(PathPipeline {
             map,
             outbox,
             next: 0,
             link: Link::new(params.network.downlink, params.seed, STREAM_BATCHES),
-            player: PathPlayer::new(p.player)
-                .map_err(|e| ParamError::new(format!("paths.player.{}", e.field), e.message))?,
-            lerp: LerpChase::new(p.lerp).map_err(|e| ParamError::new(format!("paths.lerp.{}", e.field), e.message))?,
+            player: PathPlayer::new(p.player).map_err(|e| e.within("paths.player"))?,
+            lerp: LerpChase::new(p.lerp).map_err(|e| e.within("paths.lerp"))?,
             deliveries: Vec::new(),
             previous: None,
         })

@@ -1,6 +1,7 @@
 // In-browser benchmarks of the wasm core: whole-window re-simulation, metrics, the delay sweep.
 // Results go into the table and `window.benchResults` (the end-to-end bench saves them as an artifact).
 import { showError, watchForErrors } from './banner.js';
+import { loadCore } from './core.js';
 
 watchForErrors();
 
@@ -22,8 +23,8 @@ function time(fn, runs) {
 }
 
 async function main() {
-  const core = await import('../pkg/netcode_lab.js');
-  await core.default();
+  const core = await loadCore();
+  if (!core) return;
   const run = () => {
     const long = { duration: 60, fps: 60 };
     const pg = new core.Playground(long);

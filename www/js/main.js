@@ -13,18 +13,10 @@ import * as comparison from './comparison.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
 
+import { loadCore } from './core.js';
+
 watchForErrors();
 
-async function loadCore() {
-  try {
-    const core = await import('../pkg/netcode_lab.js');
-    await core.default();
-    return core;
-  } catch (error) {
-    showError(`the WebAssembly module failed to load (${error?.message ?? error}). Build it with \`cargo xtask play\`.`);
-    return null;
-  }
-}
 
 const KEY_MAP = {
   KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',

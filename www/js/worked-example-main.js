@@ -2,18 +2,10 @@
 import { showError, hasFailed, watchForErrors } from './banner.js';
 import { ExampleView } from './worked-example-view.js';
 
+import { loadCore } from './core.js';
+
 watchForErrors();
 
-async function loadCore() {
-  try {
-    const core = await import('../pkg/netcode_lab.js');
-    await core.default();
-    return core;
-  } catch (error) {
-    showError(`the WebAssembly module failed to load (${error?.message ?? error}). Build it with \`cargo xtask play\`.`);
-    return null;
-  }
-}
 
 function bindSlider(playground, redraw) {
   const slider = document.getElementById('render-delay');

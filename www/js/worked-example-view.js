@@ -2,23 +2,10 @@
 // All numbers come from Rust through Float64Array views over wasm memory; views are rebuilt on every draw
 // because a growing wasm memory detaches old ones.
 
-const COLORS = {
-  snapshot: '#0072B2',
-  arrival: '#56B4E9',
-  render: '#D55E00',
-};
+import { COLORS, theme as themeColors, line, text as label, square, circle, diamond } from './canvas.js';
+
 const STATUS_READY = 1;
 const FRAME = { local: 0, renderTime: 1, status: 2, x: 3, left: 4, right: 5, factor: 6, delay: 7 };
-
-function themeColors() {
-  const css = getComputedStyle(document.documentElement);
-  return {
-    ink: css.getPropertyValue('--ink').trim() || '#1b1d21',
-    muted: css.getPropertyValue('--muted').trim() || '#5d636e',
-    line: css.getPropertyValue('--line').trim() || '#d9dce1',
-    panel: css.getPropertyValue('--panel').trim() || '#f4f5f7',
-  };
-}
 
 function readFrame(playground) {
   const view = playground.frameView();
@@ -205,51 +192,4 @@ function statusRuns(curve) {
     else runs.push({ status, from: local, to: local });
   }
   return runs;
-}
-
-function line(ctx, x1, y1, x2, y2) {
-  ctx.beginPath();
-  ctx.moveTo(x1, y1);
-  ctx.lineTo(x2, y2);
-  ctx.stroke();
-}
-
-function label(ctx, color, text, x, y, size = 13) {
-  ctx.fillStyle = color;
-  ctx.font = `${size}px -apple-system, "Segoe UI", Roboto, Arial, "Noto Sans CJK SC", sans-serif`;
-  ctx.fillText(text, x, y);
-}
-
-function square(ctx, x, y, r, color, filled) {
-  ctx.lineWidth = 1.5;
-  if (filled) {
-    ctx.fillStyle = color;
-    ctx.fillRect(x - r / 2, y - r / 2, r, r);
-  } else {
-    ctx.strokeStyle = color;
-    ctx.strokeRect(x - r / 2, y - r / 2, r, r);
-  }
-}
-
-function circle(ctx, x, y, r, color, filled) {
-  ctx.beginPath();
-  ctx.arc(x, y, r, 0, Math.PI * 2);
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = color;
-  ctx.stroke();
-  if (filled) {
-    ctx.fillStyle = color;
-    ctx.fill();
-  }
-}
-
-function diamond(ctx, x, y, r, color) {
-  ctx.beginPath();
-  ctx.moveTo(x, y - r);
-  ctx.lineTo(x + r, y);
-  ctx.lineTo(x, y + r);
-  ctx.lineTo(x - r, y);
-  ctx.closePath();
-  ctx.fillStyle = color;
-  ctx.fill();
 }

@@ -1,0 +1,14 @@
+// Loading the wasm core, with a visible banner instead of a blank page when it cannot load.
+import { showError } from './banner.js';
+
+/** The initialised `netcode_lab` module, or `null` after showing why it failed to load. */
+export async function loadCore() {
+  try {
+    const core = await import('../pkg/netcode_lab.js');
+    await core.default();
+    return core;
+  } catch (error) {
+    showError(`the WebAssembly module failed to load (${error?.message ?? error}). Build it with \`cargo xtask play\`.`);
+    return null;
+  }
+}
