@@ -47,13 +47,13 @@ fn smoothing() -> impl Strategy<Value = SmoothingParams> {
 
 fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = PredictParams> {
     (
-        (10.0..240.0f64, 1.0..240.0f64, 0.0..2.0f64, 0.0..2.0f64, 1u32..300),
+        (10.0..240.0f64, 1.0..240.0f64, 0.0..2.0f64, 0.0..2.0f64, 1u32..300, 0u32..=4),
         (0.0..200.0f64, 1.0..500.0f64, 0.0..1.0f64, mismatch, 0.001..0.05f64),
         smoothing(),
     )
         .prop_map(
             |(
-                (tick_rate, snapshot_rate, uplink_delay, downlink_delay, max_pending_inputs),
+                (tick_rate, snapshot_rate, uplink_delay, downlink_delay, max_pending_inputs, input_redundancy),
                 (speed, arena_size, input_gap_timeout, mismatch, mismatch_input_interval),
                 smoothing,
             )| PredictParams {
@@ -62,6 +62,7 @@ fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = Predic
                 uplink_delay,
                 downlink_delay,
                 max_pending_inputs,
+                input_redundancy,
                 speed,
                 arena_size,
                 input_gap_timeout,

@@ -240,3 +240,25 @@ fn each_sweep_point_equals_a_full_run_at_that_delay() {
         assert_eq!(point.rms_error, m.remote.shown.rms_error, "delay {}", point.delay);
     }
 }
+
+#[test]
+fn a_lossy_uplink_keeps_reconciling_thanks_to_repeated_inputs() {
+    let mut p = base();
+    p.network.uplink.loss = 0.15;
+    p.network.downlink.loss = 0.15;
+    let sim = run(&p).unwrap();
+    let f = &sim.recording().frames;
+    let pending: Vec<f64> = f.column(frame::PENDING).collect();
+    let late = &pending[pending.len() / 2..];
+    assert!(
+        late.iter().all(|&n| n < 30.0),
+        "pending stays near the round trip: max {}",
+        late.iter().cloned().fold(0.0, f64::max)
+    );
+    let acks: Vec<f64> = f.column(frame::ACK_X).collect();
+    assert!(acks[acks.len() - 1].is_finite());
+    let mut without = p.clone();
+    without.local.input_redundancy = 0;
+    let m = run(&without).unwrap().metrics();
+    assert!(m.session.server.substituted > 10, "without repeats the server fills gaps: {:?}", m.session.server);
+}

@@ -52,9 +52,14 @@ pub struct ClientConfig {
     /// The physics step, 1 / tickRate seconds.
     pub step_dt: f64,
     pub max_pending_inputs: usize,
+    /// Earlier unacknowledged inputs repeated with every new one (0: each input is sent once).
+    pub input_redundancy: usize,
     /// `None`: one input per physics step. `Some(interval)`: the article's independent input timer.
     pub mismatch_input_interval: Option<f64>,
 }
+
+/// The most earlier inputs one send repeats (`inputRedundancy` is checked against it).
+pub const MAX_REDUNDANCY: usize = 10;
 
 /// One reconciliation, as the client saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,6 +99,8 @@ pub enum SnapshotOutcome {
 pub struct ClientStats {
     pub steps: u64,
     pub inputs_sent: u64,
+    /// Earlier inputs repeated alongside new ones (`inputRedundancy`).
+    pub inputs_repeated: u64,
     /// Pending inputs dropped because the list was full.
     pub pending_dropped: u64,
     pub reconciled: u64,
@@ -224,10 +231,21 @@ impl Client {
 
     /// Pending first, then sent (seed 003 §"第一步": the acknowledgement can never arrive before the input is
     /// pending). A full list drops its oldest input.
+    /// Sends `input` and repeats the last `input_redundancy` unacknowledged ones: with the article's
+    /// one-copy sends a single lost packet leaves a gap the server must wait out (seed 003 "服务器不能越过未处理的
+    /// 编号"); repeats fill it from the next packet. The server drops the copies it already has.
     fn send(&mut self, at: f64, input: Input, uplink: &mut impl Channel<Input>) {
+        let mut repeats = [None; MAX_REDUNDANCY];
+        for (slot, earlier) in repeats.iter_mut().zip(self.pending.iter().rev().take(self.config.input_redundancy)) {
+            *slot = Some(*earlier);
+        }
         self.pending.push(input);
         uplink.send(at, input);
         self.stats.inputs_sent += 1;
+        for earlier in repeats.into_iter().flatten() {
+            uplink.send(at, earlier);
+            self.stats.inputs_repeated += 1;
+        }
     }
 
     /// Applies a snapshot: reconcile (the article's four steps), join a new epoch, or ignore it and say why.
@@ -331,6 +349,7 @@ mod tests {
             arena: Arena::square(100.0),
             step_dt: DT,
             max_pending_inputs: max_pending,
+            input_redundancy: 0,
             mismatch_input_interval: None,
         };
         Client::new(config, PlayerState::at_rest(Vec2::new(50.0, 50.0), 60.0))
@@ -445,6 +464,7 @@ mod tests {
             arena: Arena::square(100.0),
             step_dt: DT,
             max_pending_inputs: 1000,
+            input_redundancy: 0,
             mismatch_input_interval: Some(0.004),
         };
         let mut c = Client::new(config, PlayerState::at_rest(Vec2::new(50.0, 50.0), 60.0));

@@ -77,7 +77,7 @@ impl PendingInputs {
     }
 
     /// Oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &Input> {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Input> {
         self.inputs.iter()
     }
 

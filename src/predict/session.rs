@@ -164,6 +164,7 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
             arena,
             step_dt: params.step_dt(),
             max_pending_inputs: params.max_pending_inputs as usize,
+            input_redundancy: params.input_redundancy as usize,
             mismatch_input_interval: params.mismatch.then_some(params.mismatch_input_interval),
         };
         Ok(Session {
