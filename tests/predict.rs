@@ -20,8 +20,9 @@ fn hold_right() -> InputScript {
 }
 
 /// A long corridor, so holding a key for seconds never reaches a wall.
+/// A wide arena, inputs sent once (the article's way), so one lost input opens a gap.
 fn wide() -> PredictParams {
-    PredictParams { arena_size: 10_000.0, ..PredictParams::default() }
+    PredictParams { arena_size: 10_000.0, input_redundancy: 0, ..PredictParams::default() }
 }
 
 fn mismatch() -> PredictParams {
@@ -278,7 +279,7 @@ fn a_correction_longer_than_reset_distance_resets_and_a_shorter_one_slides() {
 
 // ── gaps, loss, duplicates and reordering on a link that is not a FixedDelay ────────────────────────────
 
-/// Input 30 is lost. The server never acknowledges past 29 until `inputGapTimeout` (0.2 s) has passed, then
+/// Input 30 is lost (and not repeated: `wide()` sends each input once). The server never acknowledges past 29 until `inputGapTimeout` (0.2 s) has passed, then
 /// steps a zero input in its place: the client, which moved on input 30, is corrected by exactly one step.
 #[test]
 fn a_lost_input_is_never_claimed_then_replaced_by_a_zero_step_and_corrected_once() {

@@ -234,9 +234,11 @@ impl Client {
     /// Sends `input` and repeats the last `input_redundancy` unacknowledged ones: with the article's
     /// one-copy sends a single lost packet leaves a gap the server must wait out (seed 003 "服务器不能越过未处理的
     /// 编号"); repeats fill it from the next packet. The server drops the copies it already has.
+    /// The article's buggy client (`mismatch`) sends each input once, as its code did.
     fn send(&mut self, at: f64, input: Input, uplink: &mut impl Channel<Input>) {
+        let repeat = if self.config.mismatch_input_interval.is_some() { 0 } else { self.config.input_redundancy };
         let mut repeats = [None; MAX_REDUNDANCY];
-        for (slot, earlier) in repeats.iter_mut().zip(self.pending.iter().rev().take(self.config.input_redundancy)) {
+        for (slot, earlier) in repeats.iter_mut().zip(self.pending.iter().rev().take(repeat)) {
             *slot = Some(*earlier);
         }
         self.pending.push(input);
