@@ -1,0 +1,133 @@
+// The Local view: your own player in its 0..100 arena (screen coordinates, y down), seed 003's story.
+// ○ predicted — what your physics says now, moved by your keys at once; ● faint — the server's live
+// position of you (the truth, one uplink behind); □ — the last snapshot reconciled (the server's word, a
+// round trip old); ◆ — what is drawn. When a correction leaves an offset, the yellow band and cased arrow
+// run from predicted to drawn and decay by the half-life. Trails: the drawn path (thick) against the
+// predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged) and the offset.
+import { COLORS, surface, circle, square, diamond } from './canvas.js';
+import { reader, label, recentFrames, trail, casedStroke } from './view-kit.js';
+import { fadeBuckets } from './views-world.js';
+
+const TRAIL_SECONDS = 2;
+const OFFSET_VISIBLE = 0.05; // world units; below this the band would be a dot
+
+export function drawLocal(canvas, scene) {
+  const { model, frames, index, theme } = scene;
+  const { ctx, w, h } = surface(canvas);
+  const size = model.params.local.arenaSize;
+  const pad = 12;
+  const side = Math.min(h - 2 * pad, w * 0.64);
+  const ox = pad;
+  const oy = (h - side) / 2;
+  const k = side / size;
+  const map = { scale: k, x: (x) => ox + x * k, y: (y) => oy + y * k };
+  ctx.strokeStyle = theme.line;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(ox, oy, side, side);
+  label(ctx, '0,0', ox + 3, oy + 11, { color: theme.muted, size: 10 });
+  label(ctx, String(size), ox + side - 3, oy + side - 4, { color: theme.muted, size: 10, align: 'right' });
+
+  const at = reader(frames);
+  const now = at(index, 'local');
+  const speed = model.params.local.speed;
+  const [first] = recentFrames(model, frames, index, TRAIL_SECONDS);
+  const bucket = fadeBuckets(frames, now, TRAIL_SECONDS);
+  const maxStep = () => Math.max(speed * 0.5, model.params.local.resetDistance);
+  const fade = (b) => 0.2 + 0.2 * b;
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(ox, oy, side, side);
+  ctx.clip();
+  trail(ctx, frames, first, index, 'predictedX', 'predictedY', map, {
+    maxStep, style: bucket,
+    onRun: (b, path) => { ctx.globalAlpha = fade(b) + 0.2; ctx.strokeStyle = theme.ink; ctx.lineWidth = 1; path(); ctx.stroke(); },
+  });
+  trail(ctx, frames, first, index, 'renderedX', 'renderedY', map, {
+    maxStep, style: bucket,
+    onRun: (b, path) => { ctx.globalAlpha = fade(b); ctx.strokeStyle = COLORS.render; ctx.lineWidth = 3; path(); ctx.stroke(); },
+  });
+  ctx.globalAlpha = 1;
+
+  const P = [map.x(at(index, 'predictedX')), map.y(at(index, 'predictedY'))];
+  const A = [map.x(at(index, 'authX')), map.y(at(index, 'authY'))];
+  const K = [map.x(at(index, 'ackX')), map.y(at(index, 'ackY'))];
+  const R = [map.x(at(index, 'renderedX')), map.y(at(index, 'renderedY'))];
+  const offset = at(index, 'offset');
+
+  if (Number.isFinite(A[0])) {
+    ctx.globalAlpha = 0.35;
+    circle(ctx, A[0], A[1], 5.5, theme.truth);
+    ctx.globalAlpha = 1;
+  }
+  if (Number.isFinite(K[0])) square(ctx, K[0], K[1], 10, COLORS.snapshot, false);
+  if (offset > OFFSET_VISIBLE && Number.isFinite(R[0])) offsetArrow(ctx, P, R);
+  if (Number.isFinite(P[0])) {
+    circle(ctx, P[0], P[1], 10, theme.panel, false);
+    circle(ctx, P[0], P[1], 9, theme.ink, false);
+  }
+  if (Number.isFinite(R[0])) diamond(ctx, R[0], R[1], 6.5, COLORS.render, { cased: true });
+  ctx.restore();
+  if (offset > OFFSET_VISIBLE && Number.isFinite(R[0])) {
+    label(ctx, `offset ${offset.toFixed(1)} u`, R[0] + 9, R[1] - 8, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
+  }
+
+  readout(ctx, theme, { x: ox + side + 12, y: oy + 12, w: w - (ox + side + 12) - 6, h: side, frames, index, params: model.params });
+}
+
+/** The correction offset: a yellow band with a cased arrow from predicted to drawn. */
+function offsetArrow(ctx, [x0, y0], [x1, y1]) {
+  const len = Math.hypot(x1 - x0, y1 - y0);
+  ctx.lineCap = 'round';
+  ctx.globalAlpha = 0.75;
+  ctx.strokeStyle = COLORS.offset;
+  ctx.lineWidth = 8;
+  ctx.beginPath();
+  ctx.moveTo(x0, y0);
+  ctx.lineTo(x1, y1);
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.lineCap = 'butt';
+  if (len < 6) return;
+  const ux = (x1 - x0) / len;
+  const uy = (y1 - y0) / len;
+  const hx = x1 - ux * 7;
+  const hy = y1 - uy * 7;
+  casedStroke(ctx, () => { ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(hx, hy); }, COLORS.offset, 2);
+  const head = () => {
+    ctx.beginPath();
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(hx - uy * 4.5, hy + ux * 4.5);
+    ctx.lineTo(hx + uy * 4.5, hy - ux * 4.5);
+    ctx.closePath();
+  };
+  head();
+  ctx.fillStyle = COLORS.offset;
+  ctx.fill();
+  ctx.strokeStyle = COLORS.casing;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+}
+
+/** The column to the right of the arena: pending inputs as cells, the offset size, the key hint. */
+function readout(ctx, theme, { x, y, w, frames, index, params }) {
+  const at = reader(frames);
+  const pending = at(index, 'pending');
+  const offset = at(index, 'offset');
+  const small = w < 100 ? 11 : 12;
+  label(ctx, 'pending inputs', x, y, { color: theme.muted, size: small });
+  label(ctx, Number.isFinite(pending) ? String(pending) : '—', x, y + 16, { color: theme.ink, size: 14, weight: '600' });
+  // One cell per unacknowledged input (a round trip of inputs in flight), as many as fit in two rows.
+  const cols = Math.max(1, Math.floor((w - 2) / 5));
+  const cells = Number.isFinite(pending) ? Math.min(pending, 2 * cols) : 0;
+  ctx.fillStyle = theme.muted;
+  for (let c = 0; c < cells; c++) ctx.fillRect(x + (c % cols) * 5, y + 21 + Math.floor(c / cols) * 5, 4, 3);
+  if (pending > 2 * cols) label(ctx, '+', x + cols * 5, y + 30, { color: theme.muted, size: 10 });
+  label(ctx, 'offset', x, y + 46, { color: theme.muted, size: small });
+  label(ctx, Number.isFinite(offset) ? `${offset.toFixed(2)} u` : '—', x, y + 62, { color: theme.ink, size: 14, weight: '600' });
+  const halfLife = params.local.smoothing === 'halfLife' ? `half-life ${Math.round(params.local.halfLife * 1000)} ms` : `smoothing: ${params.local.smoothing}`;
+  label(ctx, halfLife, x, y + 80, { color: theme.muted, size: small });
+  label(ctx, 'Steer:', x, y + 108, { color: theme.ink, size: small, weight: '600' });
+  label(ctx, 'W A S D', x, y + 124, { color: theme.ink, size: small });
+  label(ctx, 'or ← ↑ ↓ →', x, y + 140, { color: theme.ink, size: small });
+}
