@@ -12,8 +12,8 @@
 //     — each named with glyph + word where there is room (statuses never get a new hue).
 // Clock strip — the client's server-clock estimate minus the true server time over the window, against
 // the zero line (the truth), so the hidden clock is visible.
-import { COLORS, diamond, hatch } from './canvas.js';
-import { reader, label, measure, casedStroke } from './view-kit.js';
+import { COLORS, diamond } from './canvas.js';
+import { reader, column, label, measure, casedStroke } from './view-kit.js';
 import { statusText } from './readouts.js';
 
 const NICE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -27,24 +27,26 @@ export function drawRenderLane(g, model, frames, index, bracket) {
   const first = model.frameAt(t0 - 0.6, frames);
 
   // Played history: x of each past frame's render time.
+  const renderTime = column(frames, 'renderTime');
+  const status = column(frames, 'status');
+  const mode = column(frames, 'mode');
   const xs = [];
   for (let i = first; i <= index; i++) {
-    const rt = at(i, 'renderTime');
+    const rt = renderTime(i);
     xs.push(Number.isFinite(rt) ? X(toLocal(rt)) : NaN);
   }
   const xOf = (i) => xs[i - first];
-  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[at(i, 'status')]);
-  drawModeLine(ctx, y, first, index, xOf, (i) => modes[at(i, 'mode')]);
+  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[status(i)]);
+  drawModeLine(ctx, y, first, index, xOf, (i) => modes[mode(i)]);
 
   const rt = at(index, 'renderTime');
   if (!Number.isFinite(rt)) {
     label(ctx, '… priming: no render time yet', X(now) - 6, y + 4, { color: theme.ink, halo: theme.panel, size: 11, align: 'right' });
-    return;
+    return { cursor: null };
   }
   const xc = X(toLocal(rt));
   const newest = at(index, 'newestServerTime');
-  const status = statuses[at(index, 'status')];
-  if (Number.isFinite(newest)) drawRunway(ctx, theme, L, y, xc, X(toLocal(newest)), newest - rt, status);
+  if (Number.isFinite(newest)) drawRunway(ctx, theme, L, y, xc, X(toLocal(newest)), newest - rt, statuses[status(index)]);
 
   // The cursor and its link up to the snapshots it sits between.
   ctx.strokeStyle = COLORS.render;
@@ -83,15 +85,18 @@ export function drawRenderLane(g, model, frames, index, bracket) {
   const inside = xe - xc > tw + 4;
   label(ctx, text, inside ? (xc + xe) / 2 : Math.min(xe + 4, L.right - tw), yb + 12,
     { color: COLORS.render, halo: theme.panel, size: 11, weight: '600', align: inside ? 'center' : 'left' });
+  return { cursor: toLocal(rt), delay, depth: newest - rt, status: statuses[status(index)] };
 }
 
 /** Grey runway to the newest arrived snapshot, or the orange Underrun hatch over the overrun. */
 function drawRunway(ctx, theme, L, y, xc, xn, depth, status) {
   const { glyph, name } = statusText(status);
-  // Right of the cursor, pulled left when the canvas ends first.
+  // Right of the cursor, pulled left when the canvas ends first; on narrow screens flush right, clear
+  // of the lane's name on the left.
   const say = (text) => {
     const tw = measure(ctx, text, 11, '600');
-    label(ctx, text, Math.min(xc + 10, L.right - tw - 2), y - 10, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
+    const x = L.wide ? Math.min(xc + 10, L.right - tw - 2) : L.right - tw - 2;
+    label(ctx, text, x, y - 10, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
   };
   if (xn >= xc) {
     ctx.fillStyle = theme.muted;
@@ -122,7 +127,7 @@ function underrunBox(ctx, x0, x1, y) {
 
 /** Each past frame's status over the stretch of render time it played (Ready draws nothing extra). */
 function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
-  let labelEnd = -Infinity;
+  const words = [];
   let i = first;
   while (i <= last) {
     const status = statusOf(i);
@@ -135,11 +140,7 @@ function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
       if (status === 'underrun') underrunBox(ctx, x0, x1, y);
       else if (status === 'invalidInterval') {
         hatch(ctx, x0, y - 8, w, 16, theme.muted, 4);
-        ctx.save();
-        ctx.translate(x0 + w, 0);
-        ctx.scale(-1, 1);
-        hatch(ctx, 0, y - 8, w, 16, theme.muted, 4);
-        ctx.restore();
+        hatch(ctx, x0, y - 8, w, 16, theme.muted, 4, true);
       } else {
         ctx.strokeStyle = theme.muted;
         ctx.lineWidth = 1;
@@ -147,22 +148,24 @@ function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
         ctx.strokeRect(x0, y - 8, w, 16);
         ctx.setLineDash([]);
       }
-      const { glyph, name } = statusText(status);
-      const word = `${glyph} ${name}`;
-      const ww = measure(ctx, word, 10.5);
-      const cx = (x0 + x1) / 2;
-      if (w >= ww - 8 && cx - ww / 2 > labelEnd + 4) {
-        label(ctx, word, cx, y + 23, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center' });
-        labelEnd = cx + ww / 2;
-      } else {
-        const gw = measure(ctx, glyph, 10.5);
-        if (cx - gw / 2 > labelEnd + 2) {
-          label(ctx, glyph, cx, y + 23, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center' });
-          labelEnd = cx + gw / 2;
-        }
-      }
+      words.push({ status, cx: (x0 + x1) / 2, w, rank: status === 'underrun' ? 1 : 0 });
     }
     i = j + 1;
+  }
+  // Name each stretch (glyph + word, or the glyph alone when narrow); rarer statuses claim room first.
+  const taken = [];
+  const free = (a, b) => taken.every(([c, d]) => b + 3 < c || a - 3 > d);
+  words.sort((a, b) => a.rank - b.rank || b.w - a.w);
+  for (const { status, cx, w } of words) {
+    const { glyph, name } = statusText(status);
+    for (const text of [`${glyph} ${name}`, glyph]) {
+      const tw = measure(ctx, text, 10.5);
+      if (text !== glyph && w < tw - 8) continue;
+      if (!free(cx - tw / 2, cx + tw / 2)) continue;
+      label(ctx, text, cx, y + 23, { color: theme.ink, size: 10.5, align: 'center' });
+      taken.push([cx - tw / 2, cx + tw / 2]);
+      break;
+    }
   }
 }
 
@@ -189,21 +192,11 @@ function drawModeLine(ctx, y, first, last, xOf, modeOf) {
   }
 }
 
-/** The clock estimate's error over the window (ms), against zero = the true server time. */
-export function drawClockStrip(g, frames, model, index) {
-  const { ctx, L, X, now, t0, theme } = g;
-  const at = reader(frames);
-  const first = model.frameAt(t0, frames);
-  let worst = 0;
-  for (let i = first; i <= index; i++) {
-    const e = Math.abs(at(i, 'clockError'));
-    if (Number.isFinite(e) && e > worst) worst = e;
-  }
-  const range = NICE.find((n) => n >= worst * 1000) ?? 1000;
+/** The clock strip's frame and its zero line (the true server time): part of the static layer. */
+export function clockFrame({ ctx, L, theme }) {
   const top = L.y.clockTop;
   const bottom = L.y.clockBottom;
   const mid = (top + bottom) / 2;
-  const Y = (e) => mid - ((e * 1000) / range) * ((bottom - top) / 2);
   ctx.strokeStyle = theme.truth;
   ctx.lineWidth = 1;
   ctx.beginPath();
@@ -212,25 +205,72 @@ export function drawClockStrip(g, frames, model, index) {
   ctx.stroke();
   ctx.strokeStyle = theme.line;
   ctx.strokeRect(L.left, top, L.right - L.left, bottom - top);
-  label(ctx, `+${range} ms`, L.left + 3, top + 9, { color: theme.muted, size: 9.5 });
-  label(ctx, `−${range} ms`, L.left + 3, bottom - 2, { color: theme.muted, size: 9.5 });
   if (L.wide) label(ctx, '0 = true server time', L.right - 4, mid - 3, { color: theme.muted, halo: theme.panel, size: 9.5, align: 'right' });
+}
+
+/** The clock estimate's error over the window (ms), against zero = the true server time. */
+export function drawClockStrip(g, frames, model, index) {
+  const { ctx, L, X, now, t0, theme } = g;
+  const error = column(frames, 'clockError');
+  const local = column(frames, 'local');
+  const first = model.frameAt(t0, frames);
+  let worst = 0;
+  for (let i = first; i <= index; i++) {
+    const e = Math.abs(error(i));
+    if (Number.isFinite(e) && e > worst) worst = e;
+  }
+  const range = NICE.find((n) => n >= worst * 1000 * 1.15) ?? 1000;
+  const top = L.y.clockTop;
+  const bottom = L.y.clockBottom;
+  const mid = (top + bottom) / 2;
+  const Y = (e) => mid - ((e * 1000) / range) * ((bottom - top) / 2);
 
   ctx.strokeStyle = theme.ink;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
   let pen = false;
   for (let i = first; i <= index; i++) {
-    const e = at(i, 'clockError');
+    const e = error(i);
     if (!Number.isFinite(e)) { pen = false; continue; }
-    const x = X(at(i, 'local'));
+    const x = X(local(i));
     if (pen) ctx.lineTo(x, Y(e));
     else ctx.moveTo(x, Y(e));
     pen = true;
   }
   ctx.stroke();
-  const e = at(index, 'clockError');
+  const e = error(index);
   const text = Number.isFinite(e) ? `${e >= 0 ? '+' : '−'}${Math.abs(e * 1000).toFixed(1)} ms` : 'no estimate yet';
   const above = !(e > 0);
   label(ctx, text, X(now) + 5, above ? mid - 3 : mid + 11, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
+  return range;
+}
+
+/** The clock strip's scale: in the label column when there is one, else inside the strip (unclipped). */
+export function clockRange({ ctx, L, theme }, range) {
+  const rx = L.wide ? L.left - 6 : L.left + 3;
+  const align = L.wide ? 'right' : 'left';
+  label(ctx, `+${range} ms`, rx, L.y.clockTop + 8, { color: theme.muted, halo: theme.panel, size: 9.5, align });
+  label(ctx, `−${range} ms`, rx, L.y.clockBottom, { color: theme.muted, halo: theme.panel, size: 9.5, align });
+}
+
+/** Diagonal hatch over a rectangle in one clipped path (canvas.js's hatch strokes every stripe alone). */
+function hatch(ctx, x, y, w, h, color, gap, mirror = false) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x, y, w, h);
+  ctx.clip();
+  ctx.beginPath();
+  for (let d = -h; d < w; d += gap) {
+    if (mirror) {
+      ctx.moveTo(x + d, y);
+      ctx.lineTo(x + d + h, y + h);
+    } else {
+      ctx.moveTo(x + d, y + h);
+      ctx.lineTo(x + d + h, y);
+    }
+  }
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  ctx.restore();
 }

@@ -6,9 +6,9 @@
 // ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
 // The render lane and the clock strip are drawn by lanes-render.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
-import { COLORS, circle, square, cross, diamond } from './canvas.js';
-import { reader, lowerBound, label, measure, serverToLocal, bracketOf } from './view-kit.js';
-import { drawRenderLane, drawClockStrip } from './lanes-render.js';
+import { COLORS, square, diamond } from './canvas.js';
+import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey } from './view-kit.js';
+import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
 
 const PAST = 1.5;
 const FUTURE = 0.5;
@@ -48,21 +48,25 @@ function fit(canvas) {
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, L.h);
+  fresh(ctx);
   return { ctx, w, L };
 }
 
 export function mount() {
   const canvas = document.getElementById('lanes');
+  const cache = {};
   return {
+    /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
+    last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
       const { ctx, w, L } = fit(canvas);
-      drawLanes(ctx, w, L, scene);
+      this.last = drawLanes(ctx, w, L, scene, cache);
     },
   };
 }
 
-function drawLanes(ctx, w, L, scene) {
+function drawLanes(ctx, w, L, scene, cache) {
   const { model, frames, index, theme } = scene;
   const at = reader(frames);
   const now = at(index, 'local');
@@ -72,17 +76,37 @@ function drawLanes(ctx, w, L, scene) {
   const toLocal = serverToLocal(model.params);
   const g = { ctx, L, X, now, t0, t1, theme, toLocal, w };
 
+  // Everything placed relative to now stands still on screen: painted once, blitted per frame.
+  const layer = staticLayer(cache, themeKey(theme), w, L.h, (c) => drawStatic({ ...g, ctx: c }));
+  ctx.drawImage(layer, 0, 0, w, L.h);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(L.left - 8, 0, L.right - L.left + 16, L.h);
+  ctx.clip();
+  const bracket = bracketOf(model, frames, index);
+  const packets = drawPackets(g, model, bracket);
+  const render = drawRenderLane(g, model, frames, index, bracket);
+  const range = drawClockStrip(g, frames, model, index);
+  ctx.restore();
+  clockRange(g, range);
+  if (!L.wide) drawLaneLabels(g);
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide };
+}
+
+/** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */
+function drawStatic(g) {
+  const { ctx, L, X, now, theme } = g;
   // The future (what the client does not know yet) is shaded.
   ctx.fillStyle = theme.line;
   ctx.globalAlpha = 0.35;
   ctx.fillRect(X(now), L.y.axis + 6, L.right - X(now), L.y.clockBottom - L.y.axis - 2);
   ctx.globalAlpha = 1;
   label(ctx, L.wide ? 'not yet happened →' : 'future →', L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
-
   drawAxis(g);
   drawLaneLines(g);
   if (L.wide) drawLaneLabels(g);
-
+  clockFrame(g);
   // The now line crosses every lane (under the marks, so labels with halos stay readable).
   ctx.strokeStyle = theme.ink;
   ctx.lineWidth = 1.5;
@@ -90,17 +114,6 @@ function drawLanes(ctx, w, L, scene) {
   ctx.moveTo(X(now), L.y.axis + 4);
   ctx.lineTo(X(now), L.y.clockBottom + 2);
   ctx.stroke();
-
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(L.left - 8, 0, L.right - L.left + 16, L.h);
-  ctx.clip();
-  const bracket = bracketOf(model, frames, index);
-  drawPackets(g, model, bracket);
-  drawRenderLane(g, model, frames, index, bracket);
-  drawClockStrip(g, frames, model, index);
-  ctx.restore();
-  if (!L.wide) drawLaneLabels(g);
 }
 
 /** Ticks every 250 ms (500 ms when narrow) labelled in ms relative to now, on the client's clock. */
@@ -127,15 +140,15 @@ function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
 }
 
 const LANES = [
-  ['send', 'Server send', 'when each snapshot left'],
-  ['arrival', 'Arrival', 'slope = latency'],
-  ['render', 'Render time', 'server time being shown'],
+  ['send', 'Server send', 'when each snapshot left', 'when sent'],
+  ['arrival', 'Arrival', 'slope = latency', 'slope = latency'],
+  ['render', 'Render time', 'server time being shown', 'server time shown'],
 ];
 
 /** The lane's own mark, drawn in its concept colour in front of its name. */
 function laneMark(ctx, key, x, y) {
   if (key === 'send') square(ctx, x, y, 8, COLORS.snapshot);
-  else if (key === 'arrival') arrivalMark(ctx, x, y, true);
+  else if (key === 'arrival') arrivalMarks(ctx, [x], y, true);
   else diamond(ctx, x, y, 6, COLORS.render, { cased: true });
 }
 
@@ -151,14 +164,14 @@ function drawLaneLines({ ctx, L, theme }) {
 }
 
 function drawLaneLabels({ ctx, L, theme }) {
-  for (const [key, name, sub] of LANES) {
+  for (const [key, name, sub, short] of LANES) {
     const y = L.y[key];
     if (L.wide) {
       laneMark(ctx, key, 13, y - 5);
       label(ctx, name, 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
       label(ctx, sub, 8, y + 12, { color: theme.muted, size: 10.5 });
     } else {
-      inlineLabel(ctx, theme, `${name} — ${sub}`, L.left, y - 11);
+      inlineLabel(ctx, theme, `${name} · ${short}`, L.left, y - 11);
     }
   }
   const c = (L.y.clockTop + L.y.clockBottom) / 2;
@@ -166,7 +179,7 @@ function drawLaneLabels({ ctx, L, theme }) {
     label(ctx, 'Clock error', 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
     label(ctx, 'estimate − true', 8, c + 12, { color: theme.muted, size: 10.5 });
   } else {
-    inlineLabel(ctx, theme, 'Clock error — estimate − true server time', L.left, L.y.clockTop - 4);
+    inlineLabel(ctx, theme, 'Clock error · estimate − true server time', L.left, L.y.clockTop - 4);
   }
 }
 
@@ -180,68 +193,150 @@ function inlineLabel(ctx, theme, text, x, y) {
   label(ctx, text, x, y, { color: theme.ink, size: 11 });
 }
 
-/** Every snapshot of the window: ■ at send, hairline, ○ at arrival (or ○✕ where it would have arrived). */
+/**
+ * Every snapshot of the window: ■ at send, hairline, ○ at arrival (or ○✕ where it would have arrived).
+ * Marks are collected first and stroked in a few batched paths (one per style), not one per packet.
+ */
 function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
   const snaps = model.table('snapshots');
-  const s = reader(snaps);
+  const sentOf = column(snaps, 'sent');
+  const arrivalOf = column(snaps, 'arrival');
+  const dupOf = column(snaps, 'duplicateArrival');
+  const outcomeOf = column(snaps, 'outcome');
   const latency = model.params.network.downlink.latency;
   const outcomes = model.codes.snapshotOutcome;
   const INSERTED = outcomes.indexOf('inserted');
   const yS = L.y.send;
   const yA = L.y.arrival;
-  const inFlight = [];
-  const laterMarks = [];
-  let noteEnd = -Infinity;
-  const note = (text, x, arrived) => {
-    if (!arrived || x < L.left + 14 || x - 14 < noteEnd) return;
-    label(ctx, text, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
-    noteEnd = x + 14;
+  const B = {
+    lines: new Map(), // alpha → [x0, y0, x1, y1, …] solid hairlines
+    lost: [[], []], // [past, future]: dashed hairlines of lost packets
+    squares: [[], []], // [past, future]: ■ at send
+    arrived: [], // ○ filled
+    pending: [], // ○ hollow, not arrived yet (faded)
+    missing: [[], []], // ○✕ where a lost packet would have arrived: [known by now, not yet]
+    inFlight: [], // dots where now crosses a packet still on its way
+    notes: [], // [word, x]
+  };
+  const addLine = (alpha, x0, y0, x1, y1) => {
+    let list = B.lines.get(alpha);
+    if (!list) B.lines.set(alpha, (list = []));
+    list.push(x0, y0, x1, y1);
+  };
+  const hairline = (xs, xa, sent, arrival, weight) => {
+    if (arrival <= now || sent > now) {
+      addLine((sent > now ? FUTURE_ALPHA : 0.85) * weight, xs, yS, xa, yA);
+      return;
+    }
+    const f = (now - sent) / (arrival - sent);
+    const px = xs + (xa - xs) * f;
+    const py = yS + (yA - yS) * f;
+    addLine(0.85 * weight, xs, yS, px, py);
+    addLine(FUTURE_ALPHA * weight, px, py, xa, yA);
+    B.inFlight.push(px, py);
   };
   for (let i = lowerBound(snaps, 'sent', t0 - 1); i < snaps.rows; i++) {
-    const sent = s(i, 'sent');
+    const sent = sentOf(i);
     if (sent > t1) break;
-    const arrival = s(i, 'arrival');
+    const arrival = arrivalOf(i);
     const xs = X(sent);
-    const future = sent > now;
+    const future = sent > now ? 1 : 0;
+    B.squares[future].push(xs);
     if (Number.isNaN(arrival)) {
-      // Lost: a dashed line that stops where it would have arrived, ○✕.
       const xa = X(sent + latency);
-      ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
-      ctx.setLineDash([3, 3]);
-      ctx.strokeStyle = COLORS.snapshot;
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      ctx.moveTo(xs, yS);
-      ctx.lineTo(xa, yA);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      laterMarks.push(() => {
-        ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
-        circle(ctx, xa, yA, 5.5, theme.muted, false);
-        cross(ctx, xa, yA, 4, theme.ink);
-        note('lost', xa, sent + latency <= now);
-      });
-    } else {
-      hairline(ctx, xs, yS, X(arrival), yA, sent, arrival, now, inFlight);
-      const dup = s(i, 'duplicateArrival');
-      if (Number.isFinite(dup)) {
-        hairline(ctx, xs, yS, X(dup), yA, sent, dup, now, inFlight, 0.5);
-        laterMarks.push(() => { arrivalMark(ctx, X(dup), yA, dup <= now); note('dup', X(dup), dup <= now); });
-      }
-      const outcome = s(i, 'outcome');
-      const word = outcome === INSERTED || Number.isNaN(outcome) ? '' : outcomes[outcome];
-      laterMarks.push(() => {
-        arrivalMark(ctx, X(arrival), yA, arrival <= now);
-        if (word) note(word === 'duplicate' ? 'dup' : word, X(arrival), arrival <= now);
-      });
+      B.lost[future].push(xs, xa);
+      const known = sent + latency <= now;
+      B.missing[known ? 0 : 1].push(xa);
+      if (known) B.notes.push(['lost', xa]);
+      continue;
     }
-    ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
-    square(ctx, xs, yS, 8, COLORS.snapshot);
+    const xa = X(arrival);
+    hairline(xs, xa, sent, arrival, 1);
+    (arrival <= now ? B.arrived : B.pending).push(xa);
+    const dup = dupOf(i);
+    if (Number.isFinite(dup)) {
+      hairline(xs, X(dup), sent, dup, 0.5);
+      (dup <= now ? B.arrived : B.pending).push(X(dup));
+      if (dup <= now) B.notes.push(['dup', X(dup)]);
+    }
+    const outcome = outcomeOf(i);
+    if (arrival <= now && outcome !== INSERTED && !Number.isNaN(outcome)) {
+      B.notes.push([outcomes[outcome] === 'duplicate' ? 'dup' : outcomes[outcome], xa]);
+    }
   }
-  for (const mark of laterMarks) mark();
+
+  ctx.strokeStyle = COLORS.snapshot;
+  ctx.lineWidth = 1;
+  for (const [alpha, list] of B.lines) {
+    ctx.globalAlpha = alpha;
+    ctx.beginPath();
+    for (let k = 0; k < list.length; k += 4) {
+      ctx.moveTo(list[k], list[k + 1]);
+      ctx.lineTo(list[k + 2], list[k + 3]);
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([3, 3]);
+  for (const future of [0, 1]) {
+    const list = B.lost[future];
+    if (!list.length) continue;
+    ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+    ctx.beginPath();
+    for (let k = 0; k < list.length; k += 2) {
+      ctx.moveTo(list[k], yS);
+      ctx.lineTo(list[k + 1], yA);
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.fillStyle = COLORS.snapshot;
+  for (const future of [0, 1]) {
+    ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+    for (const x of B.squares[future]) ctx.fillRect(x - 4, yS - 4, 8, 8);
+  }
   ctx.globalAlpha = 1;
-  for (const [x, y] of inFlight) {
-    circle(ctx, x, y, 3, COLORS.snapshot);
+  arrivalMarks(ctx, B.arrived, yA, true);
+  ctx.globalAlpha = FUTURE_ALPHA;
+  arrivalMarks(ctx, B.pending, yA, false);
+  for (const known of [0, 1]) {
+    const list = B.missing[known];
+    if (!list.length) continue;
+    ctx.globalAlpha = known === 0 ? 1 : FUTURE_ALPHA;
+    ctx.beginPath();
+    for (const x of list) {
+      ctx.moveTo(x + 5.5, yA);
+      ctx.arc(x, yA, 5.5, 0, Math.PI * 2);
+    }
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    ctx.beginPath();
+    for (const x of list) {
+      ctx.moveTo(x - 3.5, yA - 3.5);
+      ctx.lineTo(x + 3.5, yA + 3.5);
+      ctx.moveTo(x - 3.5, yA + 3.5);
+      ctx.lineTo(x + 3.5, yA - 3.5);
+    }
+    ctx.strokeStyle = theme.ink;
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  if (B.inFlight.length) {
+    ctx.beginPath();
+    for (let k = 0; k < B.inFlight.length; k += 2) {
+      ctx.moveTo(B.inFlight[k] + 3, B.inFlight[k + 1]);
+      ctx.arc(B.inFlight[k], B.inFlight[k + 1], 3, 0, Math.PI * 2);
+    }
+    ctx.fillStyle = COLORS.snapshot;
+    ctx.fill();
+  }
+  // Outcome words under the arrival lane, skipped where they would overlap.
+  let noteEnd = -Infinity;
+  B.notes.sort((a, b) => a[1] - b[1]);
+  for (const [word, x] of B.notes) {
+    if (x < L.left + 14 || x - 14 < noteEnd) continue;
+    label(ctx, word, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+    noteEnd = x + 14;
   }
   // The bracket: the two snapshots around the render time, ringed, with their ticks.
   const pair = [bracket.left, bracket.right].filter(Boolean);
@@ -257,41 +352,33 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
   } else {
     for (const b of pair) tickLabel(String(b.tick), X(b.sent));
   }
+  return {
+    sent: B.squares[0].length + B.squares[1].length,
+    arrived: B.arrived.length,
+    lost: B.missing[0].length + B.missing[1].length,
+    inFlight: B.inFlight.length / 2,
+  };
 }
 
-/** A packet's hairline: solid up to now (a dot where it is now if still in flight), faded after. */
-function hairline(ctx, xs, yS, xa, yA, sent, arrival, now, inFlight, alpha = 1) {
-  ctx.strokeStyle = COLORS.snapshot;
-  ctx.lineWidth = 1;
-  if (arrival <= now || sent > now) {
-    ctx.globalAlpha = (sent > now ? FUTURE_ALPHA : 0.85) * alpha;
+/** ○ marks in the arrival colour over a dark casing (filled once arrived), in two batched paths. */
+function arrivalMarks(ctx, xs, y, filled) {
+  if (!xs.length) return;
+  const ring = (r) => {
     ctx.beginPath();
-    ctx.moveTo(xs, yS);
-    ctx.lineTo(xa, yA);
-    ctx.stroke();
-  } else {
-    const f = (now - sent) / (arrival - sent);
-    const px = xs + (xa - xs) * f;
-    const py = yS + (yA - yS) * f;
-    ctx.globalAlpha = 0.85 * alpha;
-    ctx.beginPath();
-    ctx.moveTo(xs, yS);
-    ctx.lineTo(px, py);
-    ctx.stroke();
-    ctx.globalAlpha = FUTURE_ALPHA * alpha;
-    ctx.beginPath();
-    ctx.moveTo(px, py);
-    ctx.lineTo(xa, yA);
-    ctx.stroke();
-    inFlight.push([px, py]);
+    for (const x of xs) {
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, Math.PI * 2);
+    }
+  };
+  ring(5.5);
+  ctx.strokeStyle = COLORS.casing;
+  ctx.lineWidth = 1.5;
+  ctx.stroke();
+  ring(4.5);
+  ctx.strokeStyle = COLORS.arrival;
+  ctx.stroke();
+  if (filled) {
+    ctx.fillStyle = COLORS.arrival;
+    ctx.fill();
   }
-  ctx.globalAlpha = 1;
-}
-
-/** ○ in the arrival colour with a dark casing; hollow until it has arrived. */
-function arrivalMark(ctx, x, y, arrived) {
-  ctx.globalAlpha = arrived ? 1 : FUTURE_ALPHA;
-  circle(ctx, x, y, 5.5, COLORS.casing, false);
-  circle(ctx, x, y, 4.5, COLORS.arrival, arrived);
-  ctx.globalAlpha = 1;
 }

@@ -4,11 +4,32 @@
 // break at teleports, and the inline legends (SVG keys built once, never per frame).
 import { COLORS, FONT } from './canvas.js';
 
-/** `(row, column) → value` for a table from `model.table(kind)`. */
+/** `(row, column) → value` for a table from `model.table(kind)` (for a few reads; loops use `column`). */
 export function reader(table) {
   const { view, stride, col } = table;
   return (i, name) => view[i * stride + col[name]];
 }
+
+/** `row → value` of one column (the column index resolved once: for loops over many rows). */
+export function column(table, name) {
+  const { view, stride } = table;
+  const c = table.col[name];
+  return (i) => view[i * stride + c];
+}
+
+// Setting ctx.font re-parses the string, and labels are the most frequent call: remember the last one
+// per context. `fresh(ctx)` forgets it (call it at the start of every canvas draw: a resize resets fonts).
+const fonts = new WeakMap();
+export function fresh(ctx) {
+  fonts.delete(ctx);
+}
+function setFont(ctx, font) {
+  if (fonts.get(ctx) !== font) {
+    ctx.font = font;
+    fonts.set(ctx, font);
+  }
+}
+const widths = new Map();
 
 /** First row whose `name` column is ≥ `value` (the column must be ascending; NaN rows count as larger). */
 export function lowerBound(table, name, value) {
@@ -36,7 +57,7 @@ export function serverToLocal(params) {
 
 /** Text with a halo in the panel colour, so it stays legible over marks. */
 export function label(ctx, s, x, y, { color, halo, size = 12, align = 'left', weight = '', baseline = 'alphabetic' } = {}) {
-  ctx.font = `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
+  setFont(ctx, `${weight ? `${weight} ` : ''}${size}px ${FONT}`);
   ctx.textAlign = align;
   ctx.textBaseline = baseline;
   if (halo) {
@@ -53,8 +74,16 @@ export function label(ctx, s, x, y, { color, halo, size = 12, align = 'left', we
 
 /** Width of `s` at `size` px (labels are measured, never assumed). */
 export function measure(ctx, s, size = 12, weight = '') {
-  ctx.font = `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
-  return ctx.measureText(s).width;
+  const font = `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
+  const key = `${font}|${s}`;
+  let w = widths.get(key);
+  if (w === undefined) {
+    setFont(ctx, font);
+    w = ctx.measureText(s).width;
+    if (widths.size > 2000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
 }
 
 /** A line with a dark casing underneath (light colours on white need it, page guide §2). */
@@ -78,7 +107,8 @@ export function casedStroke(ctx, path, color, width, dash = []) {
  * line into runs (e.g. display mode); `onRun(key, path)` strokes each run. Returns the jumps found.
  */
 export function trail(ctx, frames, from, to, xName, yName, map, { maxStep, style = () => 0, onRun }) {
-  const at = reader(frames);
+  const xs = column(frames, xName);
+  const ys = column(frames, yName);
   const jumps = [];
   let key = null;
   let points = [];
@@ -96,8 +126,8 @@ export function trail(ctx, frames, from, to, xName, yName, map, { maxStep, style
   let px = NaN;
   let py = NaN;
   for (let i = from; i <= to; i++) {
-    const x = at(i, xName);
-    const y = at(i, yName);
+    const x = xs(i);
+    const y = ys(i);
     if (!Number.isFinite(x) || !Number.isFinite(y)) {
       flush();
       px = NaN;
@@ -126,8 +156,7 @@ export function trail(ctx, frames, from, to, xName, yName, map, { maxStep, style
 
 /** The frames of the last `seconds` up to the playhead: `[first, index]`. */
 export function recentFrames(model, frames, index, seconds) {
-  const at = reader(frames);
-  const first = model.frameAt(at(index, 'local') - seconds, frames);
+  const first = model.frameAt(frames.view[index * frames.stride + frames.col.local] - seconds, frames);
   return [first, index];
 }
 
@@ -217,9 +246,11 @@ export function bracketOf(model, frames, index) {
   if (!Number.isFinite(renderTime)) return out;
   const snaps = model.table('snapshots');
   const s = reader(snaps);
+  const arrival = column(snaps, 'arrival');
+  const outcome = column(snaps, 'outcome');
   const inserted = model.codes.snapshotOutcome.indexOf('inserted');
   const row = (i) => ({ i, tick: s(i, 'tick'), serverTime: s(i, 'serverTime'), sent: s(i, 'sent'), x: s(i, 'x'), y: s(i, 'y') });
-  const usable = (i) => s(i, 'arrival') <= now && s(i, 'outcome') === inserted;
+  const usable = (i) => arrival(i) <= now && outcome(i) === inserted;
   const split = lowerBound(snaps, 'serverTime', renderTime + 1e-12);
   for (let i = split - 1; i >= 0 && i >= split - 64; i--) {
     if (usable(i)) { out.left = row(i); break; }
@@ -230,3 +261,28 @@ export function bracketOf(model, frames, index) {
   if (out.left && out.right) out.alpha = (renderTime - out.left.serverTime) / (out.right.serverTime - out.left.serverTime);
   return out;
 }
+
+/**
+ * A static layer (labels, frames, axis ticks: what does not move with the playhead) painted once into an
+ * offscreen canvas and blitted on every draw. Repainted when `key` (size, theme…) changes.
+ */
+export function staticLayer(holder, key, w, h, paint) {
+  const dpr = window.devicePixelRatio || 1;
+  const full = `${key}|${w}|${h}|${dpr}`;
+  if (holder.layerKey !== full) {
+    const canvas = holder.layer ?? document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(w * dpr));
+    canvas.height = Math.max(1, Math.round(h * dpr));
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    fresh(ctx);
+    paint(ctx);
+    holder.layer = canvas;
+    holder.layerKey = full;
+  }
+  return holder.layer;
+}
+
+/** A key for the theme colours (a static layer is repainted when the theme changes). */
+export const themeKey = (theme) => `${theme.ink}${theme.muted}${theme.line}${theme.panel}${theme.truth}`;

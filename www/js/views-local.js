@@ -3,30 +3,72 @@
 // position of you (the truth, one uplink behind); □ — the last snapshot reconciled (the server's word, a
 // round trip old); ◆ — what is drawn. When a correction leaves an offset, the yellow band and cased arrow
 // run from predicted to drawn and decay by the half-life. Trails: the drawn path (thick) against the
-// predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged) and the offset.
+// predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged), the offset, and
+// a loupe that magnifies the few units around you (offsets of 1–5 units are a few pixels in the arena).
 import { COLORS, surface, circle, square, diamond } from './canvas.js';
-import { reader, label, recentFrames, trail, casedStroke } from './view-kit.js';
+import { reader, label, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey } from './view-kit.js';
 import { fadeBuckets } from './views-world.js';
 
 const TRAIL_SECONDS = 2;
 const OFFSET_VISIBLE = 0.05; // world units; below this the band would be a dot
 
-export function drawLocal(canvas, scene) {
+export function drawLocal(canvas, scene, cache = {}) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
-  const size = model.params.local.arenaSize;
+  fresh(ctx);
+  const params = model.params;
+  const size = params.local.arenaSize;
   const pad = 12;
   const side = Math.min(h - 2 * pad, w * 0.64);
   const ox = pad;
   const oy = (h - side) / 2;
   const k = side / size;
-  const map = { scale: k, x: (x) => ox + x * k, y: (y) => oy + y * k };
-  ctx.strokeStyle = theme.line;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(ox, oy, side, side);
-  label(ctx, '0,0', ox + 3, oy + 11, { color: theme.muted, size: 10 });
-  label(ctx, String(size), ox + side - 3, oy + side - 4, { color: theme.muted, size: 10, align: 'right' });
+  const arena = { left: ox, top: oy, size: side, map: { scale: k, x: (x) => ox + x * k, y: (y) => oy + y * k } };
+  const column = { x: ox + side + 12, y: oy + 12, w: w - (ox + side + 12) - 6 };
+  // The loupe: the neighbourhood of the predicted player, magnified, under the readout.
+  const loupeSize = Math.max(0, Math.min(column.w, oy + side - (oy + 100)));
+  const loupe = { left: column.x, top: oy + side - loupeSize, size: loupeSize, radius: LOUPE_RADIUS };
 
+  const key = `${themeKey(theme)}|${size}|${params.local.smoothing}|${params.local.halfLife}`;
+  ctx.drawImage(staticLayer(cache, key, w, h, (c) => {
+    c.strokeStyle = theme.line;
+    c.lineWidth = 1;
+    c.strokeRect(ox, oy, side, side);
+    label(c, '0,0', ox + 3, oy + 11, { color: theme.muted, size: 10 });
+    label(c, String(size), ox + side - 3, oy + side - 4, { color: theme.muted, size: 10, align: 'right' });
+    label(c, 'Steer: W A S D or ← ↑ ↓ →', ox + 4, oy + side - 5, { color: theme.ink, halo: theme.panel, size: 11 });
+    readoutCaptions(c, theme, column, params);
+    if (loupe.size > 40) {
+      c.fillStyle = theme.paper;
+      c.fillRect(loupe.left, loupe.top, loupe.size, loupe.size);
+      c.strokeStyle = theme.line;
+      c.strokeRect(loupe.left + 0.5, loupe.top + 0.5, loupe.size - 1, loupe.size - 1);
+    }
+  }), 0, 0, w, h);
+
+  const at = reader(frames);
+  const P = [at(index, 'predictedX'), at(index, 'predictedY')];
+  paintPlayer(ctx, scene, arena, 1);
+  if (loupe.size > 40 && Number.isFinite(P[0])) {
+    const s = loupe.size / (2 * loupe.radius);
+    const cx = loupe.left + loupe.size / 2;
+    const cy = loupe.top + loupe.size / 2;
+    loupe.map = { scale: s, x: (x) => cx + (x - P[0]) * s, y: (y) => cy + (y - P[1]) * s };
+    paintPlayer(ctx, scene, loupe, 1.3);
+    label(ctx, `×${Math.round(s / k)} around you`, loupe.left + 3, loupe.top + 11, { color: theme.muted, halo: theme.paper, size: 10 });
+  }
+  readout(ctx, theme, column, frames, index);
+  return { predicted: P, rendered: [at(index, 'renderedX'), at(index, 'renderedY')], offset: at(index, 'offset'), pending: at(index, 'pending') };
+}
+
+const LOUPE_RADIUS = 6; // world units either side of the predicted player
+
+/**
+ * Your player in one box (`{left, top, size, map}`), clipped to it: both trails, then ● server, □ ack,
+ * the offset band + arrow, ○ predicted, ◆ drawn. `grow` enlarges the marks (the loupe).
+ */
+function paintPlayer(ctx, { model, frames, index, theme }, box, grow) {
+  const { map } = box;
   const at = reader(frames);
   const now = at(index, 'local');
   const speed = model.params.local.speed;
@@ -37,7 +79,7 @@ export function drawLocal(canvas, scene) {
 
   ctx.save();
   ctx.beginPath();
-  ctx.rect(ox, oy, side, side);
+  ctx.rect(box.left, box.top, box.size, box.size);
   ctx.clip();
   trail(ctx, frames, first, index, 'predictedX', 'predictedY', map, {
     maxStep, style: bucket,
@@ -45,9 +87,11 @@ export function drawLocal(canvas, scene) {
   });
   trail(ctx, frames, first, index, 'renderedX', 'renderedY', map, {
     maxStep, style: bucket,
-    onRun: (b, path) => { ctx.globalAlpha = fade(b); ctx.strokeStyle = COLORS.render; ctx.lineWidth = 3; path(); ctx.stroke(); },
+    onRun: (b, path) => { ctx.globalAlpha = fade(b); ctx.strokeStyle = COLORS.render; ctx.lineWidth = 3 * grow; path(); ctx.stroke(); },
   });
   ctx.globalAlpha = 1;
+  // In the arena, marks may overhang the wall (the player is clamped to it); the loupe clips them.
+  if (grow === 1) ctx.restore();
 
   const P = [map.x(at(index, 'predictedX')), map.y(at(index, 'predictedY'))];
   const A = [map.x(at(index, 'authX')), map.y(at(index, 'authY'))];
@@ -57,22 +101,20 @@ export function drawLocal(canvas, scene) {
 
   if (Number.isFinite(A[0])) {
     ctx.globalAlpha = 0.35;
-    circle(ctx, A[0], A[1], 5.5, theme.truth);
+    circle(ctx, A[0], A[1], 5.5 * grow, theme.truth);
     ctx.globalAlpha = 1;
   }
-  if (Number.isFinite(K[0])) square(ctx, K[0], K[1], 10, COLORS.snapshot, false);
+  if (Number.isFinite(K[0])) square(ctx, K[0], K[1], 10 * grow, COLORS.snapshot, false);
   if (offset > OFFSET_VISIBLE && Number.isFinite(R[0])) offsetArrow(ctx, P, R);
   if (Number.isFinite(P[0])) {
     circle(ctx, P[0], P[1], 10, theme.panel, false);
     circle(ctx, P[0], P[1], 9, theme.ink, false);
   }
-  if (Number.isFinite(R[0])) diamond(ctx, R[0], R[1], 6.5, COLORS.render, { cased: true });
-  ctx.restore();
-  if (offset > OFFSET_VISIBLE && Number.isFinite(R[0])) {
+  if (Number.isFinite(R[0])) diamond(ctx, R[0], R[1], 6.5 * grow, COLORS.render, { cased: true });
+  if (grow !== 1) ctx.restore();
+  if (grow === 1 && offset > OFFSET_VISIBLE && Number.isFinite(R[0])) {
     label(ctx, `offset ${offset.toFixed(1)} u`, R[0] + 9, R[1] - 8, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
   }
-
-  readout(ctx, theme, { x: ox + side + 12, y: oy + 12, w: w - (ox + side + 12) - 6, h: side, frames, index, params: model.params });
 }
 
 /** The correction offset: a yellow band with a cased arrow from predicted to drawn. */
@@ -109,25 +151,25 @@ function offsetArrow(ctx, [x0, y0], [x1, y1]) {
   ctx.stroke();
 }
 
-/** The column to the right of the arena: pending inputs as cells, the offset size, the key hint. */
-function readout(ctx, theme, { x, y, w, frames, index, params }) {
+/** The column to the right of the arena, still parts: captions and the smoothing in use. */
+function readoutCaptions(ctx, theme, { x, y, w }, params) {
+  const small = w < 100 ? 11 : 12;
+  label(ctx, 'pending inputs', x, y, { color: theme.muted, size: small });
+  label(ctx, 'offset', x, y + 46, { color: theme.muted, size: small });
+  const smoothing = params.local.smoothing === 'halfLife' ? `half-life ${Math.round(params.local.halfLife * 1000)} ms` : `smoothing: ${params.local.smoothing}`;
+  label(ctx, smoothing, x, y + 80, { color: theme.muted, size: small });
+}
+
+/** The live numbers: pending inputs (and a cell per input, as many as fit), the offset size. */
+function readout(ctx, theme, { x, y, w }, frames, index) {
   const at = reader(frames);
   const pending = at(index, 'pending');
   const offset = at(index, 'offset');
-  const small = w < 100 ? 11 : 12;
-  label(ctx, 'pending inputs', x, y, { color: theme.muted, size: small });
   label(ctx, Number.isFinite(pending) ? String(pending) : '—', x, y + 16, { color: theme.ink, size: 14, weight: '600' });
-  // One cell per unacknowledged input (a round trip of inputs in flight), as many as fit in two rows.
   const cols = Math.max(1, Math.floor((w - 2) / 5));
   const cells = Number.isFinite(pending) ? Math.min(pending, 2 * cols) : 0;
   ctx.fillStyle = theme.muted;
   for (let c = 0; c < cells; c++) ctx.fillRect(x + (c % cols) * 5, y + 21 + Math.floor(c / cols) * 5, 4, 3);
   if (pending > 2 * cols) label(ctx, '+', x + cols * 5, y + 30, { color: theme.muted, size: 10 });
-  label(ctx, 'offset', x, y + 46, { color: theme.muted, size: small });
   label(ctx, Number.isFinite(offset) ? `${offset.toFixed(2)} u` : '—', x, y + 62, { color: theme.ink, size: 14, weight: '600' });
-  const halfLife = params.local.smoothing === 'halfLife' ? `half-life ${Math.round(params.local.halfLife * 1000)} ms` : `smoothing: ${params.local.smoothing}`;
-  label(ctx, halfLife, x, y + 80, { color: theme.muted, size: small });
-  label(ctx, 'Steer:', x, y + 108, { color: theme.ink, size: small, weight: '600' });
-  label(ctx, 'W A S D', x, y + 124, { color: theme.ink, size: small });
-  label(ctx, 'or ← ↑ ↓ →', x, y + 140, { color: theme.ink, size: small });
 }

@@ -5,28 +5,31 @@
 // buffer as ■ (arrived, not yet played past) with the two around the render time outlined and joined: the
 // ◆ slides along that segment. The sample status is a glyph + word in the corner (never a new hue).
 import { COLORS, surface, worldMapper, circle, square, diamond } from './canvas.js';
-import { reader, lowerBound, label, recentFrames, trail, casedStroke, openDiamond, bracketOf } from './view-kit.js';
+import { reader, lowerBound, label, recentFrames, trail, casedStroke, openDiamond, bracketOf, fresh, column, staticLayer, themeKey } from './view-kit.js';
 import { worldFrame, fadeBuckets, WORLD_EXTENT } from './views-world.js';
 import { statusText } from './readouts.js';
 
 const TRAIL_SECONDS = 2;
 const MODE_WORDS = { interpolated: 'interpolating', extrapolated: 'extrapolating', held: 'holding still', snapped: 'snapped to newest', hidden: 'hidden' };
 
-export function drawRemote(canvas, scene) {
+export function drawRemote(canvas, scene, cache = {}) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
+  fresh(ctx);
   const map = worldMapper({ w, h, extent: WORLD_EXTENT });
-  worldFrame(ctx, map, theme);
+  ctx.drawImage(staticLayer(cache, themeKey(theme), w, h, (c) => worldFrame(c, map, theme)), 0, 0, w, h);
   const at = reader(frames);
   const now = at(index, 'local');
   const speed = model.params.scenario.speed;
+  const dt = column(frames, 'dt');
+  const modeOf = column(frames, 'mode');
   const modes = model.codes.mode;
   const [first] = recentFrames(model, frames, index, TRAIL_SECONDS);
   const bucket = fadeBuckets(frames, now, TRAIL_SECONDS);
 
   // Truth ghost: thin and faint.
   trail(ctx, frames, first, index, 'truthX', 'truthY', map, {
-    maxStep: (i) => speed * at(i, 'dt') * 1.5 + 2,
+    maxStep: (i) => speed * dt(i) * 1.5 + 2,
     onRun: (_, path) => { ctx.globalAlpha = 0.3; ctx.strokeStyle = theme.truth; ctx.lineWidth = 1; path(); ctx.stroke(); },
   });
   ctx.globalAlpha = 1;
@@ -34,8 +37,8 @@ export function drawRemote(canvas, scene) {
   // Displayed trail, split into runs by display mode and age.
   const EXTRAPOLATED = modes.indexOf('extrapolated');
   const jumps = trail(ctx, frames, first, index, 'x', 'y', map, {
-    maxStep: (i) => speed * at(i, 'dt') * 2 + 3,
-    style: (i) => (at(i, 'mode') === EXTRAPOLATED ? 10 : 0) + bucket(i),
+    maxStep: (i) => speed * dt(i) * 2 + 3,
+    style: (i) => (modeOf(i) === EXTRAPOLATED ? 10 : 0) + bucket(i),
     onRun: (key, path) => {
       ctx.globalAlpha = 0.3 + 0.23 * (key % 10);
       if (key >= 10) casedStroke(ctx, path, COLORS.extrapolated, 2.5, [5, 3]);
@@ -92,7 +95,8 @@ export function drawRemote(canvas, scene) {
     }
   }
 
-  corner(ctx, theme, model, frames, index, mode, bracket, w);
+  const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
+  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null };
 }
 
 /**
@@ -110,11 +114,14 @@ function drawBuffer(ctx, map, theme, model, frames, index) {
   if (!Number.isFinite(renderTime)) return bracket;
   const snaps = model.table('snapshots');
   const s = reader(snaps);
+  const serverTime = column(snaps, 'serverTime');
+  const arrival = column(snaps, 'arrival');
+  const outcome = column(snaps, 'outcome');
   const inserted = model.codes.snapshotOutcome.indexOf('inserted');
   for (let i = lowerBound(snaps, 'serverTime', renderTime - 0.4); i < snaps.rows; i++) {
-    const ts = s(i, 'serverTime');
+    const ts = serverTime(i);
     if (ts > renderTime + 2) break;
-    if (!(s(i, 'arrival') <= now) || s(i, 'outcome') !== inserted) continue;
+    if (!(arrival(i) <= now) || outcome(i) !== inserted) continue;
     const behind = renderTime - ts;
     ctx.globalAlpha = behind > 0 ? Math.max(0.2, 0.7 - behind * 1.5) : 0.85;
     square(ctx, map.x(s(i, 'x')), map.y(s(i, 'y')), 6, COLORS.snapshot);
@@ -157,4 +164,5 @@ function corner(ctx, theme, model, frames, index, mode, bracket, w) {
   const delay = at(index, 'delay');
   label(ctx, `delay ${Math.round(delay * 1000)} ms`, w - 8, 16, { color: theme.muted, halo: theme.panel, size: 11, align: 'right' });
   if (uses) label(ctx, uses, 8, 45, { color: theme.muted, halo: theme.panel, size: 11 });
+  return status;
 }

@@ -1,6 +1,6 @@
 // What the Server and Remote views share: one world scale (the remote world is about ±120 × ±70 units,
 // centred on 0), the faint arena outline with a scale bar, and the age buckets that fade trails.
-import { reader } from './view-kit.js';
+import { column, label } from './view-kit.js';
 
 /** Half-extent mapped into each view; the same for Server and Remote, so they compare mark for mark. */
 export const WORLD_EXTENT = { x: 128, y: 76 };
@@ -21,15 +21,11 @@ export function worldFrame(ctx, map, theme) {
   ctx.lineTo(x1, y);
   ctx.lineTo(x1, y - 3);
   ctx.stroke();
-  ctx.fillStyle = theme.muted;
-  ctx.font = '10px sans-serif';
-  ctx.textAlign = 'center';
-  ctx.fillText('50 u', x1 - len / 2, y - 4);
-  ctx.textAlign = 'left';
+  label(ctx, '50 u', x1 - len / 2, y - 4, { color: theme.muted, size: 10, align: 'center' });
 }
 
 /** `i → 0..3`: how recent frame `i` is within the last `seconds` (3 = newest quarter). */
 export function fadeBuckets(frames, now, seconds) {
-  const at = reader(frames);
-  return (i) => Math.max(0, Math.min(3, Math.floor(4 * (1 - (now - at(i, 'local')) / seconds))));
+  const local = column(frames, 'local');
+  return (i) => Math.max(0, Math.min(3, Math.floor(4 * (1 - (now - local(i)) / seconds))));
 }

@@ -36,12 +36,17 @@ export function mount() {
   const local = document.getElementById('view-local');
   const remote = document.getElementById('view-remote');
   for (const name of Object.keys(LEGENDS)) fillLegend(document.getElementById(`legend-${name}`), LEGENDS[name]);
+  const caches = [{}, {}, {}]; // each view's static layer
   return {
+    /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
+    last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
-      drawServer(server, scene);
-      drawLocal(local, scene);
-      drawRemote(remote, scene);
+      this.last = {
+        server: drawServer(server, scene, caches[0]),
+        local: drawLocal(local, scene, caches[1]),
+        remote: drawRemote(remote, scene, caches[2]),
+      };
     },
   };
 }
