@@ -6,11 +6,12 @@
 // predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged), the offset, and
 // a loupe that magnifies the few units around you (offsets of 1–5 units are a few pixels in the arena).
 import { COLORS, surface, circle, square, diamond } from './canvas.js';
-import { reader, label, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey } from './view-kit.js';
+import { reader, label, measure, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey } from './view-kit.js';
 import { fadeBuckets } from './views-world.js';
 
 const TRAIL_SECONDS = 2;
 const OFFSET_VISIBLE = 0.05; // world units; below this the band would be a dot
+const OFFSET_LABELLED = 0.5; // below this the readout's number says enough
 
 export function drawLocal(canvas, scene, cache = {}) {
   const { model, frames, index, theme } = scene;
@@ -112,8 +113,11 @@ function paintPlayer(ctx, { model, frames, index, theme }, box, grow) {
   }
   if (Number.isFinite(R[0])) diamond(ctx, R[0], R[1], 6.5 * grow, COLORS.render, { cased: true });
   if (grow !== 1) ctx.restore();
-  if (grow === 1 && offset > OFFSET_VISIBLE && Number.isFinite(R[0])) {
-    label(ctx, `offset ${offset.toFixed(1)} u`, R[0] + 9, R[1] - 8, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
+  if (grow === 1 && offset > OFFSET_LABELLED && Number.isFinite(R[0])) {
+    // Named beside the drawn player, on whichever side stays inside the arena.
+    const text = `offset ${offset.toFixed(1)} u`;
+    const left = R[0] + 9 + measure(ctx, text, 11, '600') > box.left + box.size;
+    label(ctx, text, left ? R[0] - 9 : R[0] + 9, R[1] - 8, { color: theme.ink, halo: theme.panel, size: 11, weight: '600', align: left ? 'right' : 'left' });
   }
 }
 
