@@ -1,30 +1,384 @@
-// Timeline lanes: server send → arrival → render time. (First version.)
-import { COLORS, surface, line, square, circle, text } from './canvas.js';
+// Timeline lanes: the hidden clocks made visible (page guide §3; seeds 000 and 002).
+// One horizontal axis — the client's local clock, in ms from now, a 2 s window (1.5 s past, 0.5 s still
+// to come, shaded) — and three lanes top to bottom: Server send → Arrival → Render time, plus a thin
+// clock strip. Each snapshot is a ■ at its send time and a hairline slanting down to ○ at its arrival:
+// the slope is the latency, crossing lines are reordering, a second ○ is a duplicate, a dashed line
+// ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
+// The render lane and the clock strip are drawn by lanes-render.js. A vertical "now" line crosses all.
+// Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
+import { COLORS, square, diamond } from './canvas.js';
+import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey } from './view-kit.js';
+import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
+
+const PAST = 1.5;
+const FUTURE = 0.5;
+const PAST_NARROW = 0.9;
+const FUTURE_NARROW = 0.3;
+const FUTURE_ALPHA = 0.3;
+
+/** The lane geometry for a canvas `w` CSS px wide: wide pages get a label column, narrow ones inline labels. */
+export function layout(w) {
+  const wide = w >= 600;
+  const left = wide ? 134 : 8;
+  const inline = wide ? 0 : 13;
+  const y = { axis: 13, send: 38 + inline, arrival: 84 + 2 * inline };
+  y.render = y.arrival + 38 + inline;
+  y.clockTop = y.render + 38 + inline;
+  y.clockBottom = y.clockTop + 28;
+  return {
+    wide,
+    left,
+    right: w - 12,
+    y,
+    h: y.clockBottom + 8,
+    past: wide ? PAST : PAST_NARROW,
+    future: wide ? FUTURE : FUTURE_NARROW,
+  };
+}
+
+/** Sizes the canvas to its CSS width at the height the layout needs (the lanes do not keep an aspect ratio). */
+function fit(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || 944;
+  const L = layout(w);
+  if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(L.h * dpr)) {
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(L.h * dpr);
+  }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, L.h);
+  fresh(ctx);
+  return { ctx, w, L };
+}
 
 export function mount() {
   const canvas = document.getElementById('lanes');
+  const cache = {};
   return {
-    draw({ model, frame, playhead, theme }) {
-      const { ctx, w } = surface(canvas);
-      const left = 110;
-      const t0 = playhead - 1.5;
-      const tx = (t) => left + ((t - t0) / 2) * (w - left - 10);
-      const ys = [30, 90, 150];
-      ['Server send', 'Arrival', 'Render'].forEach((name, i) => text(ctx, theme.ink, name, 8, ys[i] + 4));
-      const s = model.table('snapshots');
-      for (let i = 0; i < s.rows; i++) {
-        const sent = s.view[i * s.stride + s.col.sent];
-        if (sent < t0 - 0.5 || sent > t0 + 2) continue;
-        const arrival = s.view[i * s.stride + s.col.arrival];
-        ctx.strokeStyle = COLORS.arrival;
-        if (Number.isFinite(arrival)) line(ctx, tx(sent), ys[0], tx(arrival), ys[1]);
-        square(ctx, tx(sent), ys[0], 7, COLORS.snapshot);
-        if (Number.isFinite(arrival)) circle(ctx, tx(arrival), ys[1], 4, COLORS.arrival, arrival <= playhead);
-      }
-      ctx.strokeStyle = theme.ink;
-      line(ctx, tx(playhead), 10, tx(playhead), 170);
-      ctx.strokeStyle = COLORS.render;
-      void frame;
+    /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
+    last: null,
+    draw(scene) {
+      if (!scene.frames.rows) return;
+      const { ctx, w, L } = fit(canvas);
+      this.last = drawLanes(ctx, w, L, scene, cache);
     },
   };
+}
+
+function drawLanes(ctx, w, L, scene, cache) {
+  const { model, frames, index, theme } = scene;
+  const at = reader(frames);
+  const now = at(index, 'local');
+  const t0 = now - L.past;
+  const t1 = now + L.future;
+  const X = (t) => L.left + ((t - t0) / (t1 - t0)) * (L.right - L.left);
+  const toLocal = serverToLocal(model.params);
+  const g = { ctx, L, X, now, t0, t1, theme, toLocal, w };
+
+  // Everything placed relative to now stands still on screen: painted once, blitted per frame.
+  const layer = staticLayer(cache, themeKey(theme), w, L.h, (c) => drawStatic({ ...g, ctx: c }));
+  ctx.drawImage(layer, 0, 0, w, L.h);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(L.left - 8, 0, L.right - L.left + 16, L.h);
+  ctx.clip();
+  const bracket = bracketOf(model, frames, index);
+  const packets = drawPackets(g, model, bracket);
+  const render = drawRenderLane(g, model, frames, index, bracket);
+  const range = drawClockStrip(g, frames, model, index);
+  ctx.restore();
+  clockRange(g, range);
+  if (!L.wide) drawLaneLabels(g);
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide };
+}
+
+/** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */
+function drawStatic(g) {
+  const { ctx, L, X, now, theme } = g;
+  // The future (what the client does not know yet) is shaded.
+  ctx.fillStyle = theme.line;
+  ctx.globalAlpha = 0.35;
+  ctx.fillRect(X(now), L.y.axis + 6, L.right - X(now), L.y.clockBottom - L.y.axis - 2);
+  ctx.globalAlpha = 1;
+  label(ctx, L.wide ? 'not yet happened →' : 'future →', L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
+  drawAxis(g);
+  drawLaneLines(g);
+  if (L.wide) drawLaneLabels(g);
+  clockFrame(g);
+  // The now line crosses every lane (under the marks, so labels with halos stay readable).
+  ctx.strokeStyle = theme.ink;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.moveTo(X(now), L.y.axis + 4);
+  ctx.lineTo(X(now), L.y.clockBottom + 2);
+  ctx.stroke();
+}
+
+/** Ticks every 250 ms (500 ms when narrow) labelled in ms relative to now, on the client's clock. */
+function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
+  const axisName = L.wide ? 'ms from now · client clock' : 'ms from now';
+  const nameEnd = L.wide ? L.left + 24 : L.left + measure(ctx, axisName, 10.5) + 24;
+  const step = ((L.right - L.left) / (t1 - t0)) * 0.25 >= 50 ? 0.25 : 0.5;
+  ctx.strokeStyle = theme.line;
+  ctx.lineWidth = 1;
+  for (let k = Math.ceil((t0 - now) / step); now + k * step <= t1 + 1e-9; k++) {
+    const x = X(now + k * step);
+    ctx.beginPath();
+    ctx.moveTo(x, L.y.axis + 5);
+    ctx.lineTo(x, L.y.clockBottom);
+    ctx.globalAlpha = 0.6;
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    if (k === 0 || x < nameEnd) continue;
+    const ms = Math.round(k * step * 1000);
+    label(ctx, `${ms > 0 ? '+' : '−'}${Math.abs(ms)}`, x, L.y.axis, { color: theme.muted, size: 10.5, align: 'center' });
+  }
+  label(ctx, 'now', X(now), L.y.axis, { color: theme.ink, size: 11, weight: '700', align: 'center' });
+  label(ctx, axisName, L.wide ? 8 : L.left, L.y.axis, { color: theme.muted, size: 10.5 });
+}
+
+const LANES = [
+  ['send', 'Server send', 'when each snapshot left', 'when sent'],
+  ['arrival', 'Arrival', 'slope = latency', 'slope = latency'],
+  ['render', 'Render time', 'server time being shown', 'server time shown'],
+];
+
+/** The lane's own mark, drawn in its concept colour in front of its name. */
+function laneMark(ctx, key, x, y) {
+  if (key === 'send') square(ctx, x, y, 8, COLORS.snapshot);
+  else if (key === 'arrival') arrivalMarks(ctx, [x], y, true);
+  else diamond(ctx, x, y, 6, COLORS.render, { cased: true });
+}
+
+function drawLaneLines({ ctx, L, theme }) {
+  ctx.strokeStyle = theme.line;
+  ctx.lineWidth = 1;
+  for (const [key] of LANES) {
+    ctx.beginPath();
+    ctx.moveTo(L.left, L.y[key]);
+    ctx.lineTo(L.right, L.y[key]);
+    ctx.stroke();
+  }
+}
+
+function drawLaneLabels({ ctx, L, theme }) {
+  for (const [key, name, sub, short] of LANES) {
+    const y = L.y[key];
+    if (L.wide) {
+      laneMark(ctx, key, 13, y - 5);
+      label(ctx, name, 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
+      label(ctx, sub, 8, y + 12, { color: theme.muted, size: 10.5 });
+    } else {
+      inlineLabel(ctx, theme, `${name} · ${short}`, L.left, y - 11);
+    }
+  }
+  const c = (L.y.clockTop + L.y.clockBottom) / 2;
+  if (L.wide) {
+    label(ctx, 'Clock error', 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
+    label(ctx, 'estimate − true', 8, c + 12, { color: theme.muted, size: 10.5 });
+  } else {
+    inlineLabel(ctx, theme, 'Clock error · estimate − true server time', L.left, L.y.clockTop - 4);
+  }
+}
+
+/** A lane name on narrow screens: on a panel-coloured backing so packet lines behind it do not cut it. */
+function inlineLabel(ctx, theme, text, x, y) {
+  const w = measure(ctx, text, 11);
+  ctx.fillStyle = theme.panel;
+  ctx.globalAlpha = 0.85;
+  ctx.fillRect(x - 2, y - 10, w + 4, 13);
+  ctx.globalAlpha = 1;
+  label(ctx, text, x, y, { color: theme.ink, size: 11 });
+}
+
+/**
+ * Every snapshot of the window: ■ at send, hairline, ○ at arrival (or ○✕ where it would have arrived).
+ * Marks are collected first and stroked in a few batched paths (one per style), not one per packet.
+ */
+function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
+  const snaps = model.table('snapshots');
+  const sentOf = column(snaps, 'sent');
+  const arrivalOf = column(snaps, 'arrival');
+  const dupOf = column(snaps, 'duplicateArrival');
+  const outcomeOf = column(snaps, 'outcome');
+  const latency = model.params.network.downlink.latency;
+  const outcomes = model.codes.snapshotOutcome;
+  const INSERTED = outcomes.indexOf('inserted');
+  const yS = L.y.send;
+  const yA = L.y.arrival;
+  const B = {
+    lines: new Map(), // alpha → [x0, y0, x1, y1, …] solid hairlines
+    lost: [[], []], // [past, future]: dashed hairlines of lost packets
+    squares: [[], []], // [past, future]: ■ at send
+    arrived: [], // ○ filled
+    pending: [], // ○ hollow, not arrived yet (faded)
+    missing: [[], []], // ○✕ where a lost packet would have arrived: [known by now, not yet]
+    inFlight: [], // dots where now crosses a packet still on its way
+    notes: [], // [word, x]
+  };
+  const addLine = (alpha, x0, y0, x1, y1) => {
+    let list = B.lines.get(alpha);
+    if (!list) B.lines.set(alpha, (list = []));
+    list.push(x0, y0, x1, y1);
+  };
+  const hairline = (xs, xa, sent, arrival, weight) => {
+    if (arrival <= now || sent > now) {
+      addLine((sent > now ? FUTURE_ALPHA : 0.85) * weight, xs, yS, xa, yA);
+      return;
+    }
+    const f = (now - sent) / (arrival - sent);
+    const px = xs + (xa - xs) * f;
+    const py = yS + (yA - yS) * f;
+    addLine(0.85 * weight, xs, yS, px, py);
+    addLine(FUTURE_ALPHA * weight, px, py, xa, yA);
+    B.inFlight.push(px, py);
+  };
+  for (let i = lowerBound(snaps, 'sent', t0 - 1); i < snaps.rows; i++) {
+    const sent = sentOf(i);
+    if (sent > t1) break;
+    const arrival = arrivalOf(i);
+    const xs = X(sent);
+    const future = sent > now ? 1 : 0;
+    B.squares[future].push(xs);
+    if (Number.isNaN(arrival)) {
+      const xa = X(sent + latency);
+      B.lost[future].push(xs, xa);
+      const known = sent + latency <= now;
+      B.missing[known ? 0 : 1].push(xa);
+      if (known) B.notes.push(['lost', xa]);
+      continue;
+    }
+    const xa = X(arrival);
+    hairline(xs, xa, sent, arrival, 1);
+    (arrival <= now ? B.arrived : B.pending).push(xa);
+    const dup = dupOf(i);
+    if (Number.isFinite(dup)) {
+      hairline(xs, X(dup), sent, dup, 0.5);
+      (dup <= now ? B.arrived : B.pending).push(X(dup));
+      if (dup <= now) B.notes.push(['dup', X(dup)]);
+    }
+    const outcome = outcomeOf(i);
+    if (arrival <= now && outcome !== INSERTED && !Number.isNaN(outcome)) {
+      B.notes.push([outcomes[outcome] === 'duplicate' ? 'dup' : outcomes[outcome], xa]);
+    }
+  }
+
+  ctx.strokeStyle = COLORS.snapshot;
+  ctx.lineWidth = 1;
+  for (const [alpha, list] of B.lines) {
+    ctx.globalAlpha = alpha;
+    ctx.beginPath();
+    for (let k = 0; k < list.length; k += 4) {
+      ctx.moveTo(list[k], list[k + 1]);
+      ctx.lineTo(list[k + 2], list[k + 3]);
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([3, 3]);
+  for (const future of [0, 1]) {
+    const list = B.lost[future];
+    if (!list.length) continue;
+    ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+    ctx.beginPath();
+    for (let k = 0; k < list.length; k += 2) {
+      ctx.moveTo(list[k], yS);
+      ctx.lineTo(list[k + 1], yA);
+    }
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.fillStyle = COLORS.snapshot;
+  for (const future of [0, 1]) {
+    ctx.globalAlpha = future ? FUTURE_ALPHA : 1;
+    for (const x of B.squares[future]) ctx.fillRect(x - 4, yS - 4, 8, 8);
+  }
+  ctx.globalAlpha = 1;
+  arrivalMarks(ctx, B.arrived, yA, true);
+  ctx.globalAlpha = FUTURE_ALPHA;
+  arrivalMarks(ctx, B.pending, yA, false);
+  for (const known of [0, 1]) {
+    const list = B.missing[known];
+    if (!list.length) continue;
+    ctx.globalAlpha = known === 0 ? 1 : FUTURE_ALPHA;
+    ctx.beginPath();
+    for (const x of list) {
+      ctx.moveTo(x + 5.5, yA);
+      ctx.arc(x, yA, 5.5, 0, Math.PI * 2);
+    }
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    ctx.beginPath();
+    for (const x of list) {
+      ctx.moveTo(x - 3.5, yA - 3.5);
+      ctx.lineTo(x + 3.5, yA + 3.5);
+      ctx.moveTo(x - 3.5, yA + 3.5);
+      ctx.lineTo(x + 3.5, yA - 3.5);
+    }
+    ctx.strokeStyle = theme.ink;
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  if (B.inFlight.length) {
+    ctx.beginPath();
+    for (let k = 0; k < B.inFlight.length; k += 2) {
+      ctx.moveTo(B.inFlight[k] + 3, B.inFlight[k + 1]);
+      ctx.arc(B.inFlight[k], B.inFlight[k + 1], 3, 0, Math.PI * 2);
+    }
+    ctx.fillStyle = COLORS.snapshot;
+    ctx.fill();
+  }
+  // Outcome words under the arrival lane, skipped where they would overlap.
+  let noteEnd = -Infinity;
+  B.notes.sort((a, b) => a[1] - b[1]);
+  for (const [word, x] of B.notes) {
+    if (x < L.left + 14 || x - 14 < noteEnd) continue;
+    label(ctx, word, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+    noteEnd = x + 14;
+  }
+  // The bracket: the two snapshots around the render time, ringed, with their ticks.
+  const pair = [bracket.left, bracket.right].filter(Boolean);
+  for (const b of pair) {
+    const x = X(b.sent);
+    ctx.strokeStyle = theme.ink;
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(x - 7.5, yS - 7.5, 15, 15);
+  }
+  const tickLabel = (text, x) => label(ctx, text, x, yS - 11, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+  if (pair.length === 2 && X(pair[1].sent) - X(pair[0].sent) < 30) {
+    tickLabel(`${pair[0].tick}·${pair[1].tick}`, (X(pair[0].sent) + X(pair[1].sent)) / 2);
+  } else {
+    for (const b of pair) tickLabel(String(b.tick), X(b.sent));
+  }
+  return {
+    sent: B.squares[0].length + B.squares[1].length,
+    arrived: B.arrived.length,
+    lost: B.missing[0].length + B.missing[1].length,
+    inFlight: B.inFlight.length / 2,
+  };
+}
+
+/** ○ marks in the arrival colour over a dark casing (filled once arrived), in two batched paths. */
+function arrivalMarks(ctx, xs, y, filled) {
+  if (!xs.length) return;
+  const ring = (r) => {
+    ctx.beginPath();
+    for (const x of xs) {
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, Math.PI * 2);
+    }
+  };
+  ring(5.5);
+  ctx.strokeStyle = COLORS.casing;
+  ctx.lineWidth = 1.5;
+  ctx.stroke();
+  ring(4.5);
+  ctx.strokeStyle = COLORS.arrival;
+  ctx.stroke();
+  if (filled) {
+    ctx.fillStyle = COLORS.arrival;
+    ctx.fill();
+  }
 }

@@ -1,31 +1,52 @@
-// The three world views: Server truth · Local (predicted) · Remote (as rendered). (First version.)
-import { COLORS, surface, worldMapper, circle, diamond, text } from './canvas.js';
+// The three world views side by side — Server truth · Local (you, predicted) · Remote (as rendered) —
+// and their inline legends. Each view lives in its own module (views-server/-local/-remote.js); this one
+// mounts them, fills the legend spans in the figure captions once, and redraws all three per frame.
+import { COLORS } from './canvas.js';
+import { fillLegend } from './view-kit.js';
+import { drawServer } from './views-server.js';
+import { drawLocal } from './views-local.js';
+import { drawRemote } from './views-remote.js';
+
+const TRUTH = 'var(--truth)';
+const INK = 'var(--ink)';
+
+export const LEGENDS = {
+  server: [
+    { key: 'dot', color: TRUTH, text: 'truth', i18n: 'legend.truth' },
+    { key: 'squareFaded', color: COLORS.snapshot, text: 'snapshot sent', i18n: 'legend.sent' },
+    { key: 'cross', color: INK, text: 'lost', i18n: 'legend.lost' },
+  ],
+  local: [
+    { key: 'ring', color: INK, text: 'predicted', i18n: 'legend.predicted' },
+    { key: 'diamond', color: COLORS.render, text: 'drawn', i18n: 'legend.drawn' },
+    { key: 'ghost', color: TRUTH, text: 'server', i18n: 'legend.server' },
+    { key: 'squareOutline', color: COLORS.snapshot, text: 'ack', i18n: 'legend.acked' },
+    { key: 'band', color: COLORS.offset, text: 'offset', i18n: 'legend.offset' },
+  ],
+  remote: [
+    { key: 'diamond', color: COLORS.render, text: 'interpolated', i18n: 'legend.interpolated' },
+    { key: 'diamondOpen', color: COLORS.extrapolated, text: 'extrapolated', i18n: 'legend.extrapolated' },
+    { key: 'ghost', color: TRUTH, text: 'truth', i18n: 'legend.truth' },
+    { key: 'square', color: COLORS.snapshot, text: 'buffer', i18n: 'legend.buffer' },
+  ],
+};
 
 export function mount() {
-  const canvases = ['view-server', 'view-local', 'view-remote'].map((id) => document.getElementById(id));
+  const server = document.getElementById('view-server');
+  const local = document.getElementById('view-local');
+  const remote = document.getElementById('view-remote');
+  for (const name of Object.keys(LEGENDS)) fillLegend(document.getElementById(`legend-${name}`), LEGENDS[name]);
+  const caches = [{}, {}, {}]; // each view's static layer
   return {
-    draw({ model, frames, index, theme }) {
-      const { view, stride, col } = frames;
-      const at = (i, name) => view[i * stride + col[name]];
-      for (const [k, canvas] of canvases.entries()) {
-        const { ctx, w, h } = surface(canvas);
-        const map = worldMapper({ w, h });
-        ctx.strokeStyle = theme.line;
-        ctx.strokeRect(map.x(-120), map.y(70), 240 * map.scale, 140 * map.scale);
-        if (k === 0) circle(ctx, map.x(at(index, 'truthX')), map.y(at(index, 'truthY')), 5, theme.truth);
-        if (k === 1) {
-          const s = 1.1;
-          circle(ctx, map.x(at(index, 'predictedX') * s), map.y(at(index, 'predictedY') * s), 5, theme.truth, false);
-          diamond(ctx, map.x(at(index, 'renderedX') * s), map.y(at(index, 'renderedY') * s), 6, COLORS.render);
-        }
-        if (k === 2) {
-          circle(ctx, map.x(at(index, 'truthX')), map.y(at(index, 'truthY')), 4, theme.muted, false);
-          const x = at(index, 'x');
-          if (Number.isFinite(x)) diamond(ctx, map.x(x), map.y(at(index, 'y')), 6, COLORS.render);
-        }
-      }
-      void model;
-      text;
+    /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
+    last: null,
+    draw(scene) {
+      if (!scene.frames.rows) return;
+      this.last = {
+        server: drawServer(server, scene, caches[0]),
+        local: drawLocal(local, scene, caches[1]),
+        remote: drawRemote(remote, scene, caches[2]),
+      };
     },
   };
 }
