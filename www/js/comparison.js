@@ -84,12 +84,12 @@ function mountWorld(root, app) {
     title: 'Same batches, two players',
     caption: 'Timed (▼) replays the path a fixed delay behind; the lerp chase (▲) cuts every corner.',
     width: 360,
-    height: 250,
+    height: 320,
     i18n: 'plot.pathsWorld',
     label: 'World view of path playback: the true path, batch points, the timed player and the lerp chase',
   });
 
-  function trail(ctx, d, m, cx, cy, from, to) {
+  function trail(d, m, cx, cy, from, to) {
     const pts = [];
     for (let i = indexAt(d.local, from); i <= to; i++) {
       const x = d[cx][i];
@@ -111,7 +111,7 @@ function mountWorld(root, app) {
   function paintOverlay(ctx, w, h, d, index, playhead, theme) {
     const m = mapper(d.bounds, w, h);
     // Truth over the last few seconds, and where it is now.
-    polyline(ctx, trail(ctx, d, m, 'truthX', 'truthY', playhead - TRUTH_WINDOW, index), { color: theme.truth, width: 1.2 });
+    polyline(ctx, trail(d, m, 'truthX', 'truthY', playhead - TRUTH_WINDOW, index), { color: theme.truth, width: 1.2 });
     // Batch points that have arrived, for the part of the path on screen.
     let newest = null;
     for (const b of d.batches) {
@@ -150,8 +150,8 @@ function mountWorld(root, app) {
       ctx.fill();
     }
     // The two players.
-    polyline(ctx, trail(ctx, d, m, 'timedX', 'timedY', playhead - TRAIL, index), { color: COLORS.timed, width: 2.2, dash: DASH.timed });
-    polyline(ctx, trail(ctx, d, m, 'lerpX', 'lerpY', playhead - TRAIL, index), { color: COLORS.lerp, width: 2.4, dash: DASH.lerp, cap: 'round' });
+    polyline(ctx, trail(d, m, 'timedX', 'timedY', playhead - TRAIL, index), { color: COLORS.timed, width: 2.2, dash: DASH.timed });
+    polyline(ctx, trail(d, m, 'lerpX', 'lerpY', playhead - TRAIL, index), { color: COLORS.lerp, width: 2.4, dash: DASH.lerp, cap: 'round' });
     const marks = [];
     if (Number.isFinite(d.timedX[index])) {
       const p = [m.x(d.timedX[index]), m.y(d.timedY[index])];

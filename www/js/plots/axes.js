@@ -191,8 +191,3 @@ export function hatchPath(ctx, buildPath, bounds, color, gap = 5) {
   ctx.stroke();
   ctx.restore();
 }
-
-/** Formats milliseconds without trailing noise. */
-export function fmtMs(seconds, digits = 0) {
-  return `${(seconds * 1000).toFixed(digits)}`;
-}

@@ -105,6 +105,16 @@ export function mount(root, app) {
     polyline(ctx, [[x(0) + 1, y(1)], [x(0) + 1, y(0)]], { color: ink, width: width('snap') });
     polyline(ctx, pts(d.curves.linear), { color: ink, width: width('linear'), dash: DASH.extrapolated, alpha: 0.8 });
     polyline(ctx, pts(d.curves.firstVersion), { color: COLORS.lerp, width: width('firstVersion'), dash: DASH.lerp, cap: 'round' });
+    // The first version moves once per frame: at a low frame rate, show the frames.
+    const fvPts = pts(d.curves.firstVersion);
+    if (fvPts.length > 1 && fvPts[1][0] - fvPts[0][0] > 6) {
+      ctx.fillStyle = COLORS.lerp;
+      for (const [px, py] of fvPts) {
+        ctx.beginPath();
+        ctx.arc(px, py, 2, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
     polyline(ctx, pts(d.curves.halfLife), { color: COLORS.offset, width: width('halfLife'), cased: needsCasing(COLORS.offset, theme) });
 
     // ½, ¼, ⅛ at one, two, three half-lives.
@@ -244,7 +254,6 @@ export function mount(root, app) {
       text = `last correction ${+since.toFixed(2)} s ago (${+size.toFixed(2)} u): long gone`;
     }
     label(ctx, text, chart.left - 30, 13, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
-    void w;
   }
 
   /** What the overlay shows, at pixel resolution: it is only redrawn when this changes. */

@@ -51,7 +51,6 @@ export function mount(root, app) {
     label: 'Offset from the newest snapshot against time past it, for each underrun policy, with the cap marked',
   });
   let cache = { key: '' };
-  void app;
 
   function data(model) {
     const v = Math.abs(model.params.scenario.speed);
@@ -160,7 +159,13 @@ export function mount(root, app) {
     } else {
       diamond(ctx, px, y(value), 6, COLORS.render, { cased: true });
     }
-    const text = `now ${Math.round(a * 1000)} ms ahead${clipped ? ' →' : ''} · ${POLICY_TEXT[policy] ?? policy}${value === null ? ' (hidden)' : ''}`;
+    let where = ' · hidden';
+    if (value !== null) {
+      const slope = valueAt(d.curves[policy], Math.min(a, d.until) + d.until / 200) - value;
+      const motion = Math.abs(slope) < 1e-9 ? 'still' : slope < 0 ? 'moving back' : 'moving on';
+      where = ` · drawn ${value.toFixed(1)} u past it, ${motion}`;
+    }
+    const text = `now ${Math.round(a * 1000)} ms ahead${clipped ? ' →' : ''} (${POLICY_TEXT[policy] ?? policy})${where}`;
     label(ctx, text, box.left - 30, 13, { color: COLORS.render, size: 10.5, halo: theme.panel, weight: '600' });
   }
 

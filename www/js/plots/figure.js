@@ -5,7 +5,8 @@
 //   static   everything that only changes with the run, the size or the theme (axes, curves, labels),
 //            repainted only when its key changes;
 //   overlay  what moves with the playhead (cursor, "now" marker, readout), cleared and drawn every frame.
-// A figure that is scrolled out of view skips its overlay until it comes back (page guide: pause off-screen).
+// While playing, a figure scrolled out of view skips its overlay until it comes back (page guide: pause
+// off-screen); paused, every figure follows a seek so the whole page always shows one moment.
 
 import { COLORS } from '../canvas.js';
 
@@ -22,11 +23,12 @@ export function ensureStylesheet() {
 }
 
 /** Asks the app for one redraw on the next animation frame (used when paused: hover, async data, resize). */
+let redrawPending = false;
 export function redrawSoon(app) {
-  if (app.__plotsRedrawPending) return;
-  app.__plotsRedrawPending = true;
+  if (redrawPending) return;
+  redrawPending = true;
   requestAnimationFrame(() => {
-    app.__plotsRedrawPending = false;
+    redrawPending = false;
     if (!app.state.playing) app.draw();
   });
 }
@@ -72,7 +74,6 @@ export function swatch({ color, dash, width = 2, mark, cased = false, line = tru
       add('circle', { cx: 13, cy: 6, r: 3.5, fill: 'none', stroke: color, 'stroke-width': 1.5 });
       break;
     case 'diamond': add('path', { d: 'M13 1.5 L17.5 6 L13 10.5 L8.5 6 Z', fill: color, stroke: COLORS.casing, 'stroke-width': 1 }); break;
-    case 'hollowDiamond': add('path', { d: 'M13 1.5 L17.5 6 L13 10.5 L8.5 6 Z', fill: 'none', stroke: color, 'stroke-width': 1.5 }); break;
     case 'up': add('path', { d: 'M13 1.5 L17.5 10 L8.5 10 Z', fill: color, stroke: COLORS.casing, 'stroke-width': 1 }); break;
     case 'down': add('path', { d: 'M13 10.5 L17.5 2 L8.5 2 Z', fill: color, stroke: COLORS.casing, 'stroke-width': 1 }); break;
     case 'cross': add('path', { d: 'M9.5 2.5 L16.5 9.5 M9.5 9.5 L16.5 2.5', stroke: color, 'stroke-width': 1.8, fill: 'none' }); break;
@@ -82,7 +83,7 @@ export function swatch({ color, dash, width = 2, mark, cased = false, line = tru
 }
 
 /**
- * Builds a figure into `parent`. Returns `{figure, canvas, stage, setLegend, setCaption, paint}`: `stage` is the
+ * Builds a figure into `parent`. Returns `{figure, canvas, overlay, stage, setLegend, paint, pointer}`: `stage` is the
  * box holding the two stacked canvases (listen for pointer and key events on it); `canvas` the static one.
  * `width`/`height` set the aspect ratio (the canvases are drawn at their CSS width × devicePixelRatio).
  */
@@ -113,10 +114,6 @@ export function createFigure(parent, { app, id, title, caption, legend = [], wid
     }));
   }
   setLegend(legend);
-  let captionText = caption;
-  function setCaption(text) {
-    if (text !== captionText) captionEl.textContent = captionText = text;
-  }
 
   let staticKey = null;
   let visible = true;
@@ -162,7 +159,8 @@ export function createFigure(parent, { app, id, title, caption, legend = [], wid
       paintStatic(sctx, w, h);
       staticKey = fullKey;
     }
-    if (!staticChanged && !visible && !overlayDirty) return false;
+    // Off screen and playing: skip (it is redrawn when it scrolls back). Paused (a seek, a step): always draw.
+    if (!staticChanged && !visible && !overlayDirty && app?.state.playing) return false;
     const oKey = overlayKey === undefined ? null : JSON.stringify(overlayKey);
     if (!staticChanged && !overlayDirty && oKey !== null && oKey === lastOverlayKey) return false;
     lastOverlayKey = oKey;
@@ -182,7 +180,7 @@ export function createFigure(parent, { app, id, title, caption, legend = [], wid
     return { x: event.clientX - rect.left - canvas.clientLeft, y: event.clientY - rect.top - canvas.clientTop, w, h: Math.round(w * aspect) };
   }
 
-  return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, setCaption, paint, pointer };
+  return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, paint, pointer };
 }
 
 /** Redraws the app (once) when any of `elements` changes size, e.g. the stylesheet arriving or the rail folding. */

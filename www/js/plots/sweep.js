@@ -155,7 +155,7 @@ export function mount(root, app) {
       ctx.lineTo(kx, yu(0));
       ctx.stroke();
       ctx.restore();
-      const text = `< 1 % from ${Math.round(knee.delay * 1000)} ms`;
+      const text = `< 1 % by ${Math.round(knee.delay * 1000)} ms`;
       const tw = textWidth(ctx, text, 10.5);
       label(ctx, text, Math.min(kx + 4, l.top.right - tw), yu(0) - 8, { color: theme.ink, size: 10.5, halo: theme.panel });
     }
@@ -167,8 +167,10 @@ export function mount(root, app) {
     const shown = Math.min(delay, MAX);
     const px = x(shown);
     const pts = sweep.points;
-    const u = interpolate(pts, shown, 'underrunPct');
-    const lat = interpolate(pts, shown, 'addedLatency');
+    // The current delay's own numbers come from the run itself (exact, also between the sweep's 10 ms steps).
+    const remote = model.metrics().remote;
+    const u = pts ? remote.underrunPct : NaN;
+    const lat = pts ? remote.shown.addedLatency : NaN;
     if (hover !== null && Math.abs(hover - delay) > 0.002) {
       const hx = x(hover);
       ctx.save();
@@ -196,8 +198,8 @@ export function mount(root, app) {
     ctx.lineTo(Math.round(px) + 0.5, l.bottom.bottom);
     ctx.stroke();
     ctx.restore();
-    if (Number.isFinite(u)) diamond(ctx, px, yu(u * 100), 5.5, COLORS.render, { cased: true });
-    if (Number.isFinite(lat)) diamond(ctx, px, yl(lat * 1000), 5.5, COLORS.render, { cased: true });
+    if (Number.isFinite(u) && delay <= MAX) diamond(ctx, px, yu(u * 100), 5.5, COLORS.render, { cased: true });
+    if (Number.isFinite(lat) && delay <= MAX) diamond(ctx, px, yl(lat * 1000), 5.5, COLORS.render, { cased: true });
     const parts = [`render delay ${Math.round(delay * 1000)} ms${delay > MAX ? ' →' : ''}`];
     if (Number.isFinite(u)) parts.push(`${(u * 100).toFixed(u < 0.1 ? 1 : 0)} % underrun`, `+${Math.round(lat * 1000)} ms`);
     const text = parts.join(' · ');
