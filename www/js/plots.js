@@ -1,4 +1,23 @@
-// Plots: extrapolation curves, correction-offset decay, the render-delay trade-off, the clock. (First version.)
-export function mount() {
-  return { draw() {} };
+// The plots under the views, one idea each (modules in ./plots/):
+//   extrapolation  seed 000 §4.3.5 — offset past the newest snapshot per underrun policy, the cap, "now"
+//   decay          seed 003 — how each smoothing mode shows one correction, and the run's corrections
+//   sweep          seed 000 §4.3.10 — render delay against underruns and lag; click/drag/keys set the delay
+//   clock          seed 004 §2, §4.2 — RTT samples, outliers, smoothed RTT, render delay, clock error
+// Each draws its static layer once per run (or size/theme) and only its cursor per frame.
+import { ensureStylesheet, watchSize } from './plots/figure.js';
+import * as extrapolation from './plots/extrapolation.js';
+import * as decay from './plots/decay.js';
+import * as sweep from './plots/sweep.js';
+import * as clock from './plots/clock.js';
+
+export function mount(app) {
+  ensureStylesheet();
+  const root = document.getElementById('plots');
+  const plots = [extrapolation, decay, sweep, clock].map((m) => m.mount(root, app));
+  watchSize(app, plots.map((p) => p.figure.canvas));
+  return {
+    draw(ctx) {
+      for (const plot of plots) plot.draw(ctx);
+    },
+  };
 }
