@@ -85,10 +85,10 @@ fn the_sweep_trades_underruns_for_latency() {
     let mut p = base();
     p.network.downlink.loss = 0.0;
     let points = sweep(&p, &[0.0, 0.05, 0.1, 0.15, 0.2, 0.3]).unwrap();
-    assert!(points[0].underrun_pct > 0.9, "no delay: nearly always past the newest snapshot ({:?})", points[0]);
-    assert!(points[5].underrun_pct < 0.01, "300 ms covers 50 ms latency, 20 ms jitter and a 50 ms interval");
+    assert!(points[0].underrun_share > 0.9, "no delay: nearly always past the newest snapshot ({:?})", points[0]);
+    assert!(points[5].underrun_share < 0.01, "300 ms covers 50 ms latency, 20 ms jitter and a 50 ms interval");
     for w in points.windows(2) {
-        assert!(w[1].underrun_pct <= w[0].underrun_pct + 1e-9, "{w:?}");
+        assert!(w[1].underrun_share <= w[0].underrun_share + 1e-9, "{w:?}");
         assert!(w[1].added_latency > w[0].added_latency, "{w:?}");
     }
     assert!((points[3].added_latency - 0.15).abs() < 0.03, "{:?}", points[3]);
@@ -110,7 +110,7 @@ fn presets_run_and_a_worse_network_underruns_more_at_the_same_delay() {
         let mut p = base();
         preset.apply(&mut p);
         p.remote.clock.render_delay = 0.1;
-        run(&p).unwrap().metrics().remote.underrun_pct
+        run(&p).unwrap().metrics().remote.underrun_share
     };
     assert!(underrun(NetworkPreset::Lan) < underrun(NetworkPreset::Mobile));
 }
@@ -235,7 +235,7 @@ fn each_sweep_point_equals_a_full_run_at_that_delay() {
         let mut q = p.clone();
         q.remote.clock.render_delay = point.delay;
         let m = run(&q).unwrap().metrics();
-        assert_eq!(point.underrun_pct, m.remote.underrun_pct, "delay {}", point.delay);
+        assert_eq!(point.underrun_share, m.remote.underrun_share, "delay {}", point.delay);
         assert_eq!(point.added_latency, m.remote.shown.added_latency, "delay {}", point.delay);
         assert_eq!(point.rms_error, m.remote.shown.rms_error, "delay {}", point.delay);
     }

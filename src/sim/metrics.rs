@@ -155,10 +155,10 @@ pub struct StatusShare {
 #[serde(rename_all = "camelCase")]
 pub struct RemoteMetrics {
     pub status_share: StatusShare,
-    /// Share of frames whose sample was an underrun.
-    pub underrun_pct: f64,
-    /// Share of frames the chosen policy extrapolated.
-    pub extrapolation_pct: f64,
+    /// Share of frames (0..1) whose sample was an underrun.
+    pub underrun_share: f64,
+    /// Share of frames (0..1) the chosen policy extrapolated.
+    pub extrapolation_share: f64,
     /// Mean of (true server now − render time): the lag the clock and delay aim for.
     pub mean_lag: f64,
     /// The chosen policy's track.
@@ -194,8 +194,8 @@ pub fn remote_metrics(frames: &Timeline, truth: &TruthTrack) -> RemoteMetrics {
     let per = |column| track_metrics(frames, column, truth, mean_lag);
     RemoteMetrics {
         status_share,
-        underrun_pct: status_share.underrun,
-        extrapolation_pct: frames.column(frame::MODE).filter(|m| *m == extrapolated).count() as f64 / n,
+        underrun_share: status_share.underrun,
+        extrapolation_share: frames.column(frame::MODE).filter(|m| *m == extrapolated).count() as f64 / n,
         mean_lag,
         shown: per(frame::X),
         hold: per(frame::HOLD_X),

@@ -24,8 +24,10 @@ pub const MAX_POINTS: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SweepPoint {
+    /// Render delay, seconds.
     pub delay: f64,
-    pub underrun_pct: f64,
+    /// Share of frames (0..1) that underran.
+    pub underrun_share: f64,
     pub added_latency: f64,
     pub rms_error: f64,
 }
@@ -101,7 +103,7 @@ fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTr
     let track = metrics_of(&points, truth, lag_sum / lag_n.max(1) as f64);
     Ok(SweepPoint {
         delay: params.remote.clock.render_delay,
-        underrun_pct: underruns as f64 / n,
+        underrun_share: underruns as f64 / n,
         added_latency: track.added_latency,
         rms_error: track.rms_error,
     })

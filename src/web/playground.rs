@@ -178,7 +178,7 @@ impl Playground {
         to_js(&value)
     }
 
-    /// The render-delay trade-off: one `{delay, underrunPct, addedLatency, rmsError}` per delay (seconds).
+    /// The render-delay trade-off: one `{delay, underrunShare, addedLatency, rmsError}` per delay (seconds).
     pub fn sweep(&self, delays: Vec<f64>) -> Result<JsValue, JsError> {
         to_js(&sweep(self.sim.params(), &delays).map_err(js_error)?)
     }

@@ -135,12 +135,12 @@ export function hatch(ctx, x, y, w, h, color, gap = 6) {
 }
 
 /** Maps world coordinates (the arena, y up) into a box of the canvas, keeping the aspect ratio. */
-export function worldMapper({ w, h, pad = 14, extent = { x: 130, y: 80 } }) {
+export function worldMapper({ w, h, pad = 14, extent = { x: 130, y: 80 }, center = { x: 0, y: 0 } }) {
   const scale = Math.min((w - 2 * pad) / (2 * extent.x), (h - 2 * pad) / (2 * extent.y));
   return {
     scale,
-    x: (x) => w / 2 + x * scale,
-    y: (y) => h / 2 - y * scale,
+    x: (x) => w / 2 + (x - center.x) * scale,
+    y: (y) => h / 2 - (y - center.y) * scale,
   };
 }
 

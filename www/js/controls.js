@@ -39,6 +39,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
         if (spec.kind === 'preset') continue;
         const { input, output } = inputs[spec.id];
         const value = displayValue(spec, params, getPath);
+        if (spec.enabledWhen) input.disabled = !spec.enabledWhen(params);
         if (spec.kind === 'check') input.checked = Boolean(value);
         else input.value = String(value);
         if (output) output.textContent = formatValue(spec, value);

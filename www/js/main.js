@@ -48,6 +48,8 @@ class App {
       seek: (t) => this.seek(t),
     });
     this.painters = [views, lanes, plots, comparison].map((m) => m.mount(this));
+    this.painters[2].simulationOnly = true;
+    this.painters[3].simulationOnly = true;
     buildTraceIO(document.getElementById('trace-io'), {
       model: () => this.model,
       imported: (summary) => this.onImported(summary),
@@ -55,6 +57,7 @@ class App {
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
     window.addEventListener('keydown', (e) => this.onKey(e, true));
     window.addEventListener('keyup', (e) => this.onKey(e, false));
     window.netcodeLab = { app: this, core: this.core, model: () => this.model };
@@ -140,6 +143,7 @@ class App {
     const key = KEY_MAP[event.code];
     const tag = event.target?.tagName;
     if (!key || ['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target?.closest?.('.plot-stage, [role=slider]')) return; // a focused plot uses the arrows itself
     event.preventDefault();
     if (this.state.keys[key] === down) return;
     this.state.keys = { ...this.state.keys, [key]: down };
@@ -170,10 +174,13 @@ class App {
     const index = model.frameAt(this.state.playhead, frames);
     const frame = model.frameRow(index, frames);
     const runChanged = this.lastDraw.runId !== model.runId;
-    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: theme(), runChanged, state: this.state };
-    for (const painter of this.painters) painter.draw(ctx);
+    this.theme ??= theme();
+    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state };
+    // A trace knows no truth, paths or local player: the simulation-only panels step aside.
+    for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
+    for (const painter of this.painters) if (!(model.imported && painter.simulationOnly)) painter.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
-    drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead));
+    drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics(), model);
     this.transport.update(model);
     this.lastDraw = { runId: model.runId };

@@ -45,8 +45,11 @@ export const CONTROLS = [
   { id: 'mismatch', group: 'local', kind: 'check', label: 'Input off the physics step (the bug)', paths: ['local.mismatch'] },
 
   { id: 'lerpFactor', group: 'paths', kind: 'range', label: 'Lerp factor', paths: ['paths.lerp.lerpFactor'], min: 0.01, max: 1, step: 0.01, unit: '/frame', scale: 1 },
-  { id: 'pathSpeed', group: 'paths', kind: 'range', label: 'Path speed', paths: ['paths.player.speed'], min: 30, max: 300, step: 5, unit: 'px/s', scale: 1 },
+
   { id: 'withOffsets', group: 'paths', kind: 'check', label: 'V2 batches (offsetMs)', paths: ['paths.withOffsets'] },
+  { id: 'pathSpeed', group: 'paths', kind: 'range', label: 'Path speed', paths: ['paths.player.speed'], min: 30, max: 300, step: 5, unit: 'px/s', scale: 1,
+    hint: 'V1 batches only: without offsetMs each segment lasts distance / speed (seed 001).',
+    enabledWhen: (params) => !params.paths.withOffsets },
 
   { id: 'motion', group: 'sim', kind: 'select', label: 'Motion script', paths: ['scenario.motion'],
     options: [['turns', 'Straight runs, sharp turns'], ['circle', 'Circle'], ['stopAndGo', 'Stop and go'], ['respawn', 'Respawn every 4 s']] },

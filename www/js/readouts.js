@@ -35,37 +35,52 @@ export function statusText(status) {
   return STATUS_TEXT[status] ?? { glyph: '', name: status };
 }
 
-/** Counts of the snapshot stream up to local time `t` (the seed-002 observability counters). */
-export function countersAt(model, t) {
+/** Sorted event times of one run, so the counters at any time are a few binary searches (built once per run). */
+function counterIndex(model) {
+  if (model._counterIndex?.runId === model.runId) return model._counterIndex;
   const s = model.table('snapshots');
   const outcomes = model.codes.snapshotOutcome;
-  const c = { sent: 0, lost: 0, received: 0, duplicates: 0, conflicts: 0, outOfOrder: 0, late: 0 };
+  const times = { sent: [], lost: [], received: [], duplicates: [], outOfOrder: [], conflicts: [], late: [] };
   for (let i = 0; i < s.rows; i++) {
     const row = i * s.stride;
-    if (s.view[row + s.col.sent] > t) break;
-    c.sent += 1;
+    const sent = s.view[row + s.col.sent];
     const arrival = s.view[row + s.col.arrival];
-    if (Number.isNaN(arrival)) { c.lost += 1; continue; }
-    if (arrival > t) continue;
-    c.received += 1;
+    times.sent.push(sent);
+    if (Number.isNaN(arrival)) { times.lost.push(sent); continue; }
+    times.received.push(arrival);
     const dup = s.view[row + s.col.duplicateArrival];
-    if (Number.isFinite(dup) && dup <= t) c.duplicates += 1;
-    if (s.view[row + s.col.outOfOrder] === 1) c.outOfOrder += 1;
+    if (Number.isFinite(dup)) times.duplicates.push(dup);
+    if (s.view[row + s.col.outOfOrder] === 1) times.outOfOrder.push(arrival);
     const outcome = outcomes[s.view[row + s.col.outcome]];
-    if (outcome === 'conflict') c.conflicts += 1;
-    if (outcome === 'late') c.late += 1;
+    if (outcome === 'conflict') times.conflicts.push(arrival);
+    if (outcome === 'late') times.late.push(arrival);
   }
+  for (const list of Object.values(times)) list.sort((a, b) => a - b);
   const f = model.table('frames');
-  const statuses = model.codes.status;
-  let underrunFrames = 0;
-  let frames = 0;
-  for (let i = 0; i < f.rows; i++) {
-    const row = i * f.stride;
-    if (f.view[row + f.col.local] > t) break;
-    frames += 1;
-    if (statuses[f.view[row + f.col.status]] === 'underrun') underrunFrames += 1;
+  const underrun = model.codes.status.indexOf('underrun');
+  const underrunsBefore = new Uint32Array(f.rows + 1);
+  for (let i = 0; i < f.rows; i++) underrunsBefore[i + 1] = underrunsBefore[i] + (f.view[i * f.stride + f.col.status] === underrun ? 1 : 0);
+  model._counterIndex = { runId: model.runId, times, underrunsBefore };
+  return model._counterIndex;
+}
+
+/** How many of the sorted `list` are ≤ t. */
+function countUpTo(list, t) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] <= t) lo = mid + 1;
+    else hi = mid;
   }
-  c.underrunPct = frames ? (100 * underrunFrames) / frames : 0;
+  return lo;
+}
+
+/** The seed-002 observability counters up to local time `t` (frame `index`). */
+export function countersAt(model, t, index = model.frameAt(t)) {
+  const { times, underrunsBefore } = counterIndex(model);
+  const c = Object.fromEntries(Object.entries(times).map(([k, list]) => [k, countUpTo(list, t)]));
+  c.underrunPct = index >= 0 ? (100 * underrunsBefore[index + 1]) / (index + 1) : 0;
   return c;
 }
 
@@ -141,7 +156,7 @@ export function drawMetrics(root, metrics, model) {
   extra.textContent = `Local player: ${local.corrections} corrections (mean ${num(local.meanCorrection, 2)}, max ${num(local.maxCorrection, 2)}); ` +
     `shown − predicted RMS: half-life ${num(local.halfLife.rmsOffset, 2)}, first version ${num(local.firstVersion.rmsOffset, 2)}, ` +
     `snap ${num(local.snap.rmsOffset, 2)}, linear ${num(local.linear.rmsOffset, 2)}. ` +
-    `Remote: underrun ${num(100 * metrics.remote.underrunPct, 1)} % of frames, extrapolating ${num(100 * metrics.remote.extrapolationPct, 1)} %.`;
+    `Remote: underrun ${num(100 * metrics.remote.underrunShare, 1)} % of frames, extrapolating ${num(100 * metrics.remote.extrapolationShare, 1)} %.`;
   root.innerHTML = '';
   root.append(table, extra);
 }

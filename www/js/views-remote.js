@@ -6,7 +6,7 @@
 // ◆ slides along that segment. The sample status is a glyph + word in the corner (never a new hue).
 import { COLORS, surface, worldMapper, circle, square, diamond } from './canvas.js';
 import { reader, lowerBound, label, recentFrames, trail, casedStroke, openDiamond, bracketOf, fresh, column, staticLayer, themeKey } from './view-kit.js';
-import { worldFrame, fadeBuckets, WORLD_EXTENT } from './views-world.js';
+import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
 import { statusText } from './readouts.js';
 
 const TRAIL_SECONDS = 2;
@@ -16,8 +16,10 @@ export function drawRemote(canvas, scene, cache = {}) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
-  const map = worldMapper({ w, h, extent: WORLD_EXTENT });
-  ctx.drawImage(staticLayer(cache, themeKey(theme), w, h, (c) => worldFrame(c, map, theme)), 0, 0, w, h);
+  const world = worldOf(scene.model);
+  const map = worldMapper({ w, h, extent: world.extent, center: world.center });
+  const layerKey = `${themeKey(theme)}|${world.runId}|${world.arena}`;
+  ctx.drawImage(staticLayer(cache, layerKey, w, h, (c) => worldFrame(c, map, theme, world)), 0, 0, w, h);
   const at = reader(frames);
   const now = at(index, 'local');
   const speed = model.params.scenario.speed;

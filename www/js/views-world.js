@@ -6,14 +6,41 @@ import { column, label } from './view-kit.js';
 export const WORLD_EXTENT = { x: 128, y: 76 };
 const ARENA = { x: 120, y: 70 };
 
-/** The arena outline and a 50-unit scale bar (bottom right). */
-export function worldFrame(ctx, map, theme) {
+/**
+ * The world a view shows: the simulator's arena, or — for an imported trace, whose units can be anything — the
+ * box around its snapshots. `{extent, center, arena, bar}` (bar: the scale bar's length in world units).
+ */
+export function worldOf(model) {
+  if (model._world?.runId === model.runId) return model._world;
+  let world = { extent: WORLD_EXTENT, center: { x: 0, y: 0 }, arena: true, bar: 50 };
+  if (model.imported) {
+    const s = model.table('snapshots');
+    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (let i = 0; i < s.rows; i++) {
+      const x = s.view[i * s.stride + s.col.x];
+      const y = s.view[i * s.stride + s.col.y];
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, y), Math.max(y1, y)];
+    }
+    if (Number.isFinite(x0)) {
+      const half = Math.max((x1 - x0) / 2, (y1 - y0) / 2, 1e-6) * 1.35;
+      const bar = 10 ** Math.floor(Math.log10(half));
+      world = { extent: { x: half * 1.68, y: half }, center: { x: (x0 + x1) / 2, y: (y0 + y1) / 2 }, arena: false, bar };
+    }
+  }
+  model._world = { ...world, runId: model.runId };
+  return model._world;
+}
+
+/** The arena outline (simulated runs) and a scale bar (bottom right). */
+export function worldFrame(ctx, map, theme, world = { arena: true, bar: 50, center: { x: 0, y: 0 } }) {
   ctx.strokeStyle = theme.line;
   ctx.lineWidth = 1;
-  ctx.strokeRect(map.x(-ARENA.x), map.y(ARENA.y), 2 * ARENA.x * map.scale, 2 * ARENA.y * map.scale);
-  const len = 50 * map.scale;
-  const x1 = map.x(ARENA.x) - 4;
-  const y = map.y(-ARENA.y) - 6;
+  if (world.arena) ctx.strokeRect(map.x(-ARENA.x), map.y(ARENA.y), 2 * ARENA.x * map.scale, 2 * ARENA.y * map.scale);
+  const len = world.bar * map.scale;
+  const corner = world.arena ? ARENA : { x: world.center.x + world.extent.x * 0.9, y: world.center.y + world.extent.y * 0.9 };
+  const x1 = map.x(world.arena ? corner.x : corner.x) - 4;
+  const y = map.y(world.arena ? -corner.y : 2 * world.center.y - corner.y) - 6;
   ctx.strokeStyle = theme.muted;
   ctx.beginPath();
   ctx.moveTo(x1 - len, y - 3);
@@ -21,7 +48,7 @@ export function worldFrame(ctx, map, theme) {
   ctx.lineTo(x1, y);
   ctx.lineTo(x1, y - 3);
   ctx.stroke();
-  label(ctx, '50 u', x1 - len / 2, y - 4, { color: theme.muted, size: 10, align: 'center' });
+  label(ctx, `${world.bar} u`, x1 - len / 2, y - 4, { color: theme.muted, size: 10, align: 'center' });
 }
 
 /** `i → 0..3`: how recent frame `i` is within the last `seconds` (3 = newest quarter). */

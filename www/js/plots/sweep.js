@@ -132,7 +132,7 @@ export function mount(root, app) {
       return;
     }
     const pts = sweep.points;
-    const under = pts.map((p) => [x(p.delay), yu(p.underrunPct * 100)]);
+    const under = pts.map((p) => [x(p.delay), yu(p.underrunShare * 100)]);
     const oc = COLORS.extrapolated;
     hatchPath(ctx, () => {
       ctx.beginPath();
@@ -144,7 +144,7 @@ export function mount(root, app) {
     polyline(ctx, under, { color: oc, width: 2, cased: needsCasing(oc, theme) });
     polyline(ctx, pts.map((p) => [x(p.delay), yl(p.addedLatency * 1000)]), { color: COLORS.render, width: 2.2 });
 
-    const knee = pts.find((p) => p.underrunPct < 0.01);
+    const knee = pts.find((p) => p.underrunShare < 0.01);
     if (knee) {
       const kx = x(knee.delay);
       ctx.save();
@@ -169,7 +169,7 @@ export function mount(root, app) {
     const pts = sweep.points;
     // The current delay's own numbers come from the run itself (exact, also between the sweep's 10 ms steps).
     const remote = model.metrics().remote;
-    const u = pts ? remote.underrunPct : NaN;
+    const u = pts ? remote.underrunShare : NaN;
     const lat = pts ? remote.shown.addedLatency : NaN;
     if (hover !== null && Math.abs(hover - delay) > 0.002) {
       const hx = x(hover);
@@ -183,7 +183,7 @@ export function mount(root, app) {
       ctx.stroke();
       ctx.restore();
       if (pts) {
-        const hu = interpolate(pts, hover, 'underrunPct');
+        const hu = interpolate(pts, hover, 'underrunShare');
         const hl = interpolate(pts, hover, 'addedLatency');
         const text = `${Math.round(hover * 1000)} ms → ${(hu * 100).toFixed(hu < 0.1 ? 1 : 0)} % · +${Math.round(hl * 1000)} ms (click to set)`;
         const tw = textWidth(ctx, text, 10);
