@@ -68,29 +68,28 @@ fn mean_square_error(points: &[&Point], truth: &TruthTrack, tau: f64) -> f64 {
 
 /// The shift τ near `guess` that minimises the squared error: a coarse scan, then a golden-section search.
 fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
-    let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(300).max(1)).copied().collect();
-    let fine: Vec<&Point> = points.iter().step_by(points.len().div_ceil(600).max(1)).copied().collect();
+    const STEP: f64 = 0.02;
+    let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(150).max(1)).copied().collect();
+    let fine: Vec<&Point> = points.iter().step_by(points.len().div_ceil(300).max(1)).copied().collect();
     let (lo, hi) = ((guess - 0.3).max(-0.5), (guess + 0.3).min(3.0));
-    let steps = ((hi - lo) / 0.02).ceil() as usize;
+    let steps = ((hi - lo) / STEP).ceil() as usize;
     let mut best = (f64::INFINITY, guess);
     for i in 0..=steps {
-        let tau = lo + i as f64 * 0.02;
+        let tau = lo + i as f64 * STEP;
         let e = mean_square_error(&coarse, truth, tau);
         if e < best.0 {
             best = (e, tau);
         }
     }
-    let (mut a, mut b) = (best.1 - 0.02, best.1 + 0.02);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..12 {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if mean_square_error(&fine, truth, c) < mean_square_error(&fine, truth, d) {
-            b = d;
-        } else {
-            a = c;
-        }
+    // The squared error is close to a parabola near its minimum: fit one through the best grid point and its
+    // neighbours (on more points) and take its vertex, kept within one grid step.
+    let t = best.1;
+    let [a, b, c] = [t - STEP, t, t + STEP].map(|tau| mean_square_error(&fine, truth, tau));
+    let curvature = a - 2.0 * b + c;
+    if curvature <= 0.0 {
+        return t;
     }
-    (a + b) / 2.0
+    t + (STEP * (a - c) / (2.0 * curvature)).clamp(-STEP, STEP)
 }
 
 /// Metrics of the track whose x is in `x_column` (y next to it), shifted around `guess` seconds.
@@ -107,7 +106,9 @@ pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> T
         return TrackMetrics::default();
     }
     let tau = best_shift(&visible, truth, if guess.is_finite() { guess } else { 0.1 });
-    let errors = visible.iter().map(|p| (p.pos - truth.at(p.server_now - tau)).length());
+    // The truth each shown frame is compared with, evaluated once.
+    let target: Vec<Option<Vec2>> = points.iter().map(|p| p.as_ref().map(|p| truth.at(p.server_now - tau))).collect();
+    let errors = points.iter().zip(&target).filter_map(|(p, t)| Some((p.as_ref()?.pos - (*t)?).length()));
     let (sum_sq, max) = errors.fold((0.0, 0.0f64), |(s, m), e| (s + e * e, m.max(e)));
     let mut metrics = TrackMetrics {
         shown: shown as f64 / points.len() as f64,
@@ -117,10 +118,11 @@ pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> T
         ..TrackMetrics::default()
     };
     let (mut jerk_sum, mut jerk_n) = (0.0, 0usize);
-    for w in points.windows(4) {
+    for (w, t) in points.windows(4).zip(target.windows(4)) {
         let [Some(a), Some(b), Some(c), Some(d)] = [&w[0], &w[1], &w[2], &w[3]] else { continue };
+        let (Some(tc), Some(td)) = (t[2], t[3]) else { continue };
         let step = d.pos - c.pos;
-        let truth_step = truth.at(d.server_now - tau) - truth.at(c.server_now - tau);
+        let truth_step = td - tc;
         if step.length() < STILL && truth_step.length() > 10.0 * STILL {
             metrics.stalls += 1;
         }
