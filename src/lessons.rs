@@ -6,6 +6,7 @@
 //! | [`walk`] | the step-through (seed 002 "可单步观察的过程") | a snapshot trace through [`RemotePlayback`], recording each delivery (outcome, where it went in the sorted buffer) and each frame (render time, bracket with its snapshots, factor, status, reason) |
 //! | [`hard_snap_table`] | seed 001 "断档纠偏" | four fresh [`PathPlayer`]s, one per cell of *stale gap × drift too large* |
 //! | [`adaptive_step`] | seed 004 §4.2 | the [`DelayController`] after the measured jitter steps up |
+//! | [`correction_jumps`] | seed 003 "第三步" | each [`Smoother`] through a run's corrections: how far the view moves at the instant of each |
 //!
 //! ```text
 //!  walk:  local ─►  10.00   10.08      10.23          10.25          10.30
@@ -25,6 +26,7 @@ use crate::path::batch::PathBatch;
 use crate::path::params::PathParams;
 use crate::path::player::{IngestOutcome, PathPlayer};
 use crate::playback::RemotePlayback;
+use crate::predict::smoothing::{Smoother, SmoothingMode, SmoothingParams};
 use crate::snapshot::Snapshot;
 use crate::trace::{Trace, TraceData, TraceError};
 use serde::Serialize;
@@ -391,6 +393,56 @@ pub fn adaptive_step(
     Ok(AdaptiveStep { start, target, time_to_63, largest_step: largest, curve })
 }
 
+/// The largest on-screen jump at the instant of a correction, per smoothing mode (world units).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CorrectionJumps {
+    pub corrections: usize,
+    pub half_life: f64,
+    pub snap: f64,
+    pub first_version: f64,
+    pub linear: f64,
+}
+
+/// Seed 003 §"第三步": `O_new = O_old + P_old − P_new`, so `P_new + O_new = P_old + O_old` — the physics moves
+/// at once, the view does not. Each row is one correction `[local, beforeX, beforeY, afterX, afterY, reset]`
+/// (the run's `corrections` timeline); every mode's [`Smoother`] rests at `before`, takes the correction and
+/// renders at `after`; the jump is how far the view moved in that instant. Resets (teleports) are skipped.
+pub fn correction_jumps(params: &SmoothingParams, rows: &[[f64; 6]]) -> Result<CorrectionJumps, ParamError> {
+    params.validate()?;
+    let jumps = |mode: SmoothingMode| {
+        let mut smoother = Smoother::new(mode);
+        let (mut last, mut max) = (None::<f64>, 0.0f64);
+        for r in rows {
+            let (before, after) = (Vec2::new(r[1], r[2]), Vec2::new(r[3], r[4]));
+            if !(r[0].is_finite() && before.is_finite() && after.is_finite()) {
+                continue;
+            }
+            if let Some(t) = last {
+                smoother.advance((r[0] - t).max(0.0), params);
+            }
+            last = Some(r[0]);
+            if r[5] == 1.0 {
+                smoother.reset();
+                continue;
+            }
+            smoother.end_frame(before, params);
+            let shown = smoother.render(before, params);
+            smoother.add_correction(before - after, params);
+            max = max.max(smoother.render(after, params).distance(shown));
+            smoother.end_frame(after, params);
+        }
+        max
+    };
+    Ok(CorrectionJumps {
+        corrections: rows.iter().filter(|r| r[5] != 1.0).count(),
+        half_life: jumps(SmoothingMode::HalfLife),
+        snap: jumps(SmoothingMode::Snap),
+        first_version: jumps(SmoothingMode::FirstVersion),
+        linear: jumps(SmoothingMode::Linear),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,6 +517,17 @@ mod tests {
         assert_eq!(cells[1].outcome, "queued");
         let bad = PathParams { speed: 0.0, ..PathParams::default() };
         assert_eq!(hard_snap_table(&bad).unwrap_err().field, "speed");
+    }
+
+    #[test]
+    fn a_half_life_offset_keeps_the_view_still_at_a_correction_and_snap_does_not() {
+        let rows =
+            [[1.0, 10.0, 0.0, 4.0, 0.0, 0.0], [1.05, 12.0, 1.0, 12.0, -2.0, 0.0], [2.0, 0.0, 0.0, 90.0, 0.0, 1.0]];
+        let j = correction_jumps(&SmoothingParams::default(), &rows).unwrap();
+        assert_eq!(j.corrections, 2);
+        assert!(j.half_life < 1e-12 && j.linear < 1e-12, "{j:?}");
+        assert_relative_eq!(j.snap, 6.0, epsilon = 1e-12);
+        assert!(j.first_version > 0.0 && j.first_version < j.snap);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `Lessons`: the page's lessons and step-through ask the core through these statics (see `crate::lessons`).
 
 use crate::clock::AdaptiveDelayParams;
-use crate::lessons::{adaptive_step, hard_snap_table, walk};
+use crate::lessons::{adaptive_step, correction_jumps, hard_snap_table, walk};
 use crate::path::params::PathParams;
+use crate::predict::smoothing::SmoothingParams;
 use crate::trace::Trace;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -52,5 +53,18 @@ impl Lessons {
         let step = adaptive_step(&params, send_interval, start, transit_std, latency, fps, duration)
             .map_err(|e| JsError::new(&e.to_string()))?;
         to_js(&step)
+    }
+
+    /// How far the view moves at each correction, per smoothing mode: `rows` is the run's `corrections`
+    /// timeline flattened (`local, size, offsetAdded, reset, beforeX, beforeY, afterX, afterY` per row) and
+    /// `smoothing` the run's `local` parameters.
+    #[wasm_bindgen(js_name = correctionJumps)]
+    pub fn correction_jumps(smoothing: JsValue, rows: Vec<f64>, stride: usize) -> Result<JsValue, JsError> {
+        let params: SmoothingParams = from_js(smoothing, "smoothing")?;
+        if stride < 8 {
+            return Err(JsError::new("`stride`: a correction row has 8 columns"));
+        }
+        let rows: Vec<[f64; 6]> = rows.chunks_exact(stride).map(|r| [r[0], r[4], r[5], r[6], r[7], r[3]]).collect();
+        to_js(&correction_jumps(&params, &rows).map_err(|e| JsError::new(&e.to_string()))?)
     }
 }
