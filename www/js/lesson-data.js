@@ -22,6 +22,13 @@ const remoteLive = (p) => ({
   interpolation: p.remote.buffer.interpolation,
 });
 
+/** Seed 000 §4.3.7 samples render times directly (`buf.sample(t, 100)`): the delay is not the rail's. */
+const jitterLive = (p) => {
+  const { renderDelay, ...rest } = remoteLive(p);
+  void renderDelay;
+  return rest;
+};
+
 /** The sample of a snapshot replay at local time `t`. */
 const sampleAt = (samples, t) => samples.find((s) => Math.abs(s.local - t) < 1e-9);
 
@@ -118,7 +125,7 @@ export const LESSONS = [
       {
         id: 'maxJump', article: 30, cmp: 'lt', unit: 'u', digits: 2,
         core: (c) => {
-          const xs = c.replay('seed-000-jitter', remoteLive(c.params)).samples.map((s) => s.x);
+          const xs = c.replay('seed-000-jitter', jitterLive(c.params)).samples.map((s) => s.x);
           let max = 0;
           for (let i = 1; i < xs.length; i++) max = Math.max(max, Math.abs(xs[i] - xs[i - 1]));
           return max;
@@ -127,7 +134,7 @@ export const LESSONS = [
       {
         id: 'ready', article: 100, cmp: 'ge', tol: 0, unit: '%', digits: 1,
         core: (c) => {
-          const samples = c.replay('seed-000-jitter', remoteLive(c.params)).samples;
+          const samples = c.replay('seed-000-jitter', jitterLive(c.params)).samples;
           return (100 * samples.filter((s) => s.status === 'ready').length) / samples.length;
         },
       },

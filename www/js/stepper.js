@@ -14,7 +14,7 @@ import { t } from './i18n.js';
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 const ORDER = { sent: 0, arrived: 1, frame: 2 };
 /** How much of a simulated run one walk covers, from the playhead (seconds of local time). */
-const RUN_WINDOW = 0.25;
+const RUN_WINDOW = 0.2;
 
 const sec = (v) => {
   const s = v.toFixed(3).replace(/0$/, '');
@@ -58,9 +58,10 @@ export function buildSteps(walk, { focus } = {}) {
   // What left the buffer between two looks at it (pruned once the render time passed it).
   let seen = null;
   for (const s of steps) {
-    const now = s.step === 'inserted' ? s.d.order : s.f?.buffered;
+    const now = s.step === 'inserted' ? s.d.order : s.step === 'renderTime' ? s.f.buffered : null;
     if (!now) continue;
-    s.dropped = seen ? seen.filter((k) => !now.includes(k)) : [];
+    const dropped = seen ? seen.filter((k) => !now.includes(k)) : [];
+    for (const other of steps) if (s.f && other.f === s.f) other.dropped = dropped;
     seen = now;
   }
   return steps;
@@ -68,6 +69,7 @@ export function buildSteps(walk, { focus } = {}) {
 
 const where = (x, y, twoD) => (twoD ? t('step.wherePoint', { x: num(x), y: num(y) }) : t('step.whereX', { x: num(x) }));
 const point = (x, y, twoD) => (twoD ? `(${num(x)}, ${num(y)})` : num(x));
+const at = (x, y, twoD) => (twoD ? point(x, y, true) : `x = ${num(x)}`);
 
 function whySentence(f, buffer) {
   const w = f.why ?? { kind: 'noSnapshot' };
@@ -112,7 +114,7 @@ export function sentence(s) {
     }
     case 'factor': {
       const { left: l, right: r } = f;
-      if (l.tick === r.tick) return t('step.factorExact', { left: l.tick, x: point(f.x, f.y, twoD) });
+      if (l.tick === r.tick) return t('step.factorExact', { left: l.tick, pos: at(f.x, f.y, twoD) });
       const vars = { render: sec(f.renderTime), leftTime: sec(l.serverTime), rightTime: sec(r.serverTime), factor: f.factor.toFixed(2) };
       const lx = l.x + (r.x - l.x) * f.factor;
       const ly = l.y + (r.y - l.y) * f.factor;
@@ -121,10 +123,10 @@ export function sentence(s) {
       return t('step.factor', { ...vars, lx: num(l.x), rx: num(r.x), x: num(f.x) });
     }
     case 'status':
-      if (f.status === 'ready') return t('step.statusReady', { x: point(f.x, f.y, twoD) });
+      if (f.status === 'ready') return t('step.statusReady', { pos: at(f.x, f.y, twoD) });
       return t('step.statusOther', {
-        glyph: GLYPHS[f.status] ?? '', status: t(`status.${f.status}`), mode: t(`mode.${f.mode}`),
-        at: f.x != null ? t('step.at', { x: point(f.x, f.y, twoD) }) : '',
+        glyph: GLYPHS[f.status] ?? '', status: t(`status.${f.status}`), mode: t(`step.mode.${f.mode}`),
+        at: f.x != null ? t('step.at', { pos: at(f.x, f.y, twoD) }) : '',
       });
     default:
       return '';
@@ -161,15 +163,16 @@ export class Stepper {
   /** Opens on `source` ('seed002' or 'run') at step `at`. */
   open(source = 'seed002', at = 0) {
     this.source = source;
-    this.isOpen = true;
-    this.root.hidden = false;
+    this.isOpen = false; // not refreshed by the re-run showSeed002 may cause
     this.app.transport.setPlaying(false);
     if (source === 'seed002') this.api.showSeed002();
+    this.isOpen = true;
+    this.root.hidden = false;
     this.from = this.app.state.playhead;
     this.compute();
     this.build();
     this.go(at);
-    this.root.querySelector('#stepper-next')?.focus();
+    this.root.querySelector('#stepper-next')?.focus({ preventScroll: true });
   }
 
   close() {
@@ -277,8 +280,9 @@ export class Stepper {
     this.root.querySelector('#stepper-prev').disabled = this.index === 0;
     this.root.querySelector('#stepper-next').disabled = this.index === n - 1;
     this.setHighlight(this.highlightFor(s));
-    if (this.source === 'seed002') {
-      this.app.extras = { ...this.app.extras, step: this.index + 1 };
+    const step = this.source === 'seed002' ? this.index + 1 : undefined;
+    if (this.app.extras?.step !== step) {
+      this.app.extras = { ...this.app.extras, step };
       this.app.writeHash();
     }
     this.app.seek(s.time);

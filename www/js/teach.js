@@ -39,7 +39,9 @@ export function installTeaching(app) {
     onStepThrough: () => stepper.open('seed002'),
   });
   const stepButton = tagged('button', 'stepper.open', { type: 'button', id: 'stepper-open' });
-  stepButton.addEventListener('click', () => (stepper.isOpen ? stepper.close() : stepper.open('seed002')));
+  // The default walk is seed 002's three snapshots; inside another lesson, the run that lesson shows.
+  const defaultSource = () => (lessons.lesson && lessons.lesson.id !== 'out-of-order' && !lessons.lesson.trace ? 'run' : 'seed002');
+  stepButton.addEventListener('click', () => (stepper.isOpen ? stepper.close() : stepper.open(defaultSource())));
   tools.append(stepButton);
   stepper = new Stepper(document.getElementById('stepper'), {
     app,
