@@ -71,6 +71,7 @@ export const LESSONS = [
   },
   {
     id: 'extrapolation-cap',
+    quoteIsCode: true,
     seed: '000',
     groups: ['remote'],
     t: 1.15,
@@ -87,31 +88,32 @@ export const LESSONS = [
         id: 'peak', cmp: 'abs', tol: 1, unit: 'u', digits: 2,
         article: (c) => 0.25 * 3000 * c.params.remote.underrun.maxExtrapolation,
         articleVars: (c) => ({ cap: c.params.remote.underrun.maxExtrapolation }),
-        core: (c) => Math.max(...c.replay('seed-000-extrapolate-seed', { underrun: 'extrapolate-seed' }).samples.map((s) => Math.abs(s.x ?? 0))),
+        core: (c) => Math.max(...c.replay('seed-000-extrapolate-seed', { ...remoteLive(c.params), underrun: 'extrapolate-seed' }).samples.map((s) => Math.abs(s.x ?? 0))),
       },
       {
         id: 'peakAt', cmp: 'abs', tol: 10, unit: 'ms', digits: 0,
         article: (c) => 1000 * c.params.remote.underrun.maxExtrapolation / 2,
         core: (c) => {
-          const samples = c.replay('seed-000-extrapolate-seed', { underrun: 'extrapolate-seed' }).samples;
+          const samples = c.replay('seed-000-extrapolate-seed', { ...remoteLive(c.params), underrun: 'extrapolate-seed' }).samples;
           const peak = samples.reduce((best, s) => (Math.abs(s.x ?? 0) > Math.abs(best.x ?? 0) ? s : best));
           return 1000 * (peak.renderTime - 1.0);
         },
       },
       {
         id: 'frozen', article: 0, cmp: 'abs', tol: 1e-6, unit: 'u', digits: 2,
-        core: (c) => c.replay('seed-000-extrapolate-seed', { underrun: 'extrapolate-seed' }).samples.at(-1).x,
+        core: (c) => c.replay('seed-000-extrapolate-seed', { ...remoteLive(c.params), underrun: 'extrapolate-seed' }).samples.at(-1).x,
       },
       {
         id: 'decay', info: true, unit: 'u', digits: 2,
         article: (c) => 3000 * c.params.remote.underrun.maxExtrapolation / 2,
         articleVars: (c) => ({ cap: c.params.remote.underrun.maxExtrapolation }),
-        core: (c) => c.replay('seed-000-extrapolate-seed', { underrun: 'extrapolate-decay' }).samples.at(-1).x,
+        core: (c) => c.replay('seed-000-extrapolate-seed', { ...remoteLive(c.params), underrun: 'extrapolate-decay' }).samples.at(-1).x,
       },
     ],
   },
   {
     id: 'jitter',
+    quoteIsCode: true,
     seed: '000',
     groups: ['network', 'remote'],
     t: 6,
@@ -142,6 +144,7 @@ export const LESSONS = [
   },
   {
     id: 'timed-path',
+    quoteIsCode: true,
     seed: '001',
     groups: ['paths'],
     t: 4,
@@ -165,6 +168,7 @@ export const LESSONS = [
   },
   {
     id: 'v2-snap',
+    quoteIsCode: true,
     seed: '001',
     groups: ['paths'],
     t: 4,
@@ -229,6 +233,7 @@ export const LESSONS = [
   },
   {
     id: 'correction-offset',
+    quoteIsCode: true,
     seed: '003',
     groups: ['local'],
     t: 6,

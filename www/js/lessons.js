@@ -285,7 +285,9 @@ export class Lessons {
     const close = el('button', { type: 'button', class: 'lesson-close', 'aria-label': t('card.close'), title: t('card.close'), text: '×' });
     close.addEventListener('click', () => this.choose(''));
     head.prepend(close);
-    const quote = el('blockquote', { class: 'lesson-quote', lang: 'zh-CN' }, el('span', { class: 'quote-label', text: `${t('card.source')}: ` }), t(k('quote')));
+    const quoteText = t(k('quote'));
+    const quote = el('blockquote', { class: 'lesson-quote', lang: 'zh-CN' }, el('span', { class: 'quote-label', text: `${t('card.source')}: ` }),
+      lesson.quoteIsCode ? el('code', { text: quoteText }) : quoteText);
     const run = el('button', { type: 'button', id: 'lesson-run', title: t('card.runTitle'), text: t('card.run') });
     run.addEventListener('click', () => this.run());
     const buttons = el('div', { class: 'row' }, run);
@@ -384,7 +386,7 @@ export class Lessons {
     const player = ctx.params.paths.player;
     const cell = (stale, far) => {
       const c = cells.find((x) => x.stale === stale && x.far === far);
-      const text = c.snapped ? t('lesson.v2-snap.table.snap') : t('lesson.v2-snap.table.play', { outcome: c.outcome });
+      const text = c.snapped ? t('lesson.v2-snap.table.snap') : t('lesson.v2-snap.table.play', { outcome: t(`outcome.${c.outcome}`) });
       return el('td', { class: c.snapped ? 'snap' : 'play', 'data-snapped': String(c.snapped), text });
     };
     return el('table', { class: 'truth-table', id: 'snap-table' },

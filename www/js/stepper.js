@@ -277,8 +277,9 @@ export class Stepper {
     this.kind.replaceChildren(el('span', { class: `tag step-${s.step}`, text: t(`step.kind.${s.step}`) }), ` t = ${sec(s.time)} s`);
     this.text.textContent = sentence(s);
     this.renderChips(s);
-    this.root.querySelector('#stepper-prev').disabled = this.index === 0;
-    this.root.querySelector('#stepper-next').disabled = this.index === n - 1;
+    // aria-disabled, not disabled: a disabled button would drop the keyboard focus out of the panel.
+    this.root.querySelector('#stepper-prev').setAttribute('aria-disabled', String(this.index === 0));
+    this.root.querySelector('#stepper-next').setAttribute('aria-disabled', String(this.index === n - 1));
     this.setHighlight(this.highlightFor(s));
     const step = this.source === 'seed002' ? this.index + 1 : undefined;
     if (this.app.extras?.step !== step) {
