@@ -7,7 +7,8 @@
 //
 // Check fields: `article` (number, array or function of ctx) · `core(ctx)` · `cmp` (`abs` |a − c| ≤ tol each,
 // `ge` c ≥ a − tol, `le` c ≤ a + tol, `lt` c < a, `gt` c > a) · `tol` · `unit` (ms %, s, u, px, Hz, '') ·
-// `digits` · `articleVars(ctx)` for the article text · `info: true` for a comparison row without ✓/✗.
+// `digits` · `format(value)` instead of unit and digits · `articleVars(ctx)` for the article text ·
+// `info: true` for a comparison row without ✓/✗.
 
 const both = (p, field, value) => {
   p.network.downlink[field] = value;
@@ -363,16 +364,12 @@ export const LESSONS = [
     params(p, core) {
       return core.Playground.applyPreset(p, 'crossRegion');
     },
-    checks: PRESETS.flatMap((name) => [
-      {
-        id: `rate-${name}`, label: 'rate', preset: name, article: ARTICLE_PRESETS[name][0], cmp: 'abs', tol: 0, unit: 'Hz', digits: 0,
-        core: (c) => c.preset(name).scenario.sendRate,
-      },
-      {
-        id: `delay-${name}`, label: 'delay', preset: name, article: 1000 * ARTICLE_PRESETS[name][1], cmp: 'abs', tol: 0.5, unit: 'ms', digits: 0,
-        core: (c) => 1000 * c.preset(name).remote.clock.renderDelay,
-      },
-    ]),
+    checks: PRESETS.map((name) => ({
+      id: `preset-${name}`, label: 'preset', preset: name, cmp: 'abs', tol: 0.5,
+      article: [ARTICLE_PRESETS[name][0], 1000 * ARTICLE_PRESETS[name][1]],
+      format: ([rate, delay]) => `${rate} Hz · ${delay} ms`,
+      core: (c) => [c.preset(name).scenario.sendRate, Math.round(1e6 * c.preset(name).remote.clock.renderDelay) / 1000],
+    })),
     extra: 'presetTable',
   },
 ];

@@ -48,7 +48,7 @@ export function passes(cmp, article, core, tol = 0) {
 function toleranceText(check, article) {
   const a = (v) => formatValue(v, check.unit, check.digits);
   switch (check.cmp) {
-    case 'abs': return check.tol ? t('card.tolerance', { tol: check.tol < 0.01 ? check.tol.toExponential(0) : formatValue(check.tol, check.unit, check.digits) }) : '=';
+    case 'abs': return check.tol ? t('card.tolerance', { tol: check.tol < 0.01 ? check.tol.toExponential(0) : formatValue(check.tol, check.unit, check.digits) }) : t('card.exact');
     case 'ge': return `≥ ${a(article - (check.tol ?? 0))}`;
     case 'le': return `≤ ${a(article + (check.tol ?? 0))}`;
     case 'lt': return `< ${a(article)}`;
@@ -332,16 +332,18 @@ export class Lessons {
     const labelKey = `lesson.${lesson.id}.check.${check.label ?? check.id}`;
     const vars = check.preset ? { preset: t(`preset.${check.preset}`) } : {};
     const articleKey = `lesson.${lesson.id}.article.${check.id}`;
-    const articleValue = article === undefined ? '' : formatValue(article, check.unit, check.digits);
+    const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
+    const articleValue = article === undefined ? '' : show(article);
     const articleText = t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) });
     const shownArticle = articleText === articleKey ? articleValue : articleText;
     const row = el('tr', { 'data-check': check.id });
-    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: formatValue(core, check.unit, check.digits) }));
+    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: show(core) }));
     row.append(el('th', { scope: 'row', text: t(labelKey, vars) }), el('td', { class: 'article', text: shownArticle }), coreCell);
     row.dataset.core = JSON.stringify([core].flat().map((v) => (Number.isFinite(v) ? v : null)));
     if (check.info) {
       row.dataset.info = 'true';
-      row.append(el('td', { class: 'verdict info', text: t('card.info') }));
+      row.querySelector('th').append(' ', el('span', { class: 'info-note', text: `(${t('card.info')})` }));
+      row.append(el('td', { class: 'verdict info' }));
       return row;
     }
     article = [article].flat();
@@ -400,17 +402,22 @@ export class Lessons {
 
   presetTable(ctx) {
     const body = el('tbody');
+    const cells = (m) => [el('td', { text: formatValue(100 * m.remote.underrunPct, '%', 1) }), el('td', { text: formatValue(1000 * m.remote.meanLag, 'ms', 0) })];
     for (const name of PRESETS) {
-      const { metrics } = ctx.run(`preset-${name}`, () => ctx.preset(name));
-      body.append(el('tr', { 'data-preset': name },
-        el('th', { scope: 'row', text: t(`preset.${name}`) }),
-        el('td', { text: formatValue(100 * metrics.remote.underrunPct, '%', 1) }),
-        el('td', { text: formatValue(1000 * metrics.remote.meanLag, 'ms', 0) }),
-        el('td', { text: formatValue(metrics.remote.shown.rmsError, 'u', 2) })));
+      const fixed = ctx.run(`preset-${name}`, () => ctx.preset(name)).metrics;
+      const adaptive = ctx.run(`preset-${name}-adaptive`, () => {
+        const p = structuredClone(ctx.preset(name));
+        p.remote.clock.adaptiveDelay.enabled = true;
+        return p;
+      }).metrics;
+      body.append(el('tr', { 'data-preset': name }, el('th', { scope: 'row', text: t(`preset.${name}`) }), ...cells(fixed), ...cells(adaptive)));
     }
+    const h = (key, attrs = {}) => el('th', { text: t(`lesson.presets.table.${key}`), ...attrs });
     return el('table', { class: 'preset-table', id: 'preset-table' },
       el('caption', { text: t('lesson.presets.table.caption') }),
-      el('thead', {}, el('tr', {}, ...['preset', 'underrun', 'lag', 'rms'].map((h) => el('th', { text: t(`lesson.presets.table.${h}`) })))),
+      el('thead', {},
+        el('tr', {}, el('th', { rowspan: 2 }, t('lesson.presets.table.preset')), h('article', { colspan: 2 }), h('adaptive', { colspan: 2 })),
+        el('tr', {}, h('underrun'), h('lag'), h('underrun'), h('lag'))),
       body);
   }
 
