@@ -48,14 +48,14 @@ const round = (t) => Math.round(t * 100) / 100;
 export function eventsFromExtras(extras, events, notices) {
   const out = { ...events };
   if (extras.stall !== undefined) {
-    const t = Number(extras.stall);
-    if (Number.isFinite(t) && t >= 0 && t <= 120) out.stallAt = t;
+    const at = Number(extras.stall);
+    if (Number.isFinite(at) && at >= 0 && at <= 120) out.stallAt = at;
     else notices.push(t('notice.badStall', { value: extras.stall }));
   }
   if (extras.kick !== undefined) {
-    const [t, s] = String(extras.kick).split(':').map(Number);
-    if (Number.isFinite(t) && t >= 0 && t <= 120 && Number.isFinite(s) && Math.abs(s) <= 1) {
-      out.kickAt = t;
+    const [at, s] = String(extras.kick).split(':').map(Number);
+    if (Number.isFinite(at) && at >= 0 && at <= 120 && Number.isFinite(s) && Math.abs(s) <= 1) {
+      out.kickAt = at;
       out.kick = s;
     } else notices.push(t('notice.badKick', { value: extras.kick }));
   }

@@ -9,8 +9,11 @@ const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', c
 export function reasonFor(status, f) {
   switch (status) {
     case 'ready':
+      // An imported trace knows the render time but not the buffer's depth: say only what is known.
+      if (!Number.isFinite(f.bufferDepth)) return t('reason.readyShort', { render: f.renderTime.toFixed(3) });
       return t('reason.ready', { render: f.renderTime.toFixed(3), runway: ms(f.bufferDepth) });
     case 'underrun':
+      if (!Number.isFinite(f.newestServerTime)) return t('reason.underrunShort', { render: f.renderTime.toFixed(3) });
       return t('reason.underrun', { render: f.renderTime.toFixed(3), past: ms(f.renderTime - f.newestServerTime), newest: f.newestServerTime.toFixed(3) });
     case 'priming':
     case 'gap':

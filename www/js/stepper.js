@@ -245,15 +245,15 @@ export class Stepper {
     };
     nav.append(button('stepper-first', 'stepper.first', () => this.go(0), 'stepper.firstTitle'),
       button('stepper-prev', 'stepper.prev', () => this.go(this.index - 1)),
-      el('output', { id: 'stepper-count', class: 'stepper-count' }),
       button('stepper-next', 'stepper.next', () => this.go(this.index + 1)),
       button('stepper-last', 'stepper.last', () => this.go(this.steps.length - 1), 'stepper.lastTitle'));
-    this.kind = el('p', { class: 'stepper-kind', id: 'stepper-kind' });
+    this.kind = el('span', { id: 'stepper-kind' });
+    const meta = el('p', { class: 'stepper-kind' }, el('output', { id: 'stepper-count', class: 'stepper-count' }), ' · ', this.kind);
     this.text = el('p', { class: 'stepper-text', id: 'stepper-text', 'aria-live': 'polite' });
     this.chips = el('div', { class: 'stepper-buffer', id: 'stepper-buffer' });
     this.root.replaceChildren(el('header', { class: 'lesson-head' }, close, title),
       el('div', { class: 'row stepper-source' }, el('label', { for: 'stepper-source', text: t('stepper.source') }), source),
-      nav, this.kind, this.text, this.chips, el('p', { class: 'hint', text: t('stepper.keys') }));
+      nav, meta, this.text, this.chips, el('p', { class: 'hint', text: t('stepper.keys') }));
   }
 
   /** Shows step `i`: sentence, buffer, playhead, highlight, URL. */

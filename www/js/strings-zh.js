@@ -132,6 +132,8 @@ export default {
   'status.invalidInterval': '无效区间（InvalidInterval）',
   'reason.ready': '渲染时间 {render} s 落在两份快照之间；缓冲还剩 {runway}',
   'reason.underrun': '渲染时间 {render} s 比最新快照（{newest} s）晚了 {past}',
+  'reason.readyShort': '渲染时间 {render} s 落在两份快照之间',
+  'reason.underrunShort': '渲染时间 {render} s 已超过最新快照',
   'reason.priming': '快照还不够，无法插值',
   'reason.gap': '渲染时间两侧的快照相隔太远（丢包），或渲染时间早于最旧的快照',
   'reason.clockUncertain': '时钟估计还不可信（往返时间样本太少，或刚刚重置）',
