@@ -13,6 +13,7 @@ after(async () => { await browser?.close(); });
 
 /** Every check row of the lesson card: the numbers, the comparison and the verdict as the card states them. */
 async function checks(page) {
+  await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
   return page.$$eval('#lesson-checks tbody tr', (rows) => rows.map((r) => ({
     id: r.dataset.check,
     info: r.dataset.info === 'true',
@@ -87,6 +88,16 @@ test('every lesson survives a reload from its URL, numbers included', async () =
     assert.equal(await page.inputValue('#lesson-select'), id);
     assertAllPass(id, await checks(page));
   }
+  assert.deepEqual(problems(), []);
+});
+
+test('an unknown lesson in a link is ignored with a notice', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=nope&renderDelay=150' });
+  await waitReady(page);
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.match(await page.textContent('#notice'), /lesson “nope”/);
+  assert.equal(await page.isHidden('#lesson-card'), true);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().params.remote.clock.renderDelay), 0.15, 'the rest of the link applies');
   assert.deepEqual(problems(), []);
 });
 

@@ -8,6 +8,8 @@ import { LESSONS, byLessonId, lessonParams, PRESETS } from './lesson-data.js';
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
+/** Runs closer together than this (ms) are a slider drag: the checks wait until it pauses. */
+const DRAG_GAP = 150;
 const UNIT = { ms: ' ms', '%': ' %', s: ' s', px: ' px', Hz: ' Hz', u: '', '': '' };
 
 function el(tag, attrs = {}, ...children) {
@@ -228,6 +230,7 @@ export class Lessons {
     app.extras = { ...app.extras, lesson: lesson?.id };
     delete app.extras.step;
     app.transport.setPlaying(false);
+    this.forceUpdate = true;
     this.activate(lesson);
     if (lesson) app.state.playhead = lesson.t;
     app.apply(lesson ? lessonParams(lesson, app.model.defaults, app.core) : structuredClone(app.model.defaults));
@@ -265,7 +268,25 @@ export class Lessons {
       model.importTrace(this.ctx.traceText(lesson.trace.name, lesson.trace.live(model.params)));
       this.ourImport = model.runId;
     }
-    this.update();
+    this.scheduleUpdate();
+  }
+
+  /**
+   * Recomputes the checks now — or, while a slider is being dragged (runs less than DRAG_GAP apart), once the
+   * drag pauses: some lessons ask the core for extra runs, and a drag must stay one frame per input.
+   */
+  scheduleUpdate() {
+    const now = performance.now();
+    const dragging = !this.forceUpdate && now - (this.lastRunAt ?? -Infinity) < DRAG_GAP;
+    this.lastRunAt = now;
+    this.forceUpdate = false;
+    clearTimeout(this.pending);
+    if (!dragging) {
+      this.update();
+      return;
+    }
+    this.cardRoot.dataset.pending = 'true';
+    this.pending = setTimeout(() => this.update(), DRAG_GAP);
   }
 
   render() {
@@ -311,6 +332,7 @@ export class Lessons {
   /** Recomputes every check of the lesson for the current run. */
   update() {
     const lesson = this.lesson;
+    this.cardRoot.dataset.pending = 'false';
     if (!lesson || !this.checksBody) return;
     const ctx = this.ctx.refresh();
     const rows = lesson.checks.map((check) => this.checkRow(lesson, check, ctx));
