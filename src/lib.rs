@@ -11,6 +11,7 @@ pub mod display;
 pub mod extrapolate;
 pub mod geom;
 pub mod interpolate;
+pub mod lessons;
 pub mod link;
 pub mod motion;
 pub mod param;

@@ -5,10 +5,12 @@
 //! wasm memory (JS must rebuild a view each frame: when wasm memory grows, old views are detached).
 //! Bad input returns `Err(JsError)` whose message names the field.
 
+mod lessons;
 mod panic;
 mod playground;
 mod worked_example;
 
+pub use lessons::Lessons;
 pub use playground::Playground;
 pub use worked_example::WorkedExample;
 

@@ -1,7 +1,9 @@
 // The rail: one labelled control per parameter, grouped, each beside a numeric readout with its unit.
-// Controls never simulate: they report a new value and let main.js re-run and redraw.
+// Controls never simulate: they report a new value and let main.js re-run and redraw. Every word is `t(key)`
+// and tagged `data-i18n`, so a language switch rewrites it in place.
 import { CONTROLS, GROUPS, displayValue } from './params.js';
 import { getPath } from './model.js';
+import { t, has } from './i18n.js';
 
 function element(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);
@@ -13,9 +15,14 @@ function element(tag, attrs = {}, children = []) {
   return el;
 }
 
+/** A unit as shown (`/frame` is a word, so it is translated; ms, Hz, % and px/s are not). */
+function unitText(unit) {
+  return has(`unit.${unit}`) ? t(`unit.${unit}`) : unit;
+}
+
 function formatValue(spec, value) {
   if (spec.kind !== 'range') return String(value);
-  return `${value}${spec.unit === '%' ? ' %' : ` ${spec.unit}`}`;
+  return `${value}${spec.unit === '%' ? ' %' : ` ${unitText(spec.unit)}`}`;
 }
 
 /**
@@ -26,7 +33,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
   const inputs = {};
   for (const group of GROUPS) {
     const details = element('details', { class: 'group', open: '', 'data-group': group.id });
-    details.append(element('summary', { text: group.label, 'data-i18n': `group.${group.id}` }));
+    details.append(element('summary', { text: t(`group.${group.id}`), 'data-i18n': `group.${group.id}` }));
     for (const spec of CONTROLS.filter((c) => c.group === group.id)) {
       details.append(buildOne(spec, inputs, onChange, onNewSeed));
     }
@@ -54,7 +61,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
 function buildOne(spec, inputs, onChange, onNewSeed) {
   const id = `control-${spec.id}`;
   const wrap = element('div', { class: `control ${spec.kind === 'check' ? 'check' : ''}`, 'data-control': spec.id });
-  const label = element('label', { for: id, text: spec.label, 'data-i18n': `control.${spec.id}` });
+  const label = element('label', { for: id, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
   let input;
   let output = null;
   if (spec.kind === 'range') {
@@ -64,7 +71,10 @@ function buildOne(spec, inputs, onChange, onNewSeed) {
     input.addEventListener('input', () => onChange(spec, Number(input.value)));
   } else if (spec.kind === 'select' || spec.kind === 'preset') {
     input = element('select', { id });
-    for (const [value, text] of spec.options) input.append(element('option', { value, text, 'data-i18n': `option.${spec.id}.${value}` }));
+    for (const [value] of spec.options) {
+      const key = `option.${spec.id}.${value}`;
+      input.append(element('option', { value, text: t(key), 'data-i18n': key }));
+    }
     wrap.append(label, input);
     input.addEventListener('change', () => onChange(spec, input.value));
   } else if (spec.kind === 'check') {
@@ -73,12 +83,12 @@ function buildOne(spec, inputs, onChange, onNewSeed) {
     input.addEventListener('change', () => onChange(spec, input.checked));
   } else if (spec.kind === 'seed') {
     input = element('input', { id, type: 'number', min: spec.min, max: spec.max, step: 1, inputmode: 'numeric' });
-    const fresh = element('button', { type: 'button', id: 'new-seed', text: 'New seed', 'data-i18n': 'button.newSeed' });
+    const fresh = element('button', { type: 'button', id: 'new-seed', text: t('button.newSeed'), 'data-i18n': 'button.newSeed' });
     fresh.addEventListener('click', () => onNewSeed?.());
     wrap.append(label, element('span', { class: 'row' }, [input, fresh]));
     input.addEventListener('change', () => onChange(spec, Number(input.value)));
   }
-  if (spec.hint) wrap.append(element('span', { class: 'hint', text: spec.hint, 'data-i18n': `hint.${spec.id}` }));
+  if (spec.hint) wrap.append(element('span', { class: 'hint', text: t(`hint.${spec.id}`), 'data-i18n': `hint.${spec.id}` }));
   inputs[spec.id] = { input, output };
   return wrap;
 }

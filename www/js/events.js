@@ -1,19 +1,20 @@
 // Disturbances that reproduce real bugs at the playhead: a stalled tab (1 fps for a second) and a ±100 ms
 // jump of the client's clock. They are part of the run's parameters (and of the URL: `stall=`, `kick=`).
+import { t } from './i18n.js';
 
 export function buildEvents(root, api) {
   const box = document.createElement('details');
   box.className = 'group';
   box.open = true;
   box.dataset.group = 'events';
-  box.innerHTML = '<summary data-i18n="group.events">Disturbances</summary>';
+  box.innerHTML = `<summary data-i18n="group.events">${t('group.events')}</summary>`;
   const row = document.createElement('div');
   row.className = 'row';
-  const make = (id, text, i18n, fn) => {
+  const make = (id, i18n, fn) => {
     const b = document.createElement('button');
     b.type = 'button';
     b.id = id;
-    b.textContent = text;
+    b.textContent = t(i18n);
     b.dataset.i18n = i18n;
     b.addEventListener('click', fn);
     row.append(b);
@@ -21,10 +22,10 @@ export function buildEvents(root, api) {
   };
   let current = null;
   const set = (patch) => api.apply({ ...current, ...patch });
-  make('event-stall', 'Stall tab 1 s here', 'button.stall', () => set({ stallAt: round(api.playhead()), stallDuration: 1, stallFps: 1 }));
-  make('event-kick-plus', 'Clock +100 ms here', 'button.kickPlus', () => set({ kickAt: round(api.playhead()), kick: 0.1 }));
-  make('event-kick-minus', 'Clock −100 ms here', 'button.kickMinus', () => set({ kickAt: round(api.playhead()), kick: -0.1 }));
-  make('event-clear', 'Clear', 'button.clearEvents', () => set({ stallAt: null, kickAt: null }));
+  make('event-stall', 'button.stall', () => set({ stallAt: round(api.playhead()), stallDuration: 1, stallFps: 1 }));
+  make('event-kick-plus', 'button.kickPlus', () => set({ kickAt: round(api.playhead()), kick: 0.1 }));
+  make('event-kick-minus', 'button.kickMinus', () => set({ kickAt: round(api.playhead()), kick: -0.1 }));
+  make('event-clear', 'button.clearEvents', () => set({ stallAt: null, kickAt: null }));
   const status = document.createElement('p');
   status.className = 'hint';
   status.id = 'events-status';
@@ -34,9 +35,9 @@ export function buildEvents(root, api) {
     sync(events) {
       current = events;
       const parts = [];
-      if (events.stallAt != null) parts.push(`stall at ${events.stallAt.toFixed(2)} s for ${events.stallDuration} s at ${events.stallFps} fps`);
-      if (events.kickAt != null) parts.push(`clock ${events.kick > 0 ? '+' : ''}${Math.round(events.kick * 1000)} ms at ${events.kickAt.toFixed(2)} s`);
-      status.textContent = parts.length ? parts.join(' · ') : 'none';
+      if (events.stallAt != null) parts.push(t('events.stall', { at: events.stallAt.toFixed(2), duration: events.stallDuration, fps: events.stallFps }));
+      if (events.kickAt != null) parts.push(t('events.kick', { amount: `${events.kick > 0 ? '+' : ''}${Math.round(events.kick * 1000)}`, at: events.kickAt.toFixed(2) }));
+      status.textContent = parts.length ? parts.join(' · ') : t('events.none');
     },
   };
 }
@@ -47,16 +48,16 @@ const round = (t) => Math.round(t * 100) / 100;
 export function eventsFromExtras(extras, events, notices) {
   const out = { ...events };
   if (extras.stall !== undefined) {
-    const t = Number(extras.stall);
-    if (Number.isFinite(t) && t >= 0 && t <= 120) out.stallAt = t;
-    else notices.push(`Ignored stall “${extras.stall}”: expected a time in seconds.`);
+    const at = Number(extras.stall);
+    if (Number.isFinite(at) && at >= 0 && at <= 120) out.stallAt = at;
+    else notices.push(t('notice.badStall', { value: extras.stall }));
   }
   if (extras.kick !== undefined) {
-    const [t, s] = String(extras.kick).split(':').map(Number);
-    if (Number.isFinite(t) && t >= 0 && t <= 120 && Number.isFinite(s) && Math.abs(s) <= 1) {
-      out.kickAt = t;
+    const [at, s] = String(extras.kick).split(':').map(Number);
+    if (Number.isFinite(at) && at >= 0 && at <= 120 && Number.isFinite(s) && Math.abs(s) <= 1) {
+      out.kickAt = at;
       out.kick = s;
-    } else notices.push(`Ignored kick “${extras.kick}”: expected time:seconds, e.g. 6:0.1.`);
+    } else notices.push(t('notice.badKick', { value: extras.kick }));
   }
   return out;
 }

@@ -12,6 +12,9 @@ import * as plots from './plots.js';
 import * as comparison from './comparison.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
+// --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
+import { startLanguage, installTeaching } from './teach.js';
+import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
 import { loadCore } from './core.js';
 
@@ -34,6 +37,7 @@ class App {
   }
 
   start() {
+    startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
     this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
       onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
@@ -54,6 +58,7 @@ class App {
       model: () => this.model,
       imported: (summary) => this.onImported(summary),
     });
+    this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
@@ -68,14 +73,14 @@ class App {
 
   /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
   applyHash(hash) {
-    const { values, notices, extras } = parseHash(hash);
-    let params = structuredClone(this.model.defaults);
+    const { values, notices, extras } = parseHash(hash, tr);
+    let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
     for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
     params.events = eventsFromExtras(extras, params.events, notices);
     try {
       this.model.setParams(params);
     } catch (error) {
-      notices.push(`The link's settings were refused (${error.message}); showing the defaults.`);
+      notices.push(tr('notice.linkRefused', { message: error.message }));
       this.model.setParams(this.model.defaults);
     }
     const t = Number(extras.t);
@@ -102,12 +107,13 @@ class App {
     try {
       this.model.setParams(params);
     } catch (error) {
-      showNotice(`Not applied: ${error.message}`);
+      showNotice(tr('notice.notApplied', { message: error.message }));
     }
     this.afterRun();
   }
 
   afterRun() {
+    this.teach?.afterRun(); // teaching hook: follow the lesson (its trace, its checks) and the stepper
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
@@ -116,16 +122,15 @@ class App {
   }
 
   writeHash() {
-    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson };
-    const hash = formatHash(this.model.params, this.model.defaults, getPath, extras);
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step };
+    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
     history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
   onImported(summary) {
     this.state.playhead = this.model.start;
-    showNotice(`Showing an imported trace: ${summary.snapshots} snapshots, ${summary.samples} frames${summary.note ? ` — ${summary.note}` : ''}. ` +
-      'The truth and the local player are unknown in a trace. Change any control to return to the simulation.', { sticky: true });
+    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note: summary.note ? ` — ${summary.note}` : '' }), { sticky: true });
     this.afterRun();
   }
 

@@ -81,11 +81,22 @@ export function applyValue(spec, params, value, setPath) {
   return out;
 }
 
+/** English notices, for callers without a translator (`t(key, vars)` from i18n.js words them in either language). */
+const ENGLISH = {
+  'notice.unknownSetting': ({ key }) => `Ignored unknown setting “${key}”.`,
+  'notice.badOption': ({ label, value, options }) => `Ignored ${label} “${value}”: not one of ${options}.`,
+  'notice.badCheck': ({ label, value }) => `Ignored ${label} “${value}”: use 1 or 0.`,
+  'notice.notNumber': ({ label, value }) => `Ignored ${label} “${value}”: not a number.`,
+  'notice.clamped': ({ label, value, min, max, unit, used }) => `${label} ${value} is outside ${min}–${max}${unit}; using ${used}.`,
+};
+const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.find((c) => `control.${c.id}` === key)?.label ?? key));
+
 /**
  * Reads control values from a URL hash. Returns `{values, notices, extras}`: values clamped into range,
- * every ignored or clamped entry explained in `notices`, non-control keys (`t`, `lang`, `lesson`) in `extras`.
+ * every ignored or clamped entry explained in `notices` (worded by `t`, English by default), non-control keys
+ * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`) in `extras`.
  */
-export function parseHash(hash) {
+export function parseHash(hash, t = english) {
   const values = {};
   const notices = [];
   const extras = {};
@@ -97,26 +108,27 @@ export function parseHash(hash) {
     }
     const spec = byId[key];
     if (!spec || spec.kind === 'preset') {
-      notices.push(`Ignored unknown setting “${key}”.`);
+      notices.push(t('notice.unknownSetting', { key }));
       continue;
     }
+    const label = t(`control.${spec.id}`);
     if (spec.kind === 'select') {
       if (spec.options.some(([v]) => v === rawValue)) values[key] = rawValue;
-      else notices.push(`Ignored ${spec.label} “${rawValue}”: not one of ${spec.options.map(([v]) => v).join(', ')}.`);
+      else notices.push(t('notice.badOption', { label, value: rawValue, options: spec.options.map(([v]) => v).join(', ') }));
       continue;
     }
     if (spec.kind === 'check') {
       if (['1', 'true', '0', 'false'].includes(rawValue)) values[key] = rawValue === '1' || rawValue === 'true';
-      else notices.push(`Ignored ${spec.label} “${rawValue}”: use 1 or 0.`);
+      else notices.push(t('notice.badCheck', { label, value: rawValue }));
       continue;
     }
     const n = Number(rawValue);
     if (rawValue.trim() === '' || !Number.isFinite(n)) {
-      notices.push(`Ignored ${spec.label} “${rawValue}”: not a number.`);
+      notices.push(t('notice.notNumber', { label, value: rawValue }));
       continue;
     }
     const clamped = Math.min(spec.max, Math.max(spec.min, spec.kind === 'seed' ? Math.round(n) : n));
-    if (clamped !== n) notices.push(`${spec.label} ${rawValue} is outside ${spec.min}–${spec.max}${spec.unit ? ' ' + spec.unit : ''}; using ${clamped}.`);
+    if (clamped !== n) notices.push(t('notice.clamped', { label, value: rawValue, min: spec.min, max: spec.max, unit: spec.unit ? ` ${spec.unit}` : '', used: clamped }));
     values[key] = clamped;
   }
   return { values, notices, extras };

@@ -1,38 +1,33 @@
 // Readouts beside the views: the current sample status with its reason, the seed-002 counters so far,
-// and (per run) the quality metrics of every strategy.
+// and (per run) the quality metrics of every strategy. Every word comes from `t()` (zh / en).
 import { ms } from './canvas.js';
+import { t } from './i18n.js';
 
-const STATUS_TEXT = {
-  priming: { glyph: '…', name: 'Priming' },
-  ready: { glyph: '✓', name: 'Ready' },
-  underrun: { glyph: '⚠', name: 'Underrun' },
-  gap: { glyph: '○✕', name: 'Gap' },
-  clockUncertain: { glyph: '?', name: 'Clock uncertain' },
-  invalidInterval: { glyph: '⊘', name: 'Invalid interval' },
-};
+const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 
 /** Why the frame's sample has its status, in words, from the numbers in the frame row. */
 export function reasonFor(status, f) {
   switch (status) {
     case 'ready':
-      return `render time ${f.renderTime.toFixed(3)} s sits between two snapshots; ${ms(f.bufferDepth)} of runway left`;
+      // An imported trace knows the render time but not the buffer's depth: say only what is known.
+      if (!Number.isFinite(f.bufferDepth)) return t('reason.readyShort', { render: f.renderTime.toFixed(3) });
+      return t('reason.ready', { render: f.renderTime.toFixed(3), runway: ms(f.bufferDepth) });
     case 'underrun':
-      return `render time ${f.renderTime.toFixed(3)} s is ${ms(f.renderTime - f.newestServerTime)} past the newest snapshot (${f.newestServerTime.toFixed(3)} s)`;
+      if (!Number.isFinite(f.newestServerTime)) return t('reason.underrunShort', { render: f.renderTime.toFixed(3) });
+      return t('reason.underrun', { render: f.renderTime.toFixed(3), past: ms(f.renderTime - f.newestServerTime), newest: f.newestServerTime.toFixed(3) });
     case 'priming':
-      return 'not enough snapshots yet to interpolate';
     case 'gap':
-      return 'the two snapshots around the render time are too far apart (lost packets) or the render time is before the oldest one';
     case 'clockUncertain':
-      return 'the clock estimate is not trustworthy yet (too few RTT samples, or it just reset)';
     case 'invalidInterval':
-      return 'the bracket spans a respawn or teleport: no interpolation across it';
+      return t(`reason.${status}`);
     default:
       return '';
   }
 }
 
+/** The glyph and the (translated) name of a status: statuses add no hue, always glyph + word. */
 export function statusText(status) {
-  return STATUS_TEXT[status] ?? { glyph: '', name: status };
+  return GLYPHS[status] ? { glyph: GLYPHS[status], name: t(`status.${status}`) } : { glyph: '', name: status };
 }
 
 /** Sorted event times of one run, so the counters at any time are a few binary searches (built once per run). */
@@ -99,27 +94,29 @@ export function drawStatus(root, model, frame) {
   why.textContent = reasonFor(status, frame);
   const shown = document.createElement('div');
   shown.id = 'shown-mode';
-  shown.textContent = `shown: ${mode}${Number.isFinite(frame.ahead) ? ` (${ms(frame.ahead)} ahead)` : ''} · delay ${ms(frame.delay)} · clock error ${ms(frame.clockError, 1)}`;
+  shown.textContent = t('status.shown', {
+    mode: mode ? t(`mode.${mode}`) : '',
+    ahead: Number.isFinite(frame.ahead) ? t('status.ahead', { ahead: ms(frame.ahead) }) : '',
+    delay: ms(frame.delay),
+    error: ms(frame.clockError, 1),
+  });
   root.append(head, why, shown);
 }
 
 export function drawCounters(root, counters) {
-  const items = [
-    ['sent', 'sent'], ['received', 'received'], ['lost', 'lost'], ['duplicates', 'duplicates'],
-    ['outOfOrder', 'out of order'], ['conflicts', 'conflicts'], ['late', 'late'],
-  ];
+  const items = ['sent', 'received', 'lost', 'duplicates', 'outOfOrder', 'conflicts', 'late'];
   root.innerHTML = '';
-  for (const [key, label] of items) {
+  for (const key of items) {
     const c = document.createElement('div');
     c.className = 'c';
     c.dataset.counter = key;
-    c.innerHTML = `<span data-i18n="counter.${key}">${label}</span><b>${counters[key]}</b>`;
+    c.innerHTML = `<span data-i18n="counter.${key}">${t(`counter.${key}`)}</span><b>${counters[key]}</b>`;
     root.append(c);
   }
   const u = document.createElement('div');
   u.className = 'c';
   u.dataset.counter = 'underrunPct';
-  u.innerHTML = `<span data-i18n="counter.underrunPct">underrun frames</span><b>${counters.underrunPct.toFixed(1)} %</b>`;
+  u.innerHTML = `<span data-i18n="counter.underrunPct">${t('counter.underrunPct')}</span><b>${counters.underrunPct.toFixed(1)} %</b>`;
   root.append(u);
 }
 
@@ -129,23 +126,24 @@ const num = (v, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '—');
 export function drawMetrics(root, metrics, model) {
   if (metrics.trace) return drawTraceMetrics(root, metrics.trace, model);
   const rows = [
-    ['Remote: shown (chosen policy)', metrics.remote.shown],
-    ['Remote: hold', metrics.remote.hold],
-    ['Remote: extrapolate (seed)', metrics.remote.extrapolateSeed],
-    ['Remote: extrapolate (decay)', metrics.remote.extrapolateDecay],
-    ['Remote: snap', metrics.remote.snap],
-    ['Remote: hide', metrics.remote.hide],
-    ['Path: timed playback', metrics.paths.timed],
-    ['Path: lerp chase', metrics.paths.lerp],
+    ['shown', metrics.remote.shown],
+    ['hold', metrics.remote.hold],
+    ['extrapolateSeed', metrics.remote.extrapolateSeed],
+    ['extrapolateDecay', metrics.remote.extrapolateDecay],
+    ['snap', metrics.remote.snap],
+    ['hide', metrics.remote.hide],
+    ['timed', metrics.paths.timed],
+    ['lerp', metrics.paths.lerp],
   ];
   const table = document.createElement('table');
   table.id = 'metrics-table';
-  table.innerHTML = `<caption data-i18n="metrics.caption">Quality against the truth (whole run, after the best-fit time shift)</caption>
-    <thead><tr><th>strategy</th><th>RMS error</th><th>max error</th><th>added latency</th><th>stalls</th><th>snaps</th><th>jerk</th><th>shown</th></tr></thead>`;
+  const heads = ['strategy', 'rms', 'max', 'latency', 'stalls', 'snaps', 'jerk', 'shownPct'];
+  table.innerHTML = `<caption data-i18n="metrics.caption">${t('metrics.caption')}</caption>
+    <thead><tr>${heads.map((h) => `<th data-i18n="metrics.${h}">${t(`metrics.${h}`)}</th>`).join('')}</tr></thead>`;
   const body = document.createElement('tbody');
   for (const [name, m] of rows) {
     const tr = document.createElement('tr');
-    tr.innerHTML = `<td>${name}</td><td>${num(m.rmsError, 2)}</td><td>${num(m.maxError, 1)}</td><td>${ms(m.addedLatency)}</td>
+    tr.innerHTML = `<td data-i18n="metrics.row.${name}">${t(`metrics.row.${name}`)}</td><td>${num(m.rmsError, 2)}</td><td>${num(m.maxError, 1)}</td><td>${ms(m.addedLatency)}</td>
       <td>${m.stalls}</td><td>${m.snaps}</td><td>${num(m.jerk / 1000, 0)}k</td><td>${num(100 * m.shown, 0)} %</td>`;
     body.append(tr);
   }
@@ -153,10 +151,17 @@ export function drawMetrics(root, metrics, model) {
   const local = metrics.local;
   const extra = document.createElement('p');
   extra.id = 'local-metrics';
-  extra.textContent = `Local player: ${local.corrections} corrections (mean ${num(local.meanCorrection, 2)}, max ${num(local.maxCorrection, 2)}); ` +
-    `shown − predicted RMS: half-life ${num(local.halfLife.rmsOffset, 2)}, first version ${num(local.firstVersion.rmsOffset, 2)}, ` +
-    `snap ${num(local.snap.rmsOffset, 2)}, linear ${num(local.linear.rmsOffset, 2)}. ` +
-    `Remote: underrun ${num(100 * metrics.remote.underrunShare, 1)} % of frames, extrapolating ${num(100 * metrics.remote.extrapolationShare, 1)} %.`;
+  extra.textContent = t('metrics.local', {
+    corrections: local.corrections,
+    mean: num(local.meanCorrection, 2),
+    max: num(local.maxCorrection, 2),
+    halfLife: num(local.halfLife.rmsOffset, 2),
+    firstVersion: num(local.firstVersion.rmsOffset, 2),
+    snap: num(local.snap.rmsOffset, 2),
+    linear: num(local.linear.rmsOffset, 2),
+    underrun: num(100 * metrics.remote.underrunShare, 1),
+    extrapolating: num(100 * metrics.remote.extrapolationShare, 1),
+  });
   root.innerHTML = '';
   root.append(table, extra);
 }
@@ -166,6 +171,6 @@ function drawTraceMetrics(root, m) {
   const p = document.createElement('p');
   p.id = 'trace-metrics';
   const keys = ['received', 'inserted', 'duplicates', 'conflicts', 'outOfOrder', 'invalid', 'late', 'underruns', 'gaps', 'readySamples'];
-  p.textContent = 'Imported trace (replayed by the core): ' + keys.filter((k) => k in m).map((k) => `${k} ${m[k]}`).join(' · ');
+  p.textContent = t('metrics.trace') + keys.filter((k) => k in m).map((k) => `${t(`trace.${k}`)} ${m[k]}`).join(' · ');
   root.append(p);
 }

@@ -1,6 +1,7 @@
 // Import and export of traces (`netcode-lab/trace@1`): a file picker, drag-and-drop anywhere on the page,
 // and downloads of the current run. The core parses, checks and replays; this module only moves text.
 import { showNotice } from './banner.js';
+import { t } from './i18n.js';
 
 function download(name, text) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -15,21 +16,21 @@ function download(name, text) {
 export function buildTraceIO(root, api) {
   root.innerHTML = `
     <details class="group" open data-group="trace">
-      <summary data-i18n="group.trace">Traces</summary>
+      <summary data-i18n="group.trace">${t('group.trace')}</summary>
       <div class="row">
-        <label class="button-like" for="trace-file"><span data-i18n="button.import">Import trace…</span></label>
+        <label class="button-like" for="trace-file"><span data-i18n="button.import">${t('button.import')}</span></label>
         <input id="trace-file" type="file" accept=".json,application/json" hidden>
-        <button type="button" id="export-snapshots" data-i18n="button.exportSnapshots">Export snapshots</button>
-        <button type="button" id="export-paths" data-i18n="button.exportPaths">Export paths</button>
+        <button type="button" id="export-snapshots" data-i18n="button.exportSnapshots">${t('button.exportSnapshots')}</button>
+        <button type="button" id="export-paths" data-i18n="button.exportPaths">${t('button.exportPaths')}</button>
       </div>
-      <p class="hint" data-i18n="hint.trace">Or drop a trace file anywhere on the page. Format: netcode-lab/trace@1 (see the README).</p>
+      <p class="hint" data-i18n="hint.trace">${t('hint.trace')}</p>
     </details>`;
   const load = async (file) => {
     const text = await file.text();
     try {
       api.imported(api.model().importTrace(text));
     } catch (error) {
-      showNotice(`Trace not imported (${file.name}): ${error.message}`);
+      showNotice(t('notice.traceNotImported', { name: file.name, message: error.message }));
     }
   };
   root.querySelector('#trace-file').addEventListener('change', (e) => {

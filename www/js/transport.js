@@ -1,31 +1,35 @@
 // Time controls: play/pause, step one frame back or forward, step to the next snapshot tick, scrub, speed.
 // Time here is the client's local time over the simulated window (model time, not wall time).
+import { t } from './i18n.js';
 
-function button(id, text, title, i18n) {
+function button(id, i18n, titleKey) {
   const b = document.createElement('button');
   b.type = 'button';
   b.id = id;
-  b.textContent = text;
-  b.title = title;
-  b.setAttribute('aria-label', title);
-  if (i18n) b.dataset.i18n = i18n;
+  b.textContent = t(i18n);
+  b.dataset.i18n = i18n;
+  b.title = t(titleKey);
+  b.setAttribute('aria-label', t(titleKey));
+  b.dataset.i18nTitle = titleKey;
+  b.dataset.i18nAriaLabel = titleKey;
   return b;
 }
 
 /** Builds the transport into `root`; `api` has {state, model(), seek(t), redraw()}. */
 export function buildTransport(root, api) {
-  const play = button('play', 'Pause', 'Play or pause', 'button.pause');
-  const back = button('step-back', '◀ frame', 'Step one frame back', 'button.stepBack');
-  const fwd = button('step-frame', 'frame ▶', 'Step one frame forward', 'button.stepFrame');
-  const tick = button('step-tick', 'tick ▶▶', 'Step to the next snapshot the server sends', 'button.stepTick');
+  const play = button('play', 'button.pause', 'title.play');
+  const back = button('step-back', 'button.stepBack', 'title.stepBack');
+  const fwd = button('step-frame', 'button.stepFrame', 'title.stepFrame');
+  const tick = button('step-tick', 'button.stepTick', 'title.stepTick');
   const scrubLabel = document.createElement('label');
   scrubLabel.htmlFor = 'scrub';
-  scrubLabel.textContent = 'Time';
+  scrubLabel.textContent = t('control.time');
   scrubLabel.dataset.i18n = 'control.time';
   const scrub = Object.assign(document.createElement('input'), { id: 'scrub', type: 'range', min: 0, step: 0.001, className: 'scrub' });
   const speed = document.createElement('select');
   speed.id = 'speed';
-  speed.setAttribute('aria-label', 'Playback speed');
+  speed.setAttribute('aria-label', t('aria.speed'));
+  speed.dataset.i18nAriaLabel = 'aria.speed';
   for (const s of [0.1, 0.25, 0.5, 1]) speed.append(new Option(`${s}×`, String(s), false, s === 1));
   const time = Object.assign(document.createElement('output'), { id: 'time', className: 'time' });
   root.append(play, back, fwd, tick, scrubLabel, scrub, speed, time);
@@ -34,8 +38,8 @@ export function buildTransport(root, api) {
   const pause = () => setPlaying(false);
   function setPlaying(on) {
     state.playing = on;
-    play.textContent = on ? 'Pause' : 'Play';
     play.dataset.i18n = on ? 'button.pause' : 'button.play';
+    play.textContent = t(play.dataset.i18n);
     play.setAttribute('aria-pressed', String(on));
     api.onPlayingChange?.(on);
   }
@@ -69,7 +73,7 @@ export function buildTransport(root, api) {
       scrub.min = String(model.start);
       scrub.max = String(model.end);
       scrub.value = String(state.playhead);
-      time.textContent = `t = ${state.playhead.toFixed(3)} s / ${model.end.toFixed(2)} s`;
+      time.textContent = t('transport.time', { t: state.playhead.toFixed(3), end: model.end.toFixed(2) });
     },
   };
 }

@@ -1,0 +1,70 @@
+//! `Lessons`: the page's lessons and step-through ask the core through these statics (see `crate::lessons`).
+
+use crate::clock::AdaptiveDelayParams;
+use crate::lessons::{adaptive_step, correction_jumps, hard_snap_table, walk};
+use crate::path::params::PathParams;
+use crate::predict::smoothing::SmoothingParams;
+use crate::trace::Trace;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("`{what}`: {e}")))
+}
+
+/// Statics only: nothing is kept between calls.
+#[wasm_bindgen]
+pub struct Lessons;
+
+#[wasm_bindgen]
+impl Lessons {
+    /// A snapshot trace walked event by event: `{deliveries, frames, renderDelay, sendInterval, clockOffset}`,
+    /// restricted to local times `from..=to`.
+    pub fn walk(trace: &str, from: f64, to: f64) -> Result<JsValue, JsError> {
+        let trace = Trace::from_json(trace).map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&walk(&trace, from, to).map_err(|e| JsError::new(&e.to_string()))?)
+    }
+
+    /// Seed 001's hard snap asked of the path player for each cell of stale gap × drift, with the path
+    /// player's parameters (`paths.player` of the run).
+    #[wasm_bindgen(js_name = hardSnapTable)]
+    pub fn hard_snap_table(player: JsValue) -> Result<JsValue, JsError> {
+        let params: PathParams = from_js(player, "player")?;
+        to_js(&hard_snap_table(&params).map_err(|e| JsError::new(&e.to_string()))?)
+    }
+
+    /// The adaptive delay's answer to a jump of the transit spread to `transitStd` (see `crate::lessons`).
+    #[wasm_bindgen(js_name = adaptiveStep)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn adaptive_step(
+        adaptive: JsValue,
+        send_interval: f64,
+        start: f64,
+        transit_std: f64,
+        latency: f64,
+        fps: f64,
+        duration: f64,
+    ) -> Result<JsValue, JsError> {
+        let params: AdaptiveDelayParams = from_js(adaptive, "adaptiveDelay")?;
+        let step = adaptive_step(&params, send_interval, start, transit_std, latency, fps, duration)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&step)
+    }
+
+    /// How far the view moves at each correction, per smoothing mode: `rows` is the run's `corrections`
+    /// timeline flattened (`local, size, offsetAdded, reset, beforeX, beforeY, afterX, afterY` per row) and
+    /// `smoothing` the run's `local` parameters.
+    #[wasm_bindgen(js_name = correctionJumps)]
+    pub fn correction_jumps(smoothing: JsValue, rows: Vec<f64>, stride: usize) -> Result<JsValue, JsError> {
+        let params: SmoothingParams = from_js(smoothing, "smoothing")?;
+        if stride < 8 {
+            return Err(JsError::new("`stride`: a correction row has 8 columns"));
+        }
+        let rows: Vec<[f64; 6]> = rows.chunks_exact(stride).map(|r| [r[0], r[4], r[5], r[6], r[7], r[3]]).collect();
+        to_js(&correction_jumps(&params, &rows).map_err(|e| JsError::new(&e.to_string()))?)
+    }
+}

@@ -1,0 +1,302 @@
+// The teaching layer: every lesson loads and its article-vs-core checks pass (read from the card's data
+// attributes), a slider inside a lesson recomputes them, the step-through walks forward and back with the
+// playhead and `app.highlight` following, the language switch leaves no English word in zh mode (except units
+// and code names) and comes back, and lesson, step and language survive a reload. Any console error fails.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, screenshot } from './harness.mjs';
+import { ALLOWED, englishWords } from './i18n-check.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Every check row of the lesson card: the numbers, the comparison and the verdict as the card states them. */
+async function checks(page) {
+  await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
+  return page.$$eval('#lesson-checks tbody tr', (rows) => rows.map((r) => ({
+    id: r.dataset.check,
+    info: r.dataset.info === 'true',
+    article: r.dataset.article ? JSON.parse(r.dataset.article) : null,
+    core: JSON.parse(r.dataset.core),
+    cmp: r.dataset.cmp,
+    tol: Number(r.dataset.tol),
+    pass: r.dataset.pass === 'true',
+    text: r.textContent,
+  })));
+}
+
+/** The comparison, recomputed here from the card's numbers (not trusting its ✓). */
+function holds({ article, core, cmp, tol }) {
+  if (article.length !== core.length || core.some((v) => v === null)) return false;
+  return article.every((a, i) => {
+    const c = core[i];
+    if (cmp === 'abs') return Math.abs(c - a) <= tol + 1e-12;
+    if (cmp === 'ge') return c >= a - tol - 1e-12;
+    if (cmp === 'le') return c <= a + tol + 1e-12;
+    if (cmp === 'lt') return c < a;
+    if (cmp === 'gt') return c > a;
+    return false;
+  });
+}
+
+async function lessonIds(page) {
+  return page.$$eval('#lesson-select option', (options) => options.map((o) => o.value).filter(Boolean));
+}
+
+function assertAllPass(id, rows) {
+  const real = rows.filter((r) => !r.info);
+  assert.ok(real.length >= 1, `${id}: at least one article-vs-core check`);
+  for (const r of real) {
+    assert.ok(holds(r), `${id}/${r.id}: core ${JSON.stringify(r.core)} vs article ${JSON.stringify(r.article)} (${r.cmp} ${r.tol})`);
+    assert.ok(r.pass, `${id}/${r.id}: the card shows ✓`);
+  }
+}
+
+test('the lessons menu lists at least twelve lessons and the sandbox; each loads and its numbers match', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const ids = await lessonIds(page);
+  assert.ok(ids.length >= 12, `${ids.length} lessons`);
+  assert.equal(await page.$eval('#lesson-select option', (o) => o.value), '', 'the sandbox comes first');
+  for (const id of ids) {
+    await page.selectOption('#lesson-select', id);
+    await page.waitForFunction((id) => document.getElementById('lesson-card').dataset.lesson === id, id);
+    assert.equal(await page.isVisible('#lesson-card'), true);
+    assert.match(await page.textContent('#lesson-card cite'), /\d{3}/, `${id}: cites its article`);
+    assertAllPass(id, await checks(page));
+    const state = await page.evaluate(() => ({ hash: location.hash, playing: window.netcodeLab.app.state.playing }));
+    assert.match(state.hash, new RegExp(`lesson=${id}(&|$)`), `${id}: kept in the URL`);
+    assert.equal(state.playing, false, `${id}: opens paused at its moment`);
+    const open = await page.$$eval('#controls details[data-group]', (ds) => ds.filter((d) => d.open).map((d) => d.dataset.group));
+    assert.ok(open.length >= 1 && open.length < 6, `${id}: only the lesson's groups open (${open})`);
+  }
+  await page.selectOption('#lesson-select', '');
+  assert.equal(await page.isHidden('#lesson-card'), true, 'the sandbox has no card');
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /lesson=/);
+  assert.deepEqual(problems(), []);
+});
+
+test('every lesson survives a reload from its URL, numbers included', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  for (const id of await lessonIds(page)) {
+    await page.goto(new URL(`#lesson=${id}`, page.url()).href);
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.$eval('#lesson-card', (c) => c.dataset.lesson), id);
+    assert.equal(await page.inputValue('#lesson-select'), id);
+    assertAllPass(id, await checks(page));
+  }
+  assert.deepEqual(problems(), []);
+});
+
+test('an unknown lesson in a link is ignored with a notice', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=nope&renderDelay=150' });
+  await waitReady(page);
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.match(await page.textContent('#notice'), /lesson “nope”/);
+  assert.equal(await page.isHidden('#lesson-card'), true);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().params.remote.clock.renderDelay), 0.15, 'the rest of the link applies');
+  assert.deepEqual(problems(), []);
+});
+
+test('a slider inside a lesson recomputes the core number live', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=out-of-order' });
+  await waitReady(page);
+  const x = async () => (await checks(page)).find((r) => r.id === 'x');
+  assert.equal((await x()).core[0].toFixed(6), '1.500000');
+  await page.locator('#control-renderDelay').fill('120');
+  await page.waitForFunction(() => document.querySelector('#lesson-checks tr[data-check=x]')?.dataset.pass === 'false');
+  const after = await x();
+  assert.equal(after.core[0].toFixed(6), '1.800000', 'render time 10.18: t = 0.8 between 101 and 102');
+  assert.equal(after.pass, false, 'the article number no longer holds: ✗');
+  assert.match(await page.evaluate(() => location.hash), /renderDelay=120/);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().imported), true, 'the views still show seed 002, re-replayed');
+  await page.selectOption('#lesson-select', 'extrapolation-cap');
+  await page.locator('#control-maxExtrapolation').fill('200');
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#lesson-checks tr[data-check=peak]').dataset.core)[0] > 100);
+  const peak = (await checks(page)).find((r) => r.id === 'peak');
+  assert.ok(Math.abs(peak.core[0] - 150) < 1 && peak.pass, `0.25 · 3000 · 0.2 = 150: ${peak.core}`);
+  assert.deepEqual(problems(), []);
+});
+
+test('the step-through walks seed 002 forward and back, the playhead and highlight following', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.click('#stepper-open');
+  await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
+  assert.equal(await page.$eval('#lesson-card', (c) => c.dataset.lesson), 'out-of-order', 'seed 002 is the default walk');
+  const n = await page.evaluate(() => window.netcodeLab.app.teach.stepper.steps.length);
+  assert.ok(n >= 20, `${n} steps`);
+  const seen = new Set();
+  const texts = [];
+  const state = () => page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    const s = app.teach.stepper;
+    return { i: s.index, step: s.steps[s.index].step, time: s.steps[s.index].time, playhead: app.state.playhead, h: app.highlight,
+      text: document.getElementById('stepper-text').textContent, count: document.getElementById('stepper-count').textContent };
+  });
+  for (let i = 0; i < n; i++) {
+    const s = await state();
+    assert.equal(s.i, i);
+    assert.equal(s.count, `Step ${i + 1} of ${n}`);
+    assert.ok(Math.abs(s.playhead - s.time) < 1e-9, `step ${i + 1}: playhead ${s.playhead} at the event ${s.time}`);
+    assert.equal(s.h.step, s.step);
+    assert.equal(s.h.kind, ['sent', 'arrived', 'inserted'].includes(s.step) ? 'snapshot' : 'frame');
+    assert.ok(s.h.index >= 0, `step ${i + 1}: highlight names a row`);
+    assert.ok(s.text.length > 20);
+    seen.add(s.step);
+    texts.push(s.text);
+    if (i < n - 1) await page.click('#stepper-next');
+  }
+  for (const kind of ['sent', 'arrived', 'inserted', 'renderTime', 'bracket', 'factor', 'status']) assert.ok(seen.has(kind), `a ${kind} step`);
+  assert.ok(texts.some((x) => /\[100, 101, 102\]\. Tick 101 went to place 2 of 3, between 100 and 102/.test(x)), 'the out-of-order insert says where it went');
+  assert.ok(texts.some((x) => /t = \(10\.15 − 10\.10\) \/ \(10\.20 − 10\.10\) = 0\.50 → x = 1 \+ \(2 − 1\) × 0\.50 = 1\.5/.test(x)), 'the article\'s factor');
+  assert.ok(texts.some((x) => /10\.30 .* 10\.15 s/.test(x)), 'render time 10.15 at 10.30');
+  const last = await state();
+  assert.equal(await page.getAttribute('#stepper-next', 'aria-disabled'), 'true');
+  await screenshot(page, 'lesson-stepper-last-en');
+  for (let i = n - 1; i > 0; i--) {
+    await page.click('#stepper-prev');
+    const s = await state();
+    assert.equal(s.i, i - 1);
+    assert.equal(s.text, texts[i - 1], 'back shows the same sentence');
+    assert.ok(Math.abs(s.playhead - s.time) < 1e-9);
+  }
+  assert.notDeepEqual(last.h, (await state()).h);
+  // Keys: . and , anywhere; ← → inside the panel (they do not steer the local player).
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('.');
+  await page.keyboard.press('.');
+  assert.equal((await state()).i, 2);
+  await page.keyboard.press(',');
+  assert.equal((await state()).i, 1);
+  const scriptBefore = await page.evaluate(() => JSON.stringify(window.netcodeLab.model().params.script));
+  await page.focus('#stepper-next');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await state()).i, 3);
+  await page.keyboard.press('End');
+  assert.equal((await state()).i, n - 1);
+  await page.keyboard.press('Home');
+  assert.equal((await state()).i, 0);
+  assert.equal(await page.evaluate(() => JSON.stringify(window.netcodeLab.model().params.script)), scriptBefore, 'arrows stepped, not steered');
+  // The step survives a reload.
+  await page.click('#stepper-next');
+  await page.click('#stepper-next');
+  assert.match(await page.evaluate(() => location.hash), /step=3/);
+  await page.reload();
+  await waitReady(page);
+  await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
+  assert.equal((await state()).i, 2);
+  await page.click('#stepper-close');
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.highlight), null);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /step=/);
+  assert.deepEqual(problems(), []);
+});
+
+test('the step-through also walks the current run from the playhead', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=render-delay' });
+  await waitReady(page);
+  await page.click('#stepper-open');
+  await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
+  assert.equal(await page.inputValue('#stepper-source'), 'run');
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().imported), false, 'the simulated run, not a trace');
+  const n = await page.evaluate(() => window.netcodeLab.app.teach.stepper.steps.length);
+  assert.ok(n >= 8, `${n} steps`);
+  for (let i = 1; i < n; i++) await page.keyboard.press('.');
+  const s = await page.evaluate(() => ({ h: window.netcodeLab.app.highlight, playhead: window.netcodeLab.app.state.playhead, text: document.getElementById('stepper-text').textContent }));
+  assert.ok(s.playhead >= 6 && s.playhead <= 6.25, `the walk stays near the playhead: ${s.playhead}`);
+  assert.ok(s.h && Number.isInteger(s.h.index));
+  await page.selectOption('#stepper-source', 'seed002');
+  await page.waitForFunction(() => document.getElementById('lesson-card').dataset.lesson === 'out-of-order');
+  assert.deepEqual(problems(), []);
+});
+
+test('switching to zh leaves no English on the page, and back; the choice survives a reload', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=statuses' });
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  const openAll = () => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const labels = () => page.$$eval('[data-i18n]', (els) => els.filter((e) => e.getClientRects().length && !e.closest('[lang=en]:not(html)')).map((e) => [e.dataset.i18n, e.textContent]));
+  await openAll();
+  const english = await labels();
+  assert.ok(english.length > 60, `${english.length} tagged labels`);
+  await page.click('#lang-zh');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.match(await page.evaluate(() => location.hash), /lang=zh/);
+  await openAll();
+  const chinese = Object.fromEntries(await labels());
+  const unchanged = english.filter(([key, text]) => chinese[key] === text && /[A-Za-z]{3,}/.test(text));
+  assert.deepEqual(unchanged, [], 'every English label changed');
+  const check = async (where) => assert.deepEqual(await page.evaluate(englishWords, ALLOWED), [], `no English in zh mode: ${where}`);
+  await check('lesson 7');
+  assert.match(await page.textContent('#lesson-card h2'), /六种状态/);
+  assert.match(await page.textContent('label[for=control-renderDelay]'), /渲染延迟/);
+  assert.match(await page.textContent('label[for=control-halfLife]'), /半衰期/);
+  assert.match(await page.textContent('label[for=control-loss]'), /丢包率/);
+  for (const id of await lessonIds(page)) {
+    await page.selectOption('#lesson-select', id);
+    await openAll();
+    await check(id);
+  }
+  await page.selectOption('#lesson-select', '');
+  await openAll();
+  await check('sandbox');
+  await page.click('#stepper-open');
+  await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
+  const n = await page.evaluate(() => window.netcodeLab.app.teach.stepper.steps.length);
+  for (let i = 0; i < n; i++) {
+    await check(`step ${i + 1}`);
+    await page.keyboard.press('.');
+  }
+  assert.match(await page.textContent('#stepper-count'), /第 \d+ 步，共 \d+ 步/);
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'zh survives a reload');
+  assert.equal(await page.$eval('#lesson-card', (c) => c.dataset.lesson), 'out-of-order');
+  await openAll();
+  await check('after reload');
+  await page.click('#lang-en');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  await openAll();
+  const back = Object.fromEntries(await labels());
+  for (const [key, text] of english) if (key in back && !key.startsWith('button.p')) assert.equal(back[key], text, `${key} back in English`);
+  assert.match(await page.evaluate(() => location.hash), /lang=en/);
+  assert.deepEqual(problems(), []);
+});
+
+test('the language follows the browser when the URL does not say', async () => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  const page = await zh.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(new URL('#lesson=render-delay', process.env.NETCODE_LAB_URL ?? 'http://127.0.0.1:8080/').href);
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.match(await page.textContent('#lesson-card h2'), /渲染延迟/);
+  assert.deepEqual(errors, []);
+  await zh.close();
+});
+
+test('screenshots of lessons in both languages, dark and narrow', async () => {
+  const shots = [
+    ['out-of-order', 'en', {}], ['out-of-order', 'zh', {}], ['extrapolation-cap', 'en', {}], ['extrapolation-cap', 'zh', {}],
+    ['statuses', 'zh', {}], ['v2-snap', 'en', {}], ['presets', 'zh', {}], ['correction-offset', 'en', { dark: true }],
+    ['out-of-order', 'zh', { narrow: true }],
+  ];
+  for (const [id, lang, { dark, narrow }] of shots) {
+    const { page, problems } = await openPage(browser, { path: `#lesson=${id}&lang=${lang}`, viewport: narrow ? { width: 420, height: 900 } : undefined,
+      before: dark ? (p) => p.emulateMedia({ colorScheme: 'dark' }) : undefined });
+    await waitReady(page);
+    if (id === 'out-of-order') {
+      await page.click('#stepper-open');
+      await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
+      for (let i = 0; i < 21; i++) await page.keyboard.press('.');
+    }
+    await screenshot(page, `lesson-${id}-${lang}${dark ? '-dark' : ''}${narrow ? '-narrow' : ''}`);
+    assert.deepEqual(problems(), []);
+    await page.close();
+  }
+});

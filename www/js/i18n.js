@@ -1,0 +1,74 @@
+// Two languages for every word on the page: `t(key, vars)` looks a key up in the current language (zh-CN or
+// English, falling back to English, then to the key itself), `{name}` in a string is replaced by `vars.name`.
+// Static text carries `data-i18n="key"` (and `data-i18n-aria-label`, `data-i18n-title`); `applyI18n(root)`
+// rewrites it. Canvas modules call `t()` when they draw and redraw on `onLangChange`. The Chinese strings use
+// the articles' own terms (渲染延迟, 半衰期, 丢包率, 插值, 外推, 抖动缓冲, 快照 …).
+import EN from './strings-en.js';
+import ZH from './strings-zh.js';
+
+const TABLES = { en: EN, zh: ZH };
+const HTML_LANG = { en: 'en', zh: 'zh-CN' };
+let current = 'en';
+const listeners = new Set();
+
+/** `zh` or `en`: the URL's choice when valid, else the browser's language. */
+export function detectLang(fromUrl) {
+  if (fromUrl === 'zh' || fromUrl === 'en') return fromUrl;
+  const preferred = (navigator.languages?.[0] ?? navigator.language ?? 'en').toLowerCase();
+  return preferred.startsWith('zh') ? 'zh' : 'en';
+}
+
+export function getLang() {
+  return current;
+}
+
+/** The string for `key` in the current language, with `{name}` replaced from `vars`. */
+export function t(key, vars) {
+  const entry = TABLES[current][key] ?? EN[key];
+  if (entry === undefined) return key;
+  const text = typeof entry === 'function' ? entry(vars ?? {}) : entry;
+  return vars ? text.replace(/\{(\w+)\}/g, (m, name) => (vars[name] ?? m)) : text;
+}
+
+/** Whether `key` has a string (in English at least). */
+export function has(key) {
+  return EN[key] !== undefined;
+}
+
+const ATTRS = [['i18nAriaLabel', 'aria-label'], ['i18nTitle', 'title'], ['i18nPlaceholder', 'placeholder']];
+
+/** Rewrites every `[data-i18n]` text and `[data-i18n-aria-label|title|placeholder]` attribute under `root`. */
+export function applyI18n(root = document) {
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    const vars = el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : undefined;
+    el.textContent = t(el.dataset.i18n, vars);
+  }
+  for (const [data, attr] of ATTRS) {
+    const selector = `[data-${data.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`;
+    for (const el of root.querySelectorAll(selector)) el.setAttribute(attr, t(el.dataset[data]));
+  }
+}
+
+/** Switches the language: `<html lang>`, the document title, every tagged text; then tells the listeners. */
+export function setLang(lang) {
+  current = TABLES[lang] ? lang : 'en';
+  document.documentElement.lang = HTML_LANG[current];
+  document.title = t('page.title');
+  applyI18n(document);
+  for (const fn of listeners) fn(current);
+}
+
+/** Calls `fn(lang)` after every switch; returns a function that stops it. */
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** An element with text `t(key)` that follows the language (`data-i18n`). */
+export function tagged(tag, key, attrs = {}) {
+  const el = document.createElement(tag);
+  el.dataset.i18n = key;
+  el.textContent = t(key);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}

@@ -1,0 +1,463 @@
+// Lessons beside the articles: the menu in the top bar and the lesson card in the rail.
+// Choosing a lesson sets its parameters (and worked-example trace, playhead and open rail groups); the card
+// says what to predict, what to look at and what to try, and puts the article's numbers beside the numbers the
+// core computes for the current settings — recomputed after every run, so moving a slider inside a lesson
+// shows at once whether the article's number still holds. The lesson is kept in the URL (`lesson=`).
+import { t, tagged } from './i18n.js';
+import { LESSONS, byLessonId, lessonParams, PRESETS } from './lesson-data.js';
+
+const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
+const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
+/** Runs closer together than this (ms) are a slider drag: the checks wait until it pauses. */
+const DRAG_GAP = 150;
+const UNIT = { ms: ' ms', '%': ' %', s: ' s', px: ' px', Hz: ' Hz', u: '', '': '' };
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'text') e.textContent = v;
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  e.append(...children);
+  return e;
+}
+
+/** A number (or a point) with its unit, as the card shows it. */
+export function formatValue(value, unit = '', digits = 2) {
+  const one = (v) => (Number.isFinite(v) ? Number(v.toFixed(digits)).toFixed(digits) : '—');
+  const body = Array.isArray(value) ? `(${value.map(one).join(', ')})` : one(value);
+  return `${body}${UNIT[unit] ?? ` ${unit}`}`;
+}
+
+/** Whether `core` matches `article` for a check's comparison. */
+export function passes(cmp, article, core, tol = 0) {
+  const a = [article].flat();
+  const c = [core].flat();
+  if (a.length !== c.length || c.some((v) => !Number.isFinite(v))) return false;
+  return a.every((av, i) => {
+    const cv = c[i];
+    switch (cmp) {
+      case 'abs': return Math.abs(cv - av) <= tol + 1e-12;
+      case 'ge': return cv >= av - tol - 1e-12;
+      case 'le': return cv <= av + tol + 1e-12;
+      case 'lt': return cv < av;
+      case 'gt': return cv > av;
+      default: return false;
+    }
+  });
+}
+
+function toleranceText(check, article) {
+  const a = (v) => formatValue(v, check.unit, check.digits);
+  switch (check.cmp) {
+    case 'abs': return check.tol ? t('card.tolerance', { tol: check.tol < 0.01 ? check.tol.toExponential(0) : formatValue(check.tol, check.unit, check.digits) }) : t('card.exact');
+    case 'ge': return `≥ ${a(article - (check.tol ?? 0))}`;
+    case 'le': return `≤ ${a(article + (check.tol ?? 0))}`;
+    case 'lt': return `< ${a(article)}`;
+    case 'gt': return `> ${a(article)}`;
+    default: return '';
+  }
+}
+
+/**
+ * What a check may ask the core, for the current run. Results are cached per run (`model.runId`); the extra
+ * runs are freed as soon as their metrics are read.
+ */
+class LessonContext {
+  constructor(app) {
+    this.app = app;
+    this.core = app.core;
+    this.cache = new Map();
+    this.runId = -1;
+    this.examples = new Map();
+  }
+
+  refresh() {
+    if (this.runId !== this.app.model.runId) {
+      this.cache.clear();
+      this.runId = this.app.model.runId;
+    }
+    return this;
+  }
+
+  get model() { return this.app.model; }
+  get params() { return this.app.model.params; }
+
+  memo(key, fn) {
+    if (!this.cache.has(key)) this.cache.set(key, fn());
+    return this.cache.get(key);
+  }
+
+  /** A built-in trace as JSON with `patch` merged into its params. */
+  traceText(name, patch = {}) {
+    if (!this.examples.has(name)) this.examples.set(name, JSON.parse(this.core.Playground.exampleTrace(name)));
+    const trace = structuredClone(this.examples.get(name));
+    trace.params = { ...trace.params, ...patch };
+    return JSON.stringify(trace);
+  }
+
+  /** The core's replay of a built-in trace with `patch` applied: `{samples, metrics}`. */
+  replay(name, patch = {}) {
+    return this.memo(`replay|${name}|${JSON.stringify(patch)}`, () => this.core.Playground.replayTrace(this.traceText(name, patch)));
+  }
+
+  metrics() {
+    return this.model.metrics();
+  }
+
+  sweep(delays) {
+    return this.memo(`sweep|${delays.join(',')}`, () => this.model.pg.sweep(delays));
+  }
+
+  decayCurves(initial, fps, duration) {
+    return this.memo(`decay|${initial}|${fps}|${duration}`, () => this.model.pg.decayCurves(initial, fps, duration));
+  }
+
+  /** Another run of the current parameters changed by `mutate(params)` (which may return new params). */
+  run(key, mutate) {
+    return this.memo(`run|${key}`, () => {
+      const p = structuredClone(this.params);
+      const params = mutate(p) ?? p;
+      const pg = new this.core.Playground(params);
+      try {
+        return { metrics: pg.metrics(), params };
+      } finally {
+        pg.free();
+      }
+    });
+  }
+
+  preset(name) {
+    return this.memo(`preset|${name}`, () => this.core.Playground.applyPreset(this.params, name));
+  }
+
+  /** Seed 002's frame at local 10.30, replayed with the rail's settings. */
+  seed002() {
+    const p = this.params;
+    const live = { renderDelay: p.remote.clock.renderDelay, underrun: p.remote.underrun.underrunPolicy,
+      maxExtrapolation: p.remote.underrun.maxExtrapolation, interpolation: p.remote.buffer.interpolation };
+    const samples = this.replay('seed-002', live).samples;
+    return samples.find((s) => Math.abs(s.local - 10.3) < 1e-9) ?? {};
+  }
+
+  snapTable() {
+    return this.memo('snapTable', () => this.core.Lessons.hardSnapTable(this.params.paths.player));
+  }
+
+  /** How far the view moves at each of this run's corrections, per smoothing mode. */
+  correctionJumps() {
+    return this.memo('jumps', () => {
+      const c = this.model.table('corrections');
+      const names = ['local', 'size', 'offsetAdded', 'reset', 'beforeX', 'beforeY', 'afterX', 'afterY'];
+      const rows = new Float64Array(c.rows * names.length);
+      for (let i = 0; i < c.rows; i++) names.forEach((n, k) => { rows[i * names.length + k] = c.view[i * c.stride + c.col[n]]; });
+      return this.core.Lessons.correctionJumps(this.params.local, rows, names.length);
+    });
+  }
+
+  /** Frames per status in this run, and the local time of the first frame of each. */
+  statusFrames() {
+    return this.memo('statusFrames', () => {
+      const f = this.model.table('frames');
+      const names = this.model.codes.status;
+      const counts = Object.fromEntries(STATUSES.map((s) => [s, 0]));
+      const first = {};
+      for (let i = 0; i < f.rows; i++) {
+        const s = names[f.view[i * f.stride + f.col.status]];
+        if (!(s in counts)) continue;
+        counts[s] += 1;
+        first[s] ??= f.view[i * f.stride + f.col.local];
+      }
+      this.firstStatus = first;
+      return counts;
+    });
+  }
+}
+
+/** The menu, the card and the lesson state. `api`: {app, onStepThrough()}. */
+export class Lessons {
+  constructor(app, { menuRoot, cardRoot, onStepThrough }) {
+    this.app = app;
+    this.cardRoot = cardRoot;
+    this.onStepThrough = onStepThrough;
+    this.ctx = new LessonContext(app);
+    this.lesson = null;
+    this.ourImport = -1;
+    this.buildMenu(menuRoot);
+  }
+
+  buildMenu(root) {
+    const label = tagged('label', 'lessons.label', { for: 'lesson-select', class: 'lesson-label' });
+    this.select = el('select', { id: 'lesson-select' });
+    this.fillMenu();
+    this.select.addEventListener('change', () => this.choose(this.select.value));
+    root.append(label, this.select);
+  }
+
+  fillMenu() {
+    this.select.replaceChildren(el('option', { value: '', text: t('lessons.sandbox') }),
+      ...LESSONS.map((l, i) => el('option', { value: l.id, text: `${i + 1}. ${t(`lesson.${l.id}.title`)} · ${l.seed}` })));
+    this.select.value = this.lesson?.id ?? '';
+  }
+
+  /** The lesson in the URL, or null; an unknown one is dropped with a notice. */
+  lessonFromExtras(extras, notices) {
+    if (!extras.lesson) return null;
+    const lesson = byLessonId[extras.lesson];
+    if (!lesson) {
+      notices?.push(t('notice.badLesson', { value: extras.lesson }));
+      delete extras.lesson;
+      return null;
+    }
+    return lesson;
+  }
+
+  /** Hook for `applyHash`: the parameters a link starts from (its lesson's), or null for the defaults. */
+  baseParams(extras, notices) {
+    const lesson = this.lessonFromExtras(extras, notices);
+    return lesson ? lessonParams(lesson, this.app.model.defaults, this.app.core) : null;
+  }
+
+  /** Hook for `writeHash`: the URL stores the differences from the lesson's parameters. */
+  hashBase() {
+    return this.lesson ? lessonParams(this.lesson, this.app.model.defaults, this.app.core) : this.app.model.defaults;
+  }
+
+  /** The menu's choice: the lesson's parameters, trace, playhead and rail groups ('' = sandbox). */
+  choose(id) {
+    const app = this.app;
+    const lesson = byLessonId[id] ?? null;
+    app.extras = { ...app.extras, lesson: lesson?.id };
+    delete app.extras.step;
+    app.transport.setPlaying(false);
+    this.forceUpdate = true;
+    this.activate(lesson);
+    if (lesson) app.state.playhead = lesson.t;
+    app.apply(lesson ? lessonParams(lesson, app.model.defaults, app.core) : structuredClone(app.model.defaults));
+    if (lesson?.preset) app.controls.setPreset(lesson.preset);
+    else app.controls.setPreset('custom');
+    if (lesson) app.seek(lesson.t);
+  }
+
+  /** Shows `lesson`'s card and opens only its rail groups (all of them for the sandbox). */
+  activate(lesson) {
+    this.lesson = lesson;
+    this.select.value = lesson?.id ?? '';
+    for (const details of document.querySelectorAll('.rail details.group[data-group]')) {
+      details.open = !lesson || lesson.groups.includes(details.dataset.group);
+    }
+    this.render();
+  }
+
+  /** Hook at the start of `afterRun`: follow the URL, keep a trace lesson on its trace, recompute the checks. */
+  afterRun() {
+    const app = this.app;
+    const model = app.model;
+    if (model.imported && model.runId !== this.ourImport && this.lesson) {
+      app.extras = { ...app.extras, lesson: undefined };
+      this.activate(null);
+    }
+    const wanted = byLessonId[app.extras?.lesson] ?? null;
+    if (wanted?.id !== this.lesson?.id) {
+      this.activate(wanted);
+      if (wanted) app.transport.setPlaying(false);
+      if (wanted && app.extras.t === undefined) app.state.playhead = wanted.t;
+    }
+    const lesson = this.lesson;
+    if (lesson?.trace && !model.imported) {
+      model.importTrace(this.ctx.traceText(lesson.trace.name, lesson.trace.live(model.params)));
+      this.ourImport = model.runId;
+    }
+    this.scheduleUpdate();
+  }
+
+  /**
+   * Recomputes the checks now — or, while a slider is being dragged (runs less than DRAG_GAP apart), once the
+   * drag pauses: some lessons ask the core for extra runs, and a drag must stay one frame per input.
+   */
+  scheduleUpdate() {
+    const now = performance.now();
+    const dragging = !this.forceUpdate && now - (this.lastRunAt ?? -Infinity) < DRAG_GAP;
+    this.lastRunAt = now;
+    this.forceUpdate = false;
+    clearTimeout(this.pending);
+    if (!dragging) {
+      this.update();
+      return;
+    }
+    this.cardRoot.dataset.pending = 'true';
+    this.pending = setTimeout(() => this.update(), DRAG_GAP);
+  }
+
+  render() {
+    const root = this.cardRoot;
+    const lesson = this.lesson;
+    root.hidden = !lesson;
+    root.replaceChildren();
+    if (!lesson) {
+      delete root.dataset.lesson;
+      return;
+    }
+    root.dataset.lesson = lesson.id;
+    const k = (part) => `lesson.${lesson.id}.${part}`;
+    const head = el('header', { class: 'lesson-head' },
+      el('p', { class: 'lesson-n' }, t('card.lessonOf', { n: lesson.n, total: LESSONS.length }), ' · ', el('cite', { text: t(k('cite')) })),
+      el('h2', { text: t(k('title')) }));
+    const close = el('button', { type: 'button', class: 'lesson-close', 'aria-label': t('card.close'), title: t('card.close'), text: '×' });
+    close.addEventListener('click', () => this.choose(''));
+    head.prepend(close);
+    const quoteText = t(k('quote'));
+    const quote = el('blockquote', { class: 'lesson-quote', lang: 'zh-CN' }, el('span', { class: 'quote-label', text: `${t('card.source')}: ` }),
+      lesson.quoteIsCode ? el('code', { text: quoteText }) : quoteText);
+    const run = el('button', { type: 'button', id: 'lesson-run', title: t('card.runTitle'), text: t('card.run') });
+    run.addEventListener('click', () => this.run());
+    const buttons = el('div', { class: 'row' }, run);
+    if (lesson.stepThrough) {
+      const step = el('button', { type: 'button', id: 'lesson-step', text: t('card.stepThrough') });
+      step.addEventListener('click', () => this.onStepThrough?.());
+      buttons.append(step);
+    }
+    this.checksBody = el('tbody');
+    const table = el('table', { class: 'checks', id: 'lesson-checks' },
+      el('thead', {}, el('tr', {}, el('th', { text: t('card.quantity') }), el('th', { text: t('card.article') }), el('th', { text: t('card.core') }), el('th', {}, ''))),
+      this.checksBody);
+    this.extraRoot = el('div', { class: 'lesson-extra' });
+    root.append(head, quote,
+      el('h3', { text: t('card.predict') }), el('p', { text: t(k('predict')) }),
+      el('h3', { text: t('card.look') }), el('p', { text: t(k('look')) }), buttons,
+      el('h3', { text: t('card.check') }), table, el('p', { class: 'hint', text: t('card.live') }), this.extraRoot,
+      el('h3', { text: t('card.try') }), el('p', { text: t(k('try')) }));
+  }
+
+  /** Recomputes every check of the lesson for the current run. */
+  update() {
+    const lesson = this.lesson;
+    this.cardRoot.dataset.pending = 'false';
+    if (!lesson || !this.checksBody) return;
+    const ctx = this.ctx.refresh();
+    const rows = lesson.checks.map((check) => this.checkRow(lesson, check, ctx));
+    this.checksBody.replaceChildren(...rows);
+    const allPass = rows.every((r) => r.dataset.info === 'true' || r.dataset.pass === 'true');
+    this.cardRoot.dataset.pass = String(allPass);
+    this.renderExtra(lesson, ctx);
+  }
+
+  checkRow(lesson, check, ctx) {
+    let article = typeof check.article === 'function' ? check.article(ctx) : check.article;
+    let core;
+    try {
+      core = check.core(ctx);
+    } catch (error) {
+      console.warn(`lesson ${lesson.id} check ${check.id}:`, error);
+      core = NaN;
+    }
+    const labelKey = `lesson.${lesson.id}.check.${check.label ?? check.id}`;
+    const vars = check.preset ? { preset: t(`preset.${check.preset}`) } : {};
+    const articleKey = `lesson.${lesson.id}.article.${check.id}`;
+    const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
+    const articleValue = article === undefined ? '' : show(article);
+    const articleText = t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) });
+    const shownArticle = articleText === articleKey ? articleValue : articleText;
+    const row = el('tr', { 'data-check': check.id });
+    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: show(core) }));
+    row.append(el('th', { scope: 'row', text: t(labelKey, vars) }), el('td', { class: 'article', text: shownArticle }), coreCell);
+    row.dataset.core = JSON.stringify([core].flat().map((v) => (Number.isFinite(v) ? v : null)));
+    if (check.info) {
+      row.dataset.info = 'true';
+      row.querySelector('th').append(' ', el('span', { class: 'info-note', text: `(${t('card.info')})` }));
+      row.append(el('td', { class: 'verdict info' }));
+      return row;
+    }
+    article = [article].flat();
+    const pass = passes(check.cmp, article.length === 1 ? article[0] : article, core, check.tol ?? 0);
+    const tolText = toleranceText(check, article[0]);
+    Object.assign(row.dataset, { article: JSON.stringify(article), cmp: check.cmp, tol: String(check.tol ?? 0), pass: String(pass) });
+    coreCell.append(el('small', { class: 'tol', text: tolText }));
+    const verdict = t(pass ? 'card.passTitle' : 'card.failTitle', { tol: tolText });
+    row.append(el('td', { class: `verdict ${pass ? 'pass' : 'fail'}`, title: verdict, 'aria-label': verdict }, el('b', { text: t(pass ? 'card.pass' : 'card.fail') })));
+    return row;
+  }
+
+  renderExtra(lesson, ctx) {
+    const root = this.extraRoot;
+    root.replaceChildren();
+    if (lesson.extra === 'statusJumps') root.append(this.statusJumps(ctx));
+    if (lesson.extra === 'snapTable') root.append(this.snapTable(ctx));
+    if (lesson.extra === 'presetTable') root.append(this.presetTable(ctx));
+  }
+
+  statusJumps(ctx) {
+    const counts = ctx.statusFrames();
+    const wrap = el('div', { class: 'status-jumps' });
+    for (const s of STATUSES) {
+      const name = `${GLYPHS[s]} ${t(`status.${s}`)}`;
+      if (!counts[s]) {
+        wrap.append(el('span', { class: 'status-none', 'data-status': s, text: t('lesson.statuses.none', { status: name }) }));
+        continue;
+      }
+      const b = el('button', { type: 'button', 'data-status': s, text: t('lesson.statuses.jump', { status: name, frames: counts[s] }) });
+      b.addEventListener('click', () => {
+        this.app.transport.setPlaying(false);
+        this.app.seek(ctx.firstStatus[s]);
+      });
+      wrap.append(b);
+    }
+    return wrap;
+  }
+
+  snapTable(ctx) {
+    const cells = ctx.snapTable();
+    const player = ctx.params.paths.player;
+    const cell = (stale, far) => {
+      const c = cells.find((x) => x.stale === stale && x.far === far);
+      const text = c.snapped ? t('lesson.v2-snap.table.snap') : t('lesson.v2-snap.table.play', { outcome: t(`outcome.${c.outcome}`) });
+      return el('td', { class: c.snapped ? 'snap' : 'play', 'data-snapped': String(c.snapped), text });
+    };
+    return el('table', { class: 'truth-table', id: 'snap-table' },
+      el('caption', { text: t('lesson.v2-snap.table.caption') }),
+      el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { text: t('lesson.v2-snap.table.near') }),
+        el('th', { text: t('lesson.v2-snap.table.far', { distance: player.hardSnapDistance }) }))),
+      el('tbody', {},
+        el('tr', {}, el('th', { scope: 'row', text: t('lesson.v2-snap.table.fresh') }), cell(false, false), cell(false, true)),
+        el('tr', {}, el('th', { scope: 'row', text: t('lesson.v2-snap.table.stale', { gap: player.staleGap }) }), cell(true, false), cell(true, true))));
+  }
+
+  presetTable(ctx) {
+    const body = el('tbody');
+    const cells = (m) => [el('td', { text: formatValue(100 * m.remote.underrunShare, '%', 1) }), el('td', { text: formatValue(1000 * m.remote.meanLag, 'ms', 0) })];
+    for (const name of PRESETS) {
+      const fixed = ctx.run(`preset-${name}`, () => ctx.preset(name)).metrics;
+      const adaptive = ctx.run(`preset-${name}-adaptive`, () => {
+        const p = structuredClone(ctx.preset(name));
+        p.remote.clock.adaptiveDelay.enabled = true;
+        return p;
+      }).metrics;
+      body.append(el('tr', { 'data-preset': name }, el('th', { scope: 'row', text: t(`preset.${name}`) }), ...cells(fixed), ...cells(adaptive)));
+    }
+    const h = (key, attrs = {}) => el('th', { text: t(`lesson.presets.table.${key}`), ...attrs });
+    return el('table', { class: 'preset-table', id: 'preset-table' },
+      el('caption', { text: t('lesson.presets.table.caption') }),
+      el('thead', {},
+        el('tr', {}, el('th', { rowspan: 2 }, t('lesson.presets.table.preset')), h('article', { colspan: 2 }), h('adaptive', { colspan: 2 })),
+        el('tr', {}, h('underrun'), h('lag'), h('underrun'), h('lag'))),
+      body);
+  }
+
+  /** ▶ Run: play the lesson from its start at its speed. */
+  run() {
+    const { app, lesson } = this;
+    if (!lesson) return;
+    app.state.speed = lesson.run.speed;
+    const speed = document.getElementById('speed');
+    if (speed) speed.value = String(lesson.run.speed);
+    app.seek(lesson.run.from);
+    app.transport.setPlaying(true);
+  }
+
+  /** After a language switch: the menu and the card in the new language. */
+  relabel() {
+    this.fillMenu();
+    this.render();
+    this.update();
+  }
+}

@@ -1,0 +1,84 @@
+// The teaching layer over the playground: the language switch (zh-CN / English), the lessons menu and card,
+// and the step-through explainer. main.js calls four hooks, each marked there: `startLanguage()` before
+// anything is built, `installTeaching(app)` once the rail exists, then `teach.baseParams(extras, notices)`
+// (applyHash), `teach.hashBase()` (writeHash) and `teach.afterRun()` (first thing in afterRun).
+import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
+import { Lessons } from './lessons.js';
+import { Stepper } from './stepper.js';
+
+/** Sets the language from the URL's `lang=` or the browser's, before the page is built. */
+export function startLanguage() {
+  const fromUrl = new URLSearchParams(location.hash.replace(/^#/, '')).get('lang');
+  setLang(detectLang(fromUrl));
+}
+
+function languageSwitch(root, choose) {
+  const group = document.createElement('div');
+  group.className = 'lang-switch';
+  group.setAttribute('role', 'group');
+  group.dataset.i18nAriaLabel = 'lang.label';
+  group.setAttribute('aria-label', t('lang.label'));
+  for (const lang of ['zh', 'en']) {
+    const b = tagged('button', `lang.${lang}`, { type: 'button', id: `lang-${lang}`, lang: lang === 'zh' ? 'zh-CN' : 'en' });
+    b.addEventListener('click', () => choose(lang));
+    group.append(b);
+  }
+  root.append(group);
+  const sync = () => group.querySelectorAll('button').forEach((b) => b.setAttribute('aria-pressed', String(b.id === `lang-${getLang()}`)));
+  sync();
+  return sync;
+}
+
+/** Builds the top-bar tools, the lesson card and the stepper; returns the hooks main.js calls. */
+export function installTeaching(app) {
+  const tools = document.getElementById('topbar-tools');
+  let stepper;
+  const lessons = new Lessons(app, {
+    menuRoot: tools,
+    cardRoot: document.getElementById('lesson-card'),
+    onStepThrough: () => stepper.open('seed002'),
+  });
+  const stepButton = tagged('button', 'stepper.open', { type: 'button', id: 'stepper-open' });
+  // The default walk is seed 002's three snapshots; inside another lesson, the run that lesson shows.
+  const defaultSource = () => (lessons.lesson && lessons.lesson.id !== 'out-of-order' && !lessons.lesson.trace ? 'run' : 'seed002');
+  stepButton.addEventListener('click', () => (stepper.isOpen ? stepper.close() : stepper.open(defaultSource())));
+  tools.append(stepButton);
+  stepper = new Stepper(document.getElementById('stepper'), {
+    app,
+    showSeed002: () => {
+      if (lessons.lesson?.id !== 'out-of-order' || !app.model.imported) lessons.choose('out-of-order');
+    },
+  });
+  const syncSwitch = languageSwitch(tools, (lang) => {
+    app.extras = { ...app.extras, lang };
+    setLang(lang);
+    app.writeHash();
+  });
+  onLangChange(() => {
+    syncSwitch();
+    lessons.relabel();
+    stepper.relabel();
+    app.controls.sync(app.model.params);
+    app.events.sync(app.model.params.events);
+    app.lastDraw = { runId: -1 };
+    app.draw();
+  });
+  let stepFromUrl = true;
+  return {
+    lessons,
+    stepper,
+    baseParams: (extras, notices) => lessons.baseParams(extras, notices),
+    hashBase: () => lessons.hashBase(),
+    afterRun() {
+      const lang = app.extras?.lang;
+      if ((lang === 'zh' || lang === 'en') && lang !== getLang()) setLang(lang);
+      lessons.afterRun();
+      stepper.refresh();
+      if (stepFromUrl) {
+        stepFromUrl = false;
+        const step = Number(app.extras?.step);
+        if (Number.isInteger(step) && step >= 1 && lessons.lesson?.id === 'out-of-order') queueMicrotask(() => stepper.open('seed002', step - 1));
+      }
+    },
+  };
+}
