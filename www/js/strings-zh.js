@@ -16,6 +16,7 @@ export default {
   'option.preset.crossRegion': '公网跨区域（20 Hz，100 ms）',
   'option.preset.mobile': '移动网络（15 Hz，150 ms）',
   'hint.preset': '文章 004 §5.3：每种网络的发送频率与插值延迟取自文章；链路条件是本项目设定的。',
+  'hint.pathSpeed': '仅用于 V1 批次：没有 offsetMs 时，每段时长 = 距离 / 速度（文章 001）。',
   'control.latency': '网络延迟',
   'control.jitter': '抖动',
   'control.jitterModel': '抖动分布',
