@@ -11,11 +11,13 @@ after(async () => { await browser?.close(); });
 
 /** Pauses at `t` so every drawing is deterministic. */
 async function freeze(page, t = 5) {
+  await page.waitForFunction(() => !window.netcodeLab.app.pending);
   await page.evaluate((t) => { const app = window.netcodeLab.app; app.state.playing = false; app.seek(t); }, t);
 }
 
-/** A fingerprint of what the run computed and what is drawn. */
+/** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
+  await page.waitForFunction(() => !window.netcodeLab.app.pending);
   return page.evaluate(() => {
     const model = window.netcodeLab.model();
     const frames = model.table('frames');

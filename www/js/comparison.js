@@ -17,6 +17,12 @@ const TRUTH_WINDOW = 2.5;
 const TRAIL = 1.5;
 
 /** Per-run copies of the columns both panels read, plus bounds and robust speed range. */
+/** What the path pipeline depends on (see src/sim/rerun.rs): equal keys, equal path columns. */
+function pathsKey(model) {
+  const p = model.params;
+  return JSON.stringify([model.imported, p.seed, p.duration, p.fps, p.events, p.network, p.scenario.motion, p.scenario.speed, p.paths]);
+}
+
 function readRun(model) {
   const f = model.table('frames');
   const n = f.rows;
@@ -339,10 +345,12 @@ export function mount(app) {
     app.seek(Math.min(Math.max(t, 0), app.model.duration));
     redrawSoon(app);
   });
-  let run = { runId: -1 };
+  let run = { runId: -1, key: null };
   return {
     draw(ctx) {
-      if (run.runId !== ctx.model.runId) run = readRun(ctx.model);
+      // Only a change that reaches the path pipeline re-reads it (a render-delay drag leaves it as it was).
+      const key = pathsKey(ctx.model);
+      if (run.key !== key) run = { ...readRun(ctx.model), key };
       world.draw(ctx, run);
       speed.draw(ctx, run);
     },

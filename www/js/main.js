@@ -34,6 +34,8 @@ class App {
     this.model = new Model(core);
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
+    /** Milliseconds per applied change: re-simulation + full redraw (the bench reads them). */
+    this.updateTimes = [];
   }
 
   start() {
@@ -93,23 +95,47 @@ class App {
   /** One control changed: re-simulate with the new value (or show why it was refused). */
   change(spec, value) {
     let params;
+    const base = this.pending ?? this.model.params;
     if (spec.kind === 'preset') {
       if (value === 'custom') return;
-      params = this.core.Playground.applyPreset(this.model.params, value);
+      params = this.core.Playground.applyPreset(base, value);
     } else {
-      params = applyValue(spec, this.model.params, value, setPath);
+      params = applyValue(spec, base, value, setPath);
       this.controls.setPreset('custom');
     }
+    this.applyCoalesced(params);
+  }
+
+  /**
+   * A slider drag fires more input events than the screen shows frames: the first change of a frame runs at
+   * once, later ones in the same frame wait and only the newest runs, at the next frame — the page never falls
+   * behind the hand.
+   */
+  applyCoalesced(params) {
+    if (this.frameBusy) {
+      this.pending = params;
+      return;
+    }
     this.apply(params);
+    this.frameBusy = true;
+    requestAnimationFrame(() => {
+      this.frameBusy = false;
+      const next = this.pending;
+      this.pending = null;
+      if (next) this.applyCoalesced(next);
+    });
   }
 
   apply(params) {
+    const started = performance.now();
     try {
       this.model.setParams(params);
     } catch (error) {
       showNotice(tr('notice.notApplied', { message: error.message }));
     }
     this.afterRun();
+    this.updateTimes.push(performance.now() - started);
+    if (this.updateTimes.length > 200) this.updateTimes.shift();
   }
 
   afterRun() {
@@ -125,7 +151,7 @@ class App {
     const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
-    history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
+    if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
   onImported(summary) {

@@ -18,7 +18,7 @@ export function drawServer(canvas, scene, cache = {}) {
   fresh(ctx);
   const world = worldOf(scene.model);
   const map = worldMapper({ w, h, extent: world.extent, center: world.center });
-  const layerKey = `${themeKey(theme)}|${world.runId}|${world.arena}`;
+  const layerKey = `${themeKey(theme)}|${world.arena ? 'arena' : world.runId}`;
   ctx.drawImage(staticLayer(cache, layerKey, w, h, (c) => worldFrame(c, map, theme, world)), 0, 0, w, h);
   const at = reader(frames);
   const now = at(index, 'local');
