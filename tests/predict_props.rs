@@ -6,7 +6,7 @@ mod predict_support;
 use netcode_lab::channel::{Channel, FixedDelay};
 use netcode_lab::geom::Vec2;
 use netcode_lab::predict::decay::decay_curve;
-use netcode_lab::predict::input::{Input, InputScript, KeyEvent, Keys};
+use netcode_lab::predict::input::{InputPacket, InputScript, KeyEvent, Keys};
 use netcode_lab::predict::params::PredictParams;
 use netcode_lab::predict::server::PlayerSnapshot;
 use netcode_lab::predict::session::{CorrectionRecord, FrameRecord, Session};
@@ -47,7 +47,7 @@ fn smoothing() -> impl Strategy<Value = SmoothingParams> {
 
 fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = PredictParams> {
     (
-        (10.0..240.0f64, 1.0..240.0f64, 0.0..2.0f64, 0.0..2.0f64, 1u32..300, 0u32..=4),
+        (10.0..240.0f64, 1.0..240.0f64, 0.0..2.0f64, 0.0..2.0f64, 1u32..300, 0u32..=3),
         (0.0..200.0f64, 1.0..500.0f64, 0.0..1.0f64, mismatch, 0.001..0.05f64),
         smoothing(),
     )
@@ -81,7 +81,7 @@ fn frame_times() -> impl Strategy<Value = Vec<f64>> {
     ]
 }
 
-fn drive<U: Channel<Input>, D: Channel<PlayerSnapshot>>(
+fn drive<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>>(
     mut session: Session<U, D>,
     dts: &[f64],
 ) -> (Vec<FrameRecord>, Vec<CorrectionRecord>, Session<U, D>) {

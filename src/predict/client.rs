@@ -36,7 +36,7 @@
 //! use whichever input is current — one input may drive several steps, another none. The replay still assumes
 //! one step per input, so it cannot match.
 
-use super::input::{Input, InputSource, Keys};
+use super::input::{Input, InputPacket, InputSource, Keys};
 use super::pending::PendingInputs;
 use super::physics::{self, Arena, PlayerState};
 use super::server::PlayerSnapshot;
@@ -57,9 +57,6 @@ pub struct ClientConfig {
     /// `None`: one input per physics step. `Some(interval)`: the article's independent input timer.
     pub mismatch_input_interval: Option<f64>,
 }
-
-/// The most earlier inputs one send repeats (`inputRedundancy` is checked against it).
-pub const MAX_REDUNDANCY: usize = 10;
 
 /// One reconciliation, as the client saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -184,7 +181,7 @@ impl Client {
 
     /// Runs the physics steps a frame of `dt` seconds ending at local time `now` owes, reading keys from
     /// `source` and sending every new input on `uplink`. Returns the number of steps.
-    pub fn advance(&mut self, now: f64, dt: f64, source: &InputSource, uplink: &mut impl Channel<Input>) -> u32 {
+    pub fn advance(&mut self, now: f64, dt: f64, source: &InputSource, uplink: &mut impl Channel<InputPacket>) -> u32 {
         if let Some(interval) = self.config.mismatch_input_interval {
             self.fire_input_timer(now, interval, source, uplink);
         }
@@ -210,7 +207,13 @@ impl Client {
 
     /// The article's independent timer: every `interval` seconds, a new numbered input, pending and sent,
     /// that replaces the one the physics uses.
-    fn fire_input_timer(&mut self, now: f64, interval: f64, source: &InputSource, uplink: &mut impl Channel<Input>) {
+    fn fire_input_timer(
+        &mut self,
+        now: f64,
+        interval: f64,
+        source: &InputSource,
+        uplink: &mut impl Channel<InputPacket>,
+    ) {
         loop {
             let fire_at = (self.timer_fired + 1) as f64 * interval;
             if fire_at > now {
@@ -235,19 +238,13 @@ impl Client {
     /// one-copy sends a single lost packet leaves a gap the server must wait out (seed 003 "服务器不能越过未处理的
     /// 编号"); repeats fill it from the next packet. The server drops the copies it already has.
     /// The article's buggy client (`mismatch`) sends each input once, as its code did.
-    fn send(&mut self, at: f64, input: Input, uplink: &mut impl Channel<Input>) {
+    fn send(&mut self, at: f64, input: Input, uplink: &mut impl Channel<InputPacket>) {
         let repeat = if self.config.mismatch_input_interval.is_some() { 0 } else { self.config.input_redundancy };
-        let mut repeats = [None; MAX_REDUNDANCY];
-        for (slot, earlier) in repeats.iter_mut().zip(self.pending.iter().rev().take(repeat)) {
-            *slot = Some(*earlier);
-        }
+        let packet = InputPacket::with_repeats(input, self.pending.iter().rev().take(repeat).copied());
         self.pending.push(input);
-        uplink.send(at, input);
+        uplink.send(at, packet);
         self.stats.inputs_sent += 1;
-        for earlier in repeats.into_iter().flatten() {
-            uplink.send(at, earlier);
-            self.stats.inputs_repeated += 1;
-        }
+        self.stats.inputs_repeated += packet.inputs().len() as u64 - 1;
     }
 
     /// Applies a snapshot: reconcile (the article's four steps), join a new epoch, or ignore it and say why.
@@ -366,7 +363,7 @@ mod tests {
         }
     }
 
-    fn hold_right(c: &mut Client, frames: usize) -> FixedDelay<Input> {
+    fn hold_right(c: &mut Client, frames: usize) -> FixedDelay<InputPacket> {
         let mut uplink = FixedDelay::new(0.0);
         for n in 1..=frames {
             c.advance(n as f64 * DT, DT, &InputSource::Live(Keys::RIGHT), &mut uplink);
@@ -454,7 +451,7 @@ mod tests {
         c.advance(1.0, DT, &InputSource::Live(Keys::IDLE), &mut uplink);
         let mut out = Vec::new();
         uplink.receive(1.0, &mut out);
-        assert_eq!(out[0].item, Input { id: 0, epoch: 1, keys: Keys::IDLE });
+        assert_eq!(out[0].item.inputs(), &[Input { id: 0, epoch: 1, keys: Keys::IDLE }]);
         snap.epoch = 0;
         snap.snapshot.tick = 9;
         assert_eq!(c.apply_snapshot(&snap), SnapshotOutcome::OldEpoch);

@@ -59,6 +59,44 @@ pub struct Input {
     pub keys: Keys,
 }
 
+/// The most earlier inputs one uplink packet repeats (`inputRedundancy` ≤ this).
+pub const MAX_REDUNDANCY: usize = 3;
+
+/// One uplink packet: the newest input first, then up to [`MAX_REDUNDANCY`] earlier unacknowledged ones,
+/// newest to oldest. One packet, one fate on a lossy link — the repeats ride along or are lost with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InputPacket {
+    inputs: [Input; 1 + MAX_REDUNDANCY],
+    len: u8,
+}
+
+impl InputPacket {
+    /// A packet carrying `input` alone.
+    pub fn single(input: Input) -> Self {
+        InputPacket { inputs: [input; 1 + MAX_REDUNDANCY], len: 1 }
+    }
+
+    /// A packet carrying `input` and then `earlier` (newest first; beyond [`MAX_REDUNDANCY`] are left out).
+    pub fn with_repeats(input: Input, earlier: impl IntoIterator<Item = Input>) -> Self {
+        let mut packet = InputPacket::single(input);
+        for repeat in earlier.into_iter().take(MAX_REDUNDANCY) {
+            packet.inputs[packet.len as usize] = repeat;
+            packet.len += 1;
+        }
+        packet
+    }
+
+    /// The inputs carried, the newest first.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs[..self.len as usize]
+    }
+
+    /// The input this packet was sent for.
+    pub fn newest(&self) -> Input {
+        self.inputs[0]
+    }
+}
+
 /// From `time` on (seconds), `keys` are held — until the next event.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KeyEvent {

@@ -9,7 +9,7 @@
 //! | `maxPendingInputs` | 120 | 1..=100000 | pending inputs kept; size above round trip × tickRate |
 //! | `speed` | 50 | 0..=10000 units/s | the player's speed |
 //! | `arenaSize` | 100 | 1..=1e6 units | the square arena the player is clamped to (the article's 100) |
-//! | `inputRedundancy` | 2 | 0..=10 | each input packet also repeats this many earlier unacknowledged inputs, so one lost packet does not open a gap (common practice; the article sends each input once) |
+//! | `inputRedundancy` | 2 | 0..=3 | each input packet also carries this many earlier unacknowledged inputs, so one lost packet does not open a gap (common practice; the article sends each input once) |
 //! | `inputGapTimeout` | 0.2 | 0..=5 s | how long the server waits for a missing input id before stepping a zero input in its place |
 //! | `mismatch` | false | | reproduce the article's bug (independent input timer, server that replaces and re-steps) |
 //! | `mismatchInputInterval` | 0.004 | 0.001..=1 s | the bug's input timer: `setInterval(…, 1/60)` read as ms fires at the browser minimum, about 4 ms |
@@ -71,7 +71,13 @@ impl PredictParams {
         in_range("uplinkDelay", self.uplink_delay, 0.0, 2.0, "s")?;
         in_range("downlinkDelay", self.downlink_delay, 0.0, 2.0, "s")?;
         in_range("maxPendingInputs", f64::from(self.max_pending_inputs), 1.0, 100_000.0, "inputs")?;
-        in_range("inputRedundancy", f64::from(self.input_redundancy), 0.0, 10.0, "inputs")?;
+        in_range(
+            "inputRedundancy",
+            f64::from(self.input_redundancy),
+            0.0,
+            super::input::MAX_REDUNDANCY as f64,
+            "inputs",
+        )?;
         in_range("speed", self.speed, 0.0, 10_000.0, "units/s")?;
         in_range("arenaSize", self.arena_size, 1.0, 1e6, "units")?;
         in_range("inputGapTimeout", self.input_gap_timeout, 0.0, 5.0, "s")?;

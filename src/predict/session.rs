@@ -27,7 +27,7 @@
 //! a stalled tab cannot queue thousands of physics steps.
 
 use super::client::{Client, ClientConfig, ClientStats, Reconciliation, SnapshotOutcome};
-use super::input::{Input, InputScript, InputSource, Keys};
+use super::input::{InputPacket, InputScript, InputSource, Keys};
 use super::params::PredictParams;
 use super::physics::{Arena, PlayerState};
 use super::server::{PlayerSnapshot, Server, ServerStats};
@@ -121,7 +121,7 @@ enum ServerEvent {
 
 /// Client + server + uplink + downlink, in simulated time.
 #[derive(Clone, Debug)]
-pub struct Session<U = FixedDelay<Input>, D = FixedDelay<PlayerSnapshot>> {
+pub struct Session<U = FixedDelay<InputPacket>, D = FixedDelay<PlayerSnapshot>> {
     params: PredictParams,
     source: InputSource,
     client: Client,
@@ -136,7 +136,7 @@ pub struct Session<U = FixedDelay<Input>, D = FixedDelay<PlayerSnapshot>> {
     last_snapshot: Option<Vec2>,
     clamped_frames: u64,
     resets: u64,
-    arrived_inputs: Vec<Delivery<Input>>,
+    arrived_inputs: Vec<Delivery<InputPacket>>,
     arrived_snapshots: Vec<Delivery<PlayerSnapshot>>,
 }
 
@@ -149,7 +149,7 @@ impl Session {
     }
 }
 
-impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
+impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
     /// A session over any links (the network simulator's lossy ones, a test's scripted ones).
     pub fn with_channels(
         params: PredictParams,
@@ -322,7 +322,9 @@ impl<U: Channel<Input>, D: Channel<PlayerSnapshot>> Session<U, D> {
             match next {
                 Some((ServerEvent::Arrival, at)) => {
                     if let Some(delivery) = arrivals_iter.next() {
-                        self.server.receive_input(delivery.item);
+                        for &input in delivery.item.inputs().iter().rev() {
+                            self.server.receive_input(input);
+                        }
                     }
                     self.server.process(at);
                 }

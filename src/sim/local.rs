@@ -4,7 +4,7 @@
 
 use crate::link::Link;
 use crate::param::ParamError;
-use crate::predict::input::{Input, InputScript, Keys};
+use crate::predict::input::{InputPacket, InputScript, Keys};
 use crate::predict::server::PlayerSnapshot;
 use crate::predict::session::{CorrectionRecord, Session};
 use crate::sim::params::SimParams;
@@ -15,7 +15,7 @@ use crate::sim::FrameTick;
 const STREAM_INPUTS: u64 = 5;
 const STREAM_LOCAL_SNAPSHOTS: u64 = 6;
 
-pub type LocalSession = Session<Link<Input>, Link<PlayerSnapshot>>;
+pub type LocalSession = Session<Link<InputPacket>, Link<PlayerSnapshot>>;
 
 /// The local pipeline of one run.
 pub struct LocalPipeline {
