@@ -7,8 +7,9 @@
 // The render lane and the clock strip are drawn by lanes-render.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
 import { COLORS, square, diamond } from './canvas.js';
-import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey } from './view-kit.js';
+import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
+import { t } from './i18n.js';
 
 const PAST = 1.5;
 const FUTURE = 0.5;
@@ -102,7 +103,7 @@ function drawStatic(g) {
   ctx.globalAlpha = 0.35;
   ctx.fillRect(X(now), L.y.axis + 6, L.right - X(now), L.y.clockBottom - L.y.axis - 2);
   ctx.globalAlpha = 1;
-  label(ctx, L.wide ? 'not yet happened →' : 'future →', L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
+  label(ctx, fitText(ctx, [t(L.wide ? 'lane.future' : 'lane.futureShort'), '→'], L.right - X(now) - 8, 10.5), L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
   drawAxis(g);
   drawLaneLines(g);
   if (L.wide) drawLaneLabels(g);
@@ -118,7 +119,7 @@ function drawStatic(g) {
 
 /** Ticks every 250 ms (500 ms when narrow) labelled in ms relative to now, on the client's clock. */
 function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
-  const axisName = L.wide ? 'ms from now · client clock' : 'ms from now';
+  const axisName = fitText(ctx, [t(L.wide ? 'lane.axis' : 'lane.axisShort'), t('lane.axisShort')], L.wide ? L.left - 12 : (L.right - L.left) / 3, 10.5);
   const nameEnd = L.wide ? L.left + 24 : L.left + measure(ctx, axisName, 10.5) + 24;
   const step = ((L.right - L.left) / (t1 - t0)) * 0.25 >= 50 ? 0.25 : 0.5;
   ctx.strokeStyle = theme.line;
@@ -135,14 +136,15 @@ function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
     const ms = Math.round(k * step * 1000);
     label(ctx, `${ms > 0 ? '+' : '−'}${Math.abs(ms)}`, x, L.y.axis, { color: theme.muted, size: 10.5, align: 'center' });
   }
-  label(ctx, 'now', X(now), L.y.axis, { color: theme.ink, size: 11, weight: '700', align: 'center' });
+  label(ctx, t('lane.now'), X(now), L.y.axis, { color: theme.ink, size: 11, weight: '700', align: 'center' });
   label(ctx, axisName, L.wide ? 8 : L.left, L.y.axis, { color: theme.muted, size: 10.5 });
 }
 
+/** Each lane: its key and the string keys of its name (the sub-line and the narrow form add `.sub`, `.short`). */
 const LANES = [
-  ['send', 'Server send', 'when each snapshot left', 'when sent'],
-  ['arrival', 'Arrival', 'slope = latency', 'slope = latency'],
-  ['render', 'Render time', 'server time being shown', 'server time shown'],
+  ['send', 'lane.serverSend'],
+  ['arrival', 'lane.arrival'],
+  ['render', 'lane.render'],
 ];
 
 /** The lane's own mark, drawn in its concept colour in front of its name. */
@@ -164,22 +166,24 @@ function drawLaneLines({ ctx, L, theme }) {
 }
 
 function drawLaneLabels({ ctx, L, theme }) {
-  for (const [key, name, sub, short] of LANES) {
+  // The label column is L.left wide: names and sub-lines are fitted to it (Chinese runs wider per character).
+  const column = L.left - 14;
+  for (const [key, name] of LANES) {
     const y = L.y[key];
     if (L.wide) {
       laneMark(ctx, key, 13, y - 5);
-      label(ctx, name, 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
-      label(ctx, sub, 8, y + 12, { color: theme.muted, size: 10.5 });
+      label(ctx, fitText(ctx, t(name), column - 15, 12, '600'), 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
+      label(ctx, fitText(ctx, [t(`${name}.sub`), t(`${name}.short`)], column, 10.5), 8, y + 12, { color: theme.muted, size: 10.5 });
     } else {
-      inlineLabel(ctx, theme, `${name} · ${short}`, L.left, y - 11);
+      inlineLabel(ctx, theme, fitText(ctx, [`${t(name)} · ${t(`${name}.short`)}`, t(name)], (L.right - L.left) * 0.6, 11), L.left, y - 11);
     }
   }
   const c = (L.y.clockTop + L.y.clockBottom) / 2;
   if (L.wide) {
-    label(ctx, 'Clock error', 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
-    label(ctx, 'estimate − true', 8, c + 12, { color: theme.muted, size: 10.5 });
+    label(ctx, fitText(ctx, t('lane.clockError'), column, 12, '600'), 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
+    label(ctx, fitText(ctx, t('lane.clockError.sub'), column, 10.5), 8, c + 12, { color: theme.muted, size: 10.5 });
   } else {
-    inlineLabel(ctx, theme, 'Clock error · estimate − true server time', L.left, L.y.clockTop - 4);
+    inlineLabel(ctx, theme, fitText(ctx, [t('lane.clockError.inline'), t('lane.clockError')], (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4);
   }
 }
 
@@ -330,13 +334,15 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
     ctx.fillStyle = COLORS.snapshot;
     ctx.fill();
   }
-  // Outcome words under the arrival lane, skipped where they would overlap.
+  // Outcome words under the arrival lane (measured), skipped where they would overlap.
   let noteEnd = -Infinity;
   B.notes.sort((a, b) => a[1] - b[1]);
   for (const [word, x] of B.notes) {
-    if (x < L.left + 14 || x - 14 < noteEnd) continue;
-    label(ctx, word, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
-    noteEnd = x + 14;
+    const text = t(`lane.note.${word}`);
+    const half = measure(ctx, text, 10.5, '600') / 2;
+    if (x - half < L.left || x - half - 3 < noteEnd) continue;
+    label(ctx, text, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+    noteEnd = x + half;
   }
   // The bracket: the two snapshots around the render time, ringed, with their ticks.
   const pair = [bracket.left, bracket.right].filter(Boolean);
