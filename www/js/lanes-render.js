@@ -37,7 +37,7 @@ export function drawRenderLane(g, model, frames, index, bracket) {
     xs.push(Number.isFinite(rt) ? X(toLocal(rt)) : NaN);
   }
   const xOf = (i) => xs[i - first];
-  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[status(i)]);
+  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[status(i)], L.left);
   drawModeLine(ctx, y, first, index, xOf, (i) => modes[mode(i)]);
 
   const rt = at(index, 'renderTime');
@@ -129,8 +129,8 @@ function underrunBox(ctx, x0, x1, y) {
   ctx.strokeRect(x0, y - 8, x1 - x0, 16);
 }
 
-/** Each past frame's status over the stretch of render time it played (Ready draws nothing extra). */
-function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
+/** Each past frame's status over the stretch of render time it played (Ready draws nothing extra); named right of `minX`. */
+function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf, minX) {
   const words = [];
   let i = first;
   while (i <= last) {
@@ -165,7 +165,7 @@ function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
     for (const text of [`${glyph} ${name}`, glyph]) {
       const tw = measure(ctx, text, 10.5);
       if (text !== glyph && w < tw - 8) continue;
-      if (!free(cx - tw / 2, cx + tw / 2)) continue;
+      if (cx - tw / 2 < minX || !free(cx - tw / 2, cx + tw / 2)) continue; // never cut by the lane's left edge
       label(ctx, text, cx, y + 23, { color: theme.ink, size: 10.5, align: 'center' });
       taken.push([cx - tw / 2, cx + tw / 2]);
       break;

@@ -1,14 +1,16 @@
 // Timeline lanes: the hidden clocks made visible (page guide §3; seeds 000 and 002).
 // One horizontal axis — the client's local clock, in ms from now, a 2 s window (1.5 s past, 0.5 s still
-// to come, shaded) — and three lanes top to bottom: Server send → Arrival → Render time, plus a thin
+// to come, shaded; 0.8 s while the step-through shows a step) — and three lanes top to bottom: Server send → Arrival → Render time, plus a thin
 // clock strip. Each snapshot is a ■ at its send time and a hairline slanting down to ○ at its arrival:
 // the slope is the latency, crossing lines are reordering, a second ○ is a duplicate, a dashed line
 // ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
-// The render lane and the clock strip are drawn by lanes-render.js. A vertical "now" line crosses all.
+// The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`app.highlight`) by
+// lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
 import { COLORS, square, diamond } from './canvas.js';
 import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
+import { drawLaneHighlight } from './lanes-highlight.js';
 import { t } from './i18n.js';
 
 const PAST = 1.5;
@@ -16,6 +18,8 @@ const FUTURE = 0.5;
 const PAST_NARROW = 0.9;
 const FUTURE_NARROW = 0.3;
 const FUTURE_ALPHA = 0.3;
+/** While the step-through shows a step, the window narrows this much: its events are a few 100 ms apart. */
+const STEP_ZOOM = 0.4;
 
 /** The lane geometry for a canvas `w` CSS px wide: wide pages get a label column, narrow ones inline labels. */
 export function layout(w) {
@@ -53,7 +57,7 @@ function fit(canvas) {
   return { ctx, w, L };
 }
 
-export function mount() {
+export function mount(app) {
   const canvas = document.getElementById('lanes');
   const cache = {};
   return {
@@ -62,13 +66,14 @@ export function mount() {
     draw(scene) {
       if (!scene.frames.rows) return;
       const { ctx, w, L } = fit(canvas);
-      this.last = drawLanes(ctx, w, L, scene, cache);
+      this.last = drawLanes(ctx, w, L, scene, cache, app?.highlight ?? null);
     },
   };
 }
 
-function drawLanes(ctx, w, L, scene, cache) {
+function drawLanes(ctx, w, layoutL, scene, cache, highlight) {
   const { model, frames, index, theme } = scene;
+  const L = highlight ? { ...layoutL, past: layoutL.past * STEP_ZOOM, future: layoutL.future * STEP_ZOOM, zoomed: true } : layoutL;
   const at = reader(frames);
   const now = at(index, 'local');
   const t0 = now - L.past;
@@ -78,7 +83,7 @@ function drawLanes(ctx, w, L, scene, cache) {
   const g = { ctx, L, X, now, t0, t1, theme, toLocal, w };
 
   // Everything placed relative to now stands still on screen: painted once, blitted per frame.
-  const layer = staticLayer(cache, themeKey(theme), w, L.h, (c) => drawStatic({ ...g, ctx: c }));
+  const layer = staticLayer(cache, `${themeKey(theme)}|${L.past}|${L.future}`, w, L.h, (c) => drawStatic({ ...g, ctx: c }));
   ctx.drawImage(layer, 0, 0, w, L.h);
 
   ctx.save();
@@ -91,8 +96,10 @@ function drawLanes(ctx, w, L, scene, cache) {
   const range = drawClockStrip(g, frames, model, index);
   ctx.restore();
   clockRange(g, range);
-  if (!L.wide) drawLaneLabels(g);
-  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide };
+  const reserved = L.wide ? [] : drawLaneLabels(g);
+  // The step-through's event, over everything else (only while a step is shown; its tags keep off the labels).
+  const hl = highlight ? drawLaneHighlight({ ...g, reserved }, model, frames, highlight) : null;
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide, highlight: hl };
 }
 
 /** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */
@@ -117,11 +124,12 @@ function drawStatic(g) {
   ctx.stroke();
 }
 
-/** Ticks every 250 ms (500 ms when narrow) labelled in ms relative to now, on the client's clock. */
+/** Ticks every 250 ms (500 ms when narrow; 50 or 100 ms while stepping) labelled in ms relative to now, on the client's clock. */
 function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
   const axisName = fitText(ctx, [t(L.wide ? 'lane.axis' : 'lane.axisShort'), t('lane.axisShort')], L.wide ? L.left - 12 : (L.right - L.left) / 3, 10.5);
   const nameEnd = L.wide ? L.left + 24 : L.left + measure(ctx, axisName, 10.5) + 24;
-  const step = ((L.right - L.left) / (t1 - t0)) * 0.25 >= 50 ? 0.25 : 0.5;
+  const perSecond = (L.right - L.left) / (t1 - t0);
+  const step = [0.05, 0.1, 0.25, 0.5].find((s) => s * perSecond >= 50) ?? 1;
   ctx.strokeStyle = theme.line;
   ctx.lineWidth = 1;
   for (let k = Math.ceil((t0 - now) / step); now + k * step <= t1 + 1e-9; k++) {
@@ -165,7 +173,9 @@ function drawLaneLines({ ctx, L, theme }) {
   }
 }
 
+/** The lane names (a label column when wide, inline above each lane when narrow: their rects are returned). */
 function drawLaneLabels({ ctx, L, theme }) {
+  const rects = [];
   // The label column is L.left wide: names and sub-lines are fitted to it (Chinese runs wider per character).
   const column = L.left - 14;
   for (const [key, name] of LANES) {
@@ -175,7 +185,7 @@ function drawLaneLabels({ ctx, L, theme }) {
       label(ctx, fitText(ctx, t(name), column - 15, 12, '600'), 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
       label(ctx, fitText(ctx, [t(`${name}.sub`), t(`${name}.short`)], column, 10.5), 8, y + 12, { color: theme.muted, size: 10.5 });
     } else {
-      inlineLabel(ctx, theme, fitText(ctx, [`${t(name)} · ${t(`${name}.short`)}`, t(name)], (L.right - L.left) * 0.6, 11), L.left, y - 11);
+      rects.push(inlineLabel(ctx, theme, fitText(ctx, [`${t(name)} · ${t(`${name}.short`)}`, t(name)], (L.right - L.left) * 0.6, 11), L.left, y - 11));
     }
   }
   const c = (L.y.clockTop + L.y.clockBottom) / 2;
@@ -183,8 +193,9 @@ function drawLaneLabels({ ctx, L, theme }) {
     label(ctx, fitText(ctx, t('lane.clockError'), column, 12, '600'), 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
     label(ctx, fitText(ctx, t('lane.clockError.sub'), column, 10.5), 8, c + 12, { color: theme.muted, size: 10.5 });
   } else {
-    inlineLabel(ctx, theme, fitText(ctx, [t('lane.clockError.inline'), t('lane.clockError')], (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4);
+    rects.push(inlineLabel(ctx, theme, fitText(ctx, [t('lane.clockError.inline'), t('lane.clockError')], (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4));
   }
+  return rects;
 }
 
 /** A lane name on narrow screens: on a panel-coloured backing so packet lines behind it do not cut it. */
@@ -195,6 +206,7 @@ function inlineLabel(ctx, theme, text, x, y) {
   ctx.fillRect(x - 2, y - 10, w + 4, 13);
   ctx.globalAlpha = 1;
   label(ctx, text, x, y, { color: theme.ink, size: 11 });
+  return { x: x - 2, y: y - 10, w: w + 4, h: 13 };
 }
 
 /**

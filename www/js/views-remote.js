@@ -9,10 +9,11 @@ import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, o
 import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
 import { statusText } from './readouts.js';
 import { t } from './i18n.js';
+import { highlightRemote } from './views-highlight.js';
 
 const TRAIL_SECONDS = 2;
 
-export function drawRemote(canvas, scene, cache = {}) {
+export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
@@ -98,7 +99,8 @@ export function drawRemote(canvas, scene, cache = {}) {
   }
 
   const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
-  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null };
+  const hl = highlight ? highlightRemote(ctx, map, theme, highlight, w, h) : null;
+  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl };
 }
 
 /**

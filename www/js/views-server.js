@@ -8,12 +8,13 @@ import { COLORS, surface, worldMapper, circle, cross } from './canvas.js';
 import { reader, lowerBound, label, recentFrames, trail, fresh, column, staticLayer, themeKey, fitText } from './view-kit.js';
 import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
 import { t } from './i18n.js';
+import { highlightServer } from './views-highlight.js';
 
 const TRAIL_SECONDS = 2;
 const SENT_SECONDS = 1;
 const LOST_SECONDS = 2;
 
-export function drawServer(canvas, scene, cache = {}) {
+export function drawServer(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
@@ -97,7 +98,8 @@ export function drawServer(canvas, scene, cache = {}) {
   label(ctx, t('view.server.time', { t: serverNow.toFixed(2) }), 8, 16, { color: theme.ink, halo: theme.panel, size: 12, weight: '600' });
   const footer = fitText(ctx, [t('view.server.footer', { rate, sent, lost }), t('view.server.footerShort', { rate, sent, lost })], w - 16, 11);
   label(ctx, footer, 8, h - 8, { color: theme.muted, halo: theme.panel, size: 11 });
-  return { sent, lost, respawns: jumps.length };
+  const hl = highlight ? highlightServer(ctx, map, theme, model, highlight, w, h) : null;
+  return { sent, lost, respawns: jumps.length, highlight: hl };
 }
 
 /** A respawn: dotted hop from where the entity died to where it reappeared, named in words. */
