@@ -13,7 +13,7 @@ export const ALLOWED = [
   // names the articles use as they are (seed 002's statuses and Tick, seed 001's lerp and seq, seed 004's RTT)
   'Tick', 'Ready', 'Priming', 'Underrun', 'Gap', 'lerp', 'seq', 'RTT',
   // proper names and file names
-  'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott',
+  'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
   // key names
   'Home', 'End',
 ];

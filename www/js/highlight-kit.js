@@ -105,7 +105,7 @@ export function placeTag(ctx, text, x, y, r, { bounds, taken = [], prefer = ['ri
     const [rx, ry] = spots[prefer[0]];
     spot = [Math.min(Math.max(rx, bounds.left), bounds.right - w), Math.min(Math.max(ry, bounds.top), bounds.bottom - h)];
   }
-  const rect = { x: spot[0], y: spot[1], w, h };
+  const rect = { x: spot[0], y: spot[1], w, h, tag: true };
   taken.push(rect);
   return rect;
 }

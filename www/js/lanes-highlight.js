@@ -36,20 +36,22 @@ export function drawLaneHighlight(g, model, frames, h) {
   const s = reader(snaps);
   const rows = tickRows(model, snaps);
   const bounds = { left: g.L.left, right: g.L.right, top: g.L.y.axis + 3, bottom: g.L.y.clockBottom + 6 };
-  const ctx = { ...g, s, rows, taken: [...(g.reserved ?? [])], bounds };
+  const reserved = g.reserved ?? [];
+  const ctx = { ...g, s, rows, taken: [...reserved], bounds };
+  let out = null;
   if (h.kind === 'snapshot') {
     if (!(h.index >= 0 && h.index < snaps.rows) || s(h.index, 'tick') !== h.tick) return null;
-    if (h.step === 'sent') return sent(ctx, h);
-    if (h.step === 'arrived') return arrived(ctx, h, snaps);
-    if (h.step === 'inserted') return inserted(ctx, h);
-    return null;
+    if (h.step === 'sent') out = sent(ctx, h);
+    else if (h.step === 'arrived') out = arrived(ctx, h, snaps);
+    else if (h.step === 'inserted') out = inserted(ctx, h);
+  } else if (h.index >= 0 && h.index < frames.rows) {
+    if (h.step === 'renderTime') out = renderTime(ctx, h);
+    else if (h.step === 'bracket') out = bracket(ctx, h);
+    else if (h.step === 'factor') out = factor(ctx, h);
+    else if (h.step === 'status') out = status(ctx, h, frames);
   }
-  if (!(h.index >= 0 && h.index < frames.rows)) return null;
-  if (h.step === 'renderTime') return renderTime(ctx, h);
-  if (h.step === 'bracket') return bracket(ctx, h);
-  if (h.step === 'factor') return factor(ctx, h);
-  if (h.step === 'status') return status(ctx, h, frames);
-  return null;
+  // The tags' rects (CSS px), so the tests can hold them inside the canvas and apart.
+  return out && { ...out, tags: ctx.taken.filter((r) => r.tag) };
 }
 
 function sent({ ctx, X, L, theme, s, taken, bounds }, h) {

@@ -265,7 +265,8 @@ export function bracketOf(model, frames, index) {
   const outcome = column(snaps, 'outcome');
   const inserted = model.codes.snapshotOutcome.indexOf('inserted');
   const row = (i) => ({ i, tick: s(i, 'tick'), serverTime: s(i, 'serverTime'), sent: s(i, 'sent'), x: s(i, 'x'), y: s(i, 'y') });
-  const usable = (i) => arrival(i) <= now && outcome(i) === inserted;
+  // An imported trace has no outcomes (NaN): every snapshot that has arrived counts as inserted.
+  const usable = (i) => arrival(i) <= now && (outcome(i) === inserted || Number.isNaN(outcome(i)));
   const split = lowerBound(snaps, 'serverTime', renderTime + 1e-12);
   for (let i = split - 1; i >= 0 && i >= split - 64; i--) {
     if (usable(i)) { out.left = row(i); break; }

@@ -29,8 +29,8 @@ export function highlightServer(ctx, map, theme, model, h, w, hgt) {
   halo(ctx, x, y, 7, COLORS.snapshot, theme, 'square');
   square(ctx, x, y, 10, theme.panel);
   square(ctx, x, y, 8, COLORS.snapshot);
-  tagAt(ctx, t('hl.tick', { tick: h.tick }), x, y, 9, COLORS.snapshot, theme, { bounds, taken: [], prefer: ['above', 'below', 'right', 'left'] });
-  return { step: 'sent', tick: h.tick, x, y };
+  const rect = tagAt(ctx, t('hl.tick', { tick: h.tick }), x, y, 9, COLORS.snapshot, theme, { bounds, taken: [], prefer: ['above', 'below', 'right', 'left'] });
+  return { step: 'sent', tick: h.tick, x, y, tags: [rect] };
 }
 
 /** Remote view: bracket, factor and status steps. Returns what was drawn, or null. */
@@ -57,14 +57,18 @@ export function highlightRemote(ctx, map, theme, h, w, hgt) {
         tagAt(ctx, t(key, { tick: b.tick }), b.px, b.py, 9, COLORS.snapshot, theme, { bounds, taken, prefer });
       }
     }
-    if (h.step === 'bracket') return { step: 'bracket', left: left?.tick ?? null, right: right?.tick ?? null };
-    if (!point) return { step: 'factor', x: null };
+    if (h.step === 'bracket') {
+      // No snapshot around the render time (an empty or priming buffer): said in words where the segment would be.
+      if (!left && !right) tagAt(ctx, t('hl.noBracket'), w / 2, (bounds.top + bounds.bottom) / 2, 0, null, theme, { bounds, taken, prefer: ['above'] });
+      return { step: 'bracket', left: left?.tick ?? null, right: right?.tick ?? null, tags: taken };
+    }
+    if (!point) return { step: 'factor', x: null, tags: taken };
     if (left && right && left.tick !== right.tick) thickSegment(ctx, left.px, left.py, point.px, point.py, COLORS.render, theme, 4);
     halo(ctx, point.px, point.py, 10, COLORS.render, theme);
     diamond(ctx, point.px, point.py, 7, COLORS.render, { cased: true });
     const f = Number.isFinite(h.factor) ? Number(h.factor).toFixed(2) : '0';
     tagAt(ctx, t('hl.factor', { factor: f }), point.px, point.py, 11, COLORS.render, theme, { bounds, taken, prefer: ['below', 'above', 'right', 'left'] });
-    return { step: 'factor', factor: h.factor, x: point.px, y: point.py };
+    return { step: 'factor', factor: h.factor, x: point.px, y: point.py, tags: taken };
   }
 
   // Status: the ◆ in its mode's style, and the status in words (statuses add no hue: an ink tag).
@@ -77,8 +81,8 @@ export function highlightRemote(ctx, map, theme, h, w, hgt) {
     else if (h.mode === 'held') openDiamond(ctx, point.px, point.py, 7, COLORS.render, theme.panel);
     else diamond(ctx, point.px, point.py, 7, COLORS.render, { cased: true });
     tagAt(ctx, words, point.px, point.py, 11, null, theme, { bounds, taken, prefer: ['below', 'above', 'right', 'left'] });
-    return { step: 'status', status: h.status, mode: h.mode, x: point.px, y: point.py };
+    return { step: 'status', status: h.status, mode: h.mode, x: point.px, y: point.py, tags: taken };
   }
   tagAt(ctx, words, w / 2, (bounds.top + bounds.bottom) / 2, 0, null, theme, { bounds, taken, prefer: ['above'] });
-  return { step: 'status', status: h.status, mode: h.mode, x: null };
+  return { step: 'status', status: h.status, mode: h.mode, x: null, tags: taken };
 }

@@ -125,7 +125,7 @@ function drawBuffer(ctx, map, theme, model, frames, index) {
   for (let i = lowerBound(snaps, 'serverTime', renderTime - 0.4); i < snaps.rows; i++) {
     const ts = serverTime(i);
     if (ts > renderTime + 2) break;
-    if (!(arrival(i) <= now) || outcome(i) !== inserted) continue;
+    if (!(arrival(i) <= now) || (outcome(i) !== inserted && !Number.isNaN(outcome(i)))) continue; // NaN: a trace's snapshot
     const behind = renderTime - ts;
     ctx.globalAlpha = behind > 0 ? Math.max(0.2, 0.7 - behind * 1.5) : 0.85;
     square(ctx, map.x(s(i, 'x')), map.y(s(i, 'y')), 6, COLORS.snapshot);

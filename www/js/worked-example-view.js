@@ -125,7 +125,7 @@ export class ExampleView {
     ctx.setLineDash([4, 3]);
     line(ctx, tx(frame.local), top - 4, tx(frame.local), lanes.render + 24);
     ctx.setLineDash([]);
-    label(ctx, theme.ink, t('lane.now'), tx(frame.local) + 4, top + 4, 11);
+    label(ctx, theme.ink, t('lane.now'), tx(frame.local), top - 8, 11, 'center'); // above the tick numbers
     ctx.strokeStyle = COLORS.render;
     ctx.lineWidth = 1;
     line(ctx, tx(frame.renderTime), lanes.render + 20, tx(frame.local), lanes.render + 20);
