@@ -84,8 +84,10 @@ const TAG_H = 17;
  * falls back to the first, pushed inside. Returns the rect `{x, y, w, h}` (and records it in `taken`).
  */
 export function placeTag(ctx, text, x, y, r, { bounds, taken = [], prefer = ['right', 'left', 'above', 'below'] }) {
+  ctx.save(); // the font is part of the saved state: the caller's font is left as it was
   ctx.font = `700 ${TAG_SIZE}px ${FONT}`;
   const w = Math.min(Math.ceil(ctx.measureText(text).width) + 2 * TAG_PAD, bounds.right - bounds.left);
+  ctx.restore();
   const h = TAG_H;
   const gap = r + 5;
   const spots = {

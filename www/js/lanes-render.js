@@ -95,7 +95,8 @@ function drawRunway(ctx, theme, L, y, xc, xn, depth, status) {
   // Right of the cursor, pulled left when the canvas ends first; on narrow screens flush right, clear
   // of the lane's name on the left.
   const say = (candidates) => {
-    const text = fitText(ctx, candidates, L.right - L.left - 4, 11, '600');
+    // Narrow: flush right in what the inline lane name (left) leaves free.
+    const text = fitText(ctx, candidates, L.wide ? L.right - L.left - 4 : (L.right - L.left) * 0.45, 11, '600');
     const tw = measure(ctx, text, 11, '600');
     const x = L.wide ? Math.min(xc + 10, L.right - tw - 2) : L.right - tw - 2;
     label(ctx, text, x, y - 10, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });

@@ -19,10 +19,16 @@ export function column(table, name) {
 }
 
 // Setting ctx.font re-parses the string, and labels are the most frequent call: remember the last one
-// per context. `fresh(ctx)` forgets it (call it at the start of every canvas draw: a resize resets fonts).
+// per context. `fresh(ctx)` forgets it (call it at the start of every canvas draw: a resize resets fonts), and
+// puts back the stroke state a previous draw may have left (line join, cap, dash, alpha), so the same moment
+// always draws the same pixels, whatever was drawn before it.
 const fonts = new WeakMap();
 export function fresh(ctx) {
   fonts.delete(ctx);
+  ctx.lineJoin = 'miter';
+  ctx.lineCap = 'butt';
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
 }
 function setFont(ctx, font) {
   if (fonts.get(ctx) !== font) {
