@@ -208,8 +208,10 @@ function factor(g, h) {
   for (const [x, text] of [[left.xr, '0'], [right.xr, '1']]) {
     ctx.fillStyle = theme.ink;
     ctx.fillRect(x - 0.75, y - 7, 1.5, 14);
+    const r = { x: x - 5, y: y - 20, w: 10, h: 12 };
+    if (taken.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h)) continue; // a lane name is there
     label(ctx, text, x, y - 10, { color: theme.ink, halo: theme.panel, size: 10.5, weight: '700', align: 'center' });
-    taken.push({ x: x - 5, y: y - 20, w: 10, h: 12 });
+    taken.push(r);
   }
   halo(ctx, c.x, y, 10, COLORS.render, theme);
   diamond(ctx, c.x, y, 7.5, COLORS.render, { cased: true });

@@ -173,7 +173,10 @@ function drawLaneLines({ ctx, L, theme }) {
   }
 }
 
-/** The lane names (a label column when wide, inline above each lane when narrow: their rects are returned). */
+/**
+ * The lane names (a label column when wide, inline above each lane when narrow: their rects are returned;
+ * while a step is shown, narrow names drop their sub-line to leave the step's tags room).
+ */
 function drawLaneLabels({ ctx, L, theme }) {
   const rects = [];
   // The label column is L.left wide: names and sub-lines are fitted to it (Chinese runs wider per character).
@@ -185,7 +188,8 @@ function drawLaneLabels({ ctx, L, theme }) {
       label(ctx, fitText(ctx, t(name), column - 15, 12, '600'), 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
       label(ctx, fitText(ctx, [t(`${name}.sub`), t(`${name}.short`)], column, 10.5), 8, y + 12, { color: theme.muted, size: 10.5 });
     } else {
-      rects.push(inlineLabel(ctx, theme, fitText(ctx, [`${t(name)} · ${t(`${name}.short`)}`, t(name)], (L.right - L.left) * 0.6, 11), L.left, y - 11));
+      const full = L.zoomed ? [t(name)] : [`${t(name)} · ${t(`${name}.short`)}`, t(name)];
+      rects.push(inlineLabel(ctx, theme, fitText(ctx, full, (L.right - L.left) * 0.6, 11), L.left, y - 11));
     }
   }
   const c = (L.y.clockTop + L.y.clockBottom) / 2;
@@ -193,7 +197,8 @@ function drawLaneLabels({ ctx, L, theme }) {
     label(ctx, fitText(ctx, t('lane.clockError'), column, 12, '600'), 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
     label(ctx, fitText(ctx, t('lane.clockError.sub'), column, 10.5), 8, c + 12, { color: theme.muted, size: 10.5 });
   } else {
-    rects.push(inlineLabel(ctx, theme, fitText(ctx, [t('lane.clockError.inline'), t('lane.clockError')], (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4));
+    const full = L.zoomed ? [t('lane.clockError')] : [t('lane.clockError.inline'), t('lane.clockError')];
+    rects.push(inlineLabel(ctx, theme, fitText(ctx, full, (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4));
   }
   return rects;
 }
@@ -364,7 +369,8 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
     ctx.lineWidth = 1.5;
     ctx.strokeRect(x - 7.5, yS - 7.5, 15, 15);
   }
-  const tickLabel = (text, x) => label(ctx, text, x, yS - 11, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+  // Above the ■; on narrow screens below it (the lane's inline name takes the row above).
+  const tickLabel = (text, x) => label(ctx, text, x, L.wide ? yS - 11 : yS + 19, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
   if (pair.length === 2 && X(pair[1].sent) - X(pair[0].sent) < 30) {
     tickLabel(`${pair[0].tick}·${pair[1].tick}`, (X(pair[0].sent) + X(pair[1].sent)) / 2);
   } else {
