@@ -461,7 +461,7 @@ export default {
   'view.remote.doing.held': '保持不动',
   'view.remote.doing.snapped': '跳到最新快照',
   'view.remote.doing.hidden': '隐藏',
-  'view.remote.ahead': '：已外推 {ahead} ms，上限 {cap} ms',
+  'view.remote.ahead': '，超出 {ahead} ms（上限 {cap} ms）',
   'view.remote.uses': 'Tick {left}→{right}，α {alpha}',
   'view.remote.pastNewest': '已越过最新的 Tick {tick}',
   'view.remote.delay': '延迟 {ms} ms',
