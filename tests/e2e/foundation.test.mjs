@@ -22,7 +22,8 @@ test('the page loads the core and draws the worked example without console error
   const readout = await page.textContent('#readout');
   assert.match(readout, /render 10\.150 s/);
   assert.match(readout, /x = 1\.500 between ticks 101 and 102/);
-  assert.equal(await page.textContent('#status'), 'ready');
+  assert.equal(await page.getAttribute('#status', 'data-status'), 'ready');
+  assert.equal(await page.textContent('#status'), '✓ Ready');
   assert.match(await page.textContent('#version'), /^\d+\.\d+\.\d+$/);
   await screenshot(page, 'foundation');
   assert.deepEqual(problems(), []);
@@ -36,7 +37,7 @@ test('moving the render-delay slider changes the value in Rust, the readout and 
   await page.locator('#render-delay').fill('50');
   assert.equal(await page.textContent('#render-delay-value'), '50 ms');
   assert.equal(await page.evaluate(() => window.netcodeLab.playground.renderDelayMs), 50);
-  assert.equal(await page.textContent('#status'), 'underrun');
+  assert.equal(await page.getAttribute('#status', 'data-status'), 'underrun');
   assert.match(await page.textContent('#reason'), /past the newest snapshot/);
   const afterStats = await canvasStats(page, '#view');
   assert.notEqual(afterStats.checksum, beforeStats.checksum, 'the canvas did not change');

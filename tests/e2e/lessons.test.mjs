@@ -4,8 +4,8 @@
 // and code names) and comes back, and lesson, step and language survive a reload. Any console error fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, screenshot } from './harness.mjs';
-import { ALLOWED, englishWords } from './i18n-check.mjs';
+import { launch, openPage, waitReady, screenshot, canvasStats } from './harness.mjs';
+import { ALLOWED, RAW_KEY, englishWords, rawKeys, recordCanvasText } from './i18n-check.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -214,16 +214,29 @@ test('the step-through also walks the current run from the playhead', async () =
   assert.deepEqual(problems(), []);
 });
 
+/** The canvases a language switch must repaint (every one carries words). */
+const WORDED_CANVASES = ['#view-server', '#view-local', '#view-remote', '#lanes', '#plot-extrapolation .plot-static', '#plot-decay .plot-static',
+  '#plot-sweep .plot-static', '#plot-clock .plot-static', '#plot-paths-world .plot-static', '#plot-paths-speed .plot-static'];
+
 test('switching to zh leaves no English on the page, and back; the choice survives a reload', async () => {
-  const { page, problems } = await openPage(browser, { path: '#lesson=statuses' });
+  const { page, problems } = await openPage(browser, { path: '#lesson=statuses', before: (p) => p.addInitScript(recordCanvasText) });
   await waitReady(page);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
   const openAll = () => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
   const labels = () => page.$$eval('[data-i18n]', (els) => els.filter((e) => e.getClientRects().length && !e.closest('[lang=en]:not(html)')).map((e) => [e.dataset.i18n, e.textContent]));
+  const noRawKeys = async (where) => assert.deepEqual(await page.evaluate(rawKeys, RAW_KEY), [], `no raw string keys: ${where}`);
   await openAll();
+  await noRawKeys('English');
   const english = await labels();
   assert.ok(english.length > 60, `${english.length} tagged labels`);
+  await page.waitForFunction(() => document.getElementById('plot-sweep').dataset.sweep === 'ready');
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  const pixels = async () => Object.fromEntries(await Promise.all(WORDED_CANVASES.map(async (c) => [c, (await canvasStats(page, c)).checksum])));
+  const before = await pixels();
   await page.click('#lang-zh');
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  const after = await pixels();
+  for (const c of WORDED_CANVASES) assert.notEqual(after[c], before[c], `${c} is repainted in Chinese`);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.match(await page.evaluate(() => location.hash), /lang=zh/);
   await openAll();
@@ -232,6 +245,7 @@ test('switching to zh leaves no English on the page, and back; the choice surviv
   assert.deepEqual(unchanged, [], 'every English label changed');
   const check = async (where) => assert.deepEqual(await page.evaluate(englishWords, ALLOWED), [], `no English in zh mode: ${where}`);
   await check('lesson 7');
+  await noRawKeys('lesson 7, zh');
   assert.match(await page.textContent('#lesson-card h2'), /六种状态/);
   assert.match(await page.textContent('label[for=control-renderDelay]'), /渲染延迟/);
   assert.match(await page.textContent('label[for=control-halfLife]'), /半衰期/);
@@ -244,6 +258,7 @@ test('switching to zh leaves no English on the page, and back; the choice surviv
   await page.selectOption('#lesson-select', '');
   await openAll();
   await check('sandbox');
+  await noRawKeys('sandbox, zh');
   await page.click('#stepper-open');
   await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
   const n = await page.evaluate(() => window.netcodeLab.app.teach.stepper.steps.length);
@@ -261,6 +276,7 @@ test('switching to zh leaves no English on the page, and back; the choice surviv
   await page.click('#lang-en');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
   await openAll();
+  await noRawKeys('back in English');
   const back = Object.fromEntries(await labels());
   for (const [key, text] of english) if (key in back && !key.startsWith('button.p')) assert.equal(back[key], text, `${key} back in English`);
   assert.match(await page.evaluate(() => location.hash), /lang=en/);

@@ -1,4 +1,7 @@
 // The error banner: any failure (load error, panic, uncaught exception) becomes visible text, never a blank page.
+// Its words are in the page's language (i18n.js knows it from the URL or the browser before anything loads);
+// the failure's own message (from the browser or the Rust core) is quoted as it is.
+import { t } from './i18n.js';
 
 const PANIC_EVENT = 'netcode-lab-panic';
 let shown = false;
@@ -7,7 +10,7 @@ let shown = false;
 export function showError(message) {
   const banner = document.getElementById('banner');
   const text = String(message);
-  banner.textContent = shown ? `${banner.textContent}\n${text}` : `Something went wrong: ${text}`;
+  banner.textContent = shown ? `${banner.textContent}\n${text}` : t('banner.failed', { message: text });
   banner.hidden = false;
   shown = true;
   document.documentElement.dataset.failed = 'true';
@@ -19,7 +22,7 @@ export function hasFailed() {
 
 /** Routes panics from Rust, uncaught errors and unhandled rejections to the banner. */
 export function watchForErrors() {
-  window.addEventListener(PANIC_EVENT, (event) => showError(`panic in the Rust core: ${event.detail}`));
+  window.addEventListener(PANIC_EVENT, (event) => showError(t('banner.panic', { message: event.detail })));
   window.addEventListener('error', (event) => showError(event.message || String(event.error)));
   window.addEventListener('unhandledrejection', (event) => showError(event.reason?.message ?? String(event.reason)));
 }

@@ -11,7 +11,8 @@
 
 import { COLORS, triangle } from './canvas.js';
 import { createFigure, ensureStylesheet, redrawSoon, swatch, watchSize } from './plots/figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, DASH, cursor } from './plots/axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, cursor } from './plots/axes.js';
+import { t, getLang } from './i18n.js';
 
 const TRUTH_WINDOW = 2.5;
 const TRAIL = 1.5;
@@ -87,12 +88,9 @@ function mountWorld(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-paths-world',
-    title: 'Same batches, two players',
-    caption: 'Timed (▼) replays the path a fixed delay behind; the lerp chase (▲) cuts every corner.',
     width: 360,
     height: 320,
     i18n: 'plot.pathsWorld',
-    label: 'World view of path playback: the true path, batch points, the timed player and the lerp chase',
   });
 
   function trail(d, m, cx, cy, from, to) {
@@ -111,7 +109,8 @@ function mountWorld(root, app) {
     const pts = [];
     for (let i = 0; i < d.n; i += 2) pts.push([m.x(d.truthX[i]), m.y(d.truthY[i])]);
     polyline(ctx, pts, { color: theme.line, width: 3 });
-    label(ctx, `1 batch every ${+d.batchInterval.toFixed(2)} s · a point every ${Math.round(d.sampleInterval * 1000)} ms`, w - 8, 14, { color: theme.muted, size: 10, align: 'right' });
+    const vars = { s: +d.batchInterval.toFixed(2), ms: Math.round(d.sampleInterval * 1000) };
+    label(ctx, fitText(ctx, [t('plot.pathsWorld.rate', vars), t('plot.pathsWorld.rateShort', vars)], w - 16, 10), w - 8, 14, { color: theme.muted, size: 10, align: 'right' });
   }
 
   function paintOverlay(ctx, w, h, d, index, playhead, theme) {
@@ -162,14 +161,14 @@ function mountWorld(root, app) {
     if (Number.isFinite(d.timedX[index])) {
       const p = [m.x(d.timedX[index]), m.y(d.timedY[index])];
       triangle(ctx, p[0], p[1], 7, COLORS.timed, false);
-      marks.push([p, 'timed', COLORS.timed]);
+      marks.push([p, t('plot.pathsWorld.timed'), COLORS.timed]);
     }
     if (Number.isFinite(d.lerpX[index])) {
       const p = [m.x(d.lerpX[index]), m.y(d.lerpY[index])];
       triangle(ctx, p[0], p[1], 7, COLORS.lerp, true);
-      marks.push([p, 'lerp', COLORS.lerp]);
+      marks.push([p, t('plot.pathsWorld.lerp'), COLORS.lerp]);
     }
-    if (Number.isFinite(tx)) marks.push([[m.x(tx), m.y(ty)], 'truth now', theme.truth]);
+    if (Number.isFinite(tx)) marks.push([[m.x(tx), m.y(ty)], t('view.truthNow'), theme.truth]);
     // Labels beside the marks, nudged apart when they would overlap.
     const placed = [];
     for (const [[x, y], text] of marks) {
@@ -180,9 +179,10 @@ function mountWorld(root, app) {
       label(ctx, text, lx, ly, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
       placed.push([x, ly]);
     }
+    const vars = newest && { seq: newest.seq, s: (playhead - newest.arrival).toFixed(2) };
     const info = newest
-      ? `batch #${newest.seq} arrived ${(playhead - newest.arrival).toFixed(2)} s ago · ○ = the lerp's target`
-      : 'no batch has arrived yet';
+      ? fitText(ctx, [t('plot.pathsWorld.batch', vars), t('plot.pathsWorld.batchShort', vars)], w - 16, 10)
+      : t('plot.pathsWorld.noBatch');
     label(ctx, info, 8, h - 8, { color: theme.muted, size: 10, halo: theme.panel });
   }
 
@@ -192,13 +192,13 @@ function mountWorld(root, app) {
       const { playhead, theme } = ctx;
       const index = indexAt(d.local, playhead);
       fig.setLegend([
-        { text: 'truth', swatch: { color: theme.truth, width: 1.2, mark: 'circle' } },
-        { text: 'timed player', swatch: { color: COLORS.timed, dash: '12 5', mark: 'down' } },
-        { text: 'lerp chase', swatch: { color: COLORS.lerp, dash: '1.5 3.5', mark: 'up' } },
-        { text: 'batch points', swatch: { color: COLORS.snapshot, mark: 'square', line: false } },
+        { text: t('legend.truth'), swatch: { color: theme.truth, width: 1.2, mark: 'circle' } },
+        { text: t('legend.timed'), swatch: { color: COLORS.timed, dash: '12 5', mark: 'down' } },
+        { text: t('legend.lerp'), swatch: { color: COLORS.lerp, dash: '1.5 3.5', mark: 'up' } },
+        { text: t('plot.pathsWorld.legendPoints'), swatch: { color: COLORS.snapshot, mark: 'square', line: false } },
       ]);
       fig.paint(
-        [d.runId, theme.dark, theme.ink],
+        [d.runId, theme.dark, theme.ink, getLang()],
         (c, w, h) => paintStatic(c, w, h, d, theme),
         (c, w, h) => paintOverlay(c, w, h, d, index, playhead, theme),
       );
@@ -210,17 +210,14 @@ function mountSpeed(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-paths-speed',
-    title: 'Speed over the run',
-    caption: "Timed holds the path's speed; the lerp leaps at each batch (○), then crawls: a sawtooth.",
     width: 360,
     height: 250,
     i18n: 'plot.pathsSpeed',
-    label: 'Speed of the timed player and of the lerp chase over the run, with batch arrivals and the playhead',
   });
   const headline = document.createElement('div');
   headline.className = 'headline';
   fig.figure.append(headline);
-  let headlineRun = -1;
+  let headlineRun = '';
 
   function layout(w, h) {
     return { left: 40, top: 36, right: w - 12, bottom: h - 30 };
@@ -230,7 +227,7 @@ function mountSpeed(root, app) {
     const box = layout(w, h);
     const x = scale(0, duration, box.left, box.right);
     const y = scale(0, d.speedMax, box.bottom, box.top);
-    axes(ctx, box, { x, y, theme, xTicks: ticks(0, duration, 6), yTicks: ticks(0, d.speedMax, 4), xFormat: (v) => `${+v.toFixed(1)}`, yFormat: (v) => `${v}`, xLabel: 'run time (s)', yLabel: 'speed (units/s)' });
+    axes(ctx, box, { x, y, theme, xTicks: ticks(0, duration, 6), yTicks: ticks(0, d.speedMax, 4), xFormat: (v) => `${+v.toFixed(1)}`, yFormat: (v) => `${v}`, xLabel: t('plot.runTime'), yLabel: t('plot.pathsSpeed.y') });
     const series = (col) => {
       const pts = [];
       for (let i = 0; i < d.n; i++) {
@@ -243,7 +240,7 @@ function mountSpeed(root, app) {
     polyline(ctx, series('timedSpeed'), { color: COLORS.timed, width: 2.2, dash: DASH.timed });
     // The true speed, for reference.
     polyline(ctx, [[box.left, y(d.trueSpeed)], [box.right, y(d.trueSpeed)]], { color: theme.truth, width: 1 });
-    label(ctx, `true speed ${Math.round(d.trueSpeed)}`, box.right, y(d.trueSpeed) - 4, { color: theme.ink, size: 10, align: 'right', halo: theme.panel });
+    label(ctx, t('plot.pathsSpeed.trueSpeed', { v: Math.round(d.trueSpeed) }), box.right, y(d.trueSpeed) - 4, { color: theme.ink, size: 10, align: 'right', halo: theme.panel });
     // Batch arrivals: where each tooth starts.
     for (const b of d.batches) {
       if (!Number.isFinite(b.arrival)) continue;
@@ -266,7 +263,8 @@ function mountSpeed(root, app) {
     cursor(ctx, x(playhead), box.top, box.bottom, theme);
     const i = indexAt(d.local, playhead);
     const fmt = (v) => (Number.isFinite(v) ? `${Math.round(v)}` : '—');
-    const text = `now: timed ${fmt(d.timedSpeed[i])} · lerp ${fmt(d.lerpSpeed[i])} units/s`;
+    const vars = { timed: fmt(d.timedSpeed[i]), lerp: fmt(d.lerpSpeed[i]) };
+    const text = fitText(ctx, [t('plot.pathsSpeed.now', vars), t('plot.pathsSpeed.nowShort', vars)], w - 8, 10.5, '600');
     label(ctx, text, box.left - 34, 13, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
   }
 
@@ -293,13 +291,14 @@ function mountSpeed(root, app) {
       u.textContent = ` ${unit}`;
       return cell('v', [b, u]);
     };
+    const units = t('plot.units');
     headline.replaceChildren(
       cell('what', []),
-      cell('h', [swatch({ color: COLORS.timed, dash: '12 5', mark: 'down' }), 'timed']),
-      cell('h', [swatch({ color: COLORS.lerp, dash: '1.5 3.5', mark: 'up' }), 'lerp']),
-      cell('what', ['RMS error vs truth (lag removed)']),
-      value(p.timed.rmsError, 'units', 2), value(p.lerp.rmsError, 'units', 2),
-      cell('what', ['speed variation (σ / mean)']),
+      cell('h', [swatch({ color: COLORS.timed, dash: '12 5', mark: 'down' }), t('plot.pathsWorld.timed')]),
+      cell('h', [swatch({ color: COLORS.lerp, dash: '1.5 3.5', mark: 'up' }), t('plot.pathsWorld.lerp')]),
+      cell('what', [t('plot.pathsSpeed.rms')]),
+      value(p.timed.rmsError, units, 2), value(p.lerp.rmsError, units, 2),
+      cell('what', [t('plot.pathsSpeed.variation')]),
       value(p.timedSpeedVariation * 100, '%', 0), value(p.lerpSpeedVariation * 100, '%', 0),
     );
     headline.dataset.lerpRms = String(p.lerp.rmsError);
@@ -309,18 +308,18 @@ function mountSpeed(root, app) {
     figure: fig,
     draw(ctx, d) {
       const { model, playhead, theme } = ctx;
-      if (headlineRun !== model.runId) {
-        headlineRun = model.runId;
+      if (headlineRun !== `${model.runId}|${getLang()}`) {
+        headlineRun = `${model.runId}|${getLang()}`;
         writeHeadline(model);
       }
       fig.setLegend([
-        { text: 'timed player', swatch: { color: COLORS.timed, dash: '12 5' } },
-        { text: 'lerp chase', swatch: { color: COLORS.lerp, dash: '1.5 2' } },
-        { text: 'true speed', swatch: { color: theme.truth, width: 1 } },
-        { text: 'batch arrives', swatch: { color: COLORS.arrival, mark: 'ring', line: false, cased: !theme.dark } },
+        { text: t('legend.timed'), swatch: { color: COLORS.timed, dash: '12 5' } },
+        { text: t('legend.lerp'), swatch: { color: COLORS.lerp, dash: '1.5 2' } },
+        { text: t('plot.pathsSpeed.legendTrue'), swatch: { color: theme.truth, width: 1 } },
+        { text: t('plot.pathsSpeed.legendBatch'), swatch: { color: COLORS.arrival, mark: 'ring', line: false, cased: !theme.dark } },
       ]);
       fig.paint(
-        [d.runId, model.duration, theme.dark, theme.ink],
+        [d.runId, model.duration, theme.dark, theme.ink, getLang()],
         (c, w, h) => paintStatic(c, w, h, d, model.duration, theme),
         (c, w, h) => paintOverlay(c, w, h, d, model.duration, playhead, theme),
         overlayKey(d, model.duration, playhead),
@@ -333,7 +332,11 @@ export function mount(app) {
   ensureStylesheet();
   const root = document.getElementById('comparison');
   const heading = document.createElement('h2');
-  heading.innerHTML = '<span data-i18n="comparison.title">Lerp chase vs timed path playback</span> <span class="cite">seed 001</span>';
+  const title = Object.assign(document.createElement('span'), { textContent: t('comparison.title') });
+  title.dataset.i18n = 'comparison.title';
+  const cite = Object.assign(document.createElement('span'), { className: 'cite', textContent: t('comparison.cite') });
+  cite.dataset.i18n = 'comparison.cite';
+  heading.append(title, ' ', cite);
   root.append(heading);
   const world = mountWorld(root, app);
   const speed = mountSpeed(root, app);

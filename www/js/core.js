@@ -1,5 +1,6 @@
 // Loading the wasm core, with a visible banner instead of a blank page when it cannot load.
 import { showError } from './banner.js';
+import { t } from './i18n.js';
 
 /** The initialised `netcode_lab` module, or `null` after showing why it failed to load. */
 export async function loadCore() {
@@ -8,7 +9,7 @@ export async function loadCore() {
     await core.default();
     return core;
   } catch (error) {
-    showError(`the WebAssembly module failed to load (${error?.message ?? error}). Build it with \`cargo xtask play\`.`);
+    showError(t('banner.load', { message: error?.message ?? error }));
     return null;
   }
 }

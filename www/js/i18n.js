@@ -1,5 +1,6 @@
 // Two languages for every word on the page: `t(key, vars)` looks a key up in the current language (zh-CN or
-// English, falling back to English, then to the key itself), `{name}` in a string is replaced by `vars.name`.
+// English, falling back to English; a key missing from both is reported once on the console and shown as a
+// readable word, never as the raw key), `{name}` in a string is replaced by `vars.name`.
 // Static text carries `data-i18n="key"` (and `data-i18n-aria-label`, `data-i18n-title`); `applyI18n(root)`
 // rewrites it. Canvas modules call `t()` when they draw and redraw on `onLangChange`. The Chinese strings use
 // the articles' own terms (渲染延迟, 半衰期, 丢包率, 插值, 外推, 抖动缓冲, 快照 …).
@@ -8,7 +9,6 @@ import ZH from './strings-zh.js';
 
 const TABLES = { en: EN, zh: ZH };
 const HTML_LANG = { en: 'en', zh: 'zh-CN' };
-let current = 'en';
 const listeners = new Set();
 
 /** `zh` or `en`: the URL's choice when valid, else the browser's language. */
@@ -18,6 +18,10 @@ export function detectLang(fromUrl) {
   return preferred.startsWith('zh') ? 'zh' : 'en';
 }
 
+// The language is known before anything is drawn (an early load failure is already reported in it);
+// `setLang` then makes it official for the document.
+let current = typeof location === 'undefined' ? 'en' : detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang'));
+
 export function getLang() {
   return current;
 }
@@ -25,9 +29,20 @@ export function getLang() {
 /** The string for `key` in the current language, with `{name}` replaced from `vars`. */
 export function t(key, vars) {
   const entry = TABLES[current][key] ?? EN[key];
-  if (entry === undefined) return key;
+  if (entry === undefined) return missing(key);
   const text = typeof entry === 'function' ? entry(vars ?? {}) : entry;
   return vars ? text.replace(/\{(\w+)\}/g, (m, name) => (vars[name] ?? m)) : text;
+}
+
+const reported = new Set();
+/** A key with no string anywhere: its last part in words ("plot.decay.caption" → "caption"), reported once. */
+function missing(key) {
+  if (!reported.has(key)) {
+    reported.add(key);
+    console.warn(`i18n: no string for "${key}"`);
+  }
+  const last = String(key).split('.').pop() ?? '';
+  return last.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
 /** Whether `key` has a string (in English at least). */

@@ -13,8 +13,9 @@
 // Clock strip — the client's server-clock estimate minus the true server time over the window, against
 // the zero line (the truth), so the hidden clock is visible.
 import { COLORS, diamond } from './canvas.js';
-import { reader, column, label, measure, casedStroke } from './view-kit.js';
+import { reader, column, label, measure, casedStroke, fitText } from './view-kit.js';
 import { statusText } from './readouts.js';
+import { t } from './i18n.js';
 
 const NICE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
@@ -36,12 +37,12 @@ export function drawRenderLane(g, model, frames, index, bracket) {
     xs.push(Number.isFinite(rt) ? X(toLocal(rt)) : NaN);
   }
   const xOf = (i) => xs[i - first];
-  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[status(i)]);
+  drawStatusRuns(ctx, theme, y, first, index, xOf, (i) => statuses[status(i)], L.left);
   drawModeLine(ctx, y, first, index, xOf, (i) => modes[mode(i)]);
 
   const rt = at(index, 'renderTime');
   if (!Number.isFinite(rt)) {
-    label(ctx, '… priming: no render time yet', X(now) - 6, y + 4, { color: theme.ink, halo: theme.panel, size: 11, align: 'right' });
+    label(ctx, fitText(ctx, [t('lane.noRenderTime'), '…'], X(now) - 6 - L.left, 11), X(now) - 6, y + 4, { color: theme.ink, halo: theme.panel, size: 11, align: 'right' });
     return { cursor: null };
   }
   const xc = X(toLocal(rt));
@@ -80,7 +81,7 @@ export function drawRenderLane(g, model, frames, index, bracket) {
   ctx.lineTo(xe, yb - 4);
   ctx.stroke();
   // Inside the bracket when it fits, else just right of it (never over the status words to the left).
-  const text = `${L.wide ? 'render delay' : 'delay'} ${Math.round(delay * 1000)} ms`;
+  const text = t(L.wide ? 'lane.delay' : 'lane.delayShort', { ms: Math.round(delay * 1000) });
   const tw = measure(ctx, text, 11, '600');
   const inside = xe - xc > tw + 4;
   label(ctx, text, inside ? (xc + xe) / 2 : Math.min(xe + 4, L.right - tw), yb + 12,
@@ -93,7 +94,9 @@ function drawRunway(ctx, theme, L, y, xc, xn, depth, status) {
   const { glyph, name } = statusText(status);
   // Right of the cursor, pulled left when the canvas ends first; on narrow screens flush right, clear
   // of the lane's name on the left.
-  const say = (text) => {
+  const say = (candidates) => {
+    // Narrow: flush right in what the inline lane name (left) leaves free.
+    const text = fitText(ctx, candidates, L.wide ? L.right - L.left - 4 : (L.right - L.left) * 0.45, 11, '600');
     const tw = measure(ctx, text, 11, '600');
     const x = L.wide ? Math.min(xc + 10, L.right - tw - 2) : L.right - tw - 2;
     label(ctx, text, x, y - 10, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
@@ -105,12 +108,14 @@ function drawRunway(ctx, theme, L, y, xc, xn, depth, status) {
     ctx.globalAlpha = 1;
     ctx.fillStyle = theme.ink;
     ctx.fillRect(xn - 1, y - 7, 2, 14);
-    say(`${glyph} ${name} · runway ${Math.round(depth * 1000)} ms`);
+    const ms = Math.round(depth * 1000);
+    say([t('lane.runwayLeft', { status: `${glyph} ${name}`, ms }), t('lane.runwayLeft', { status: glyph, ms })]);
   } else {
     underrunBox(ctx, xn, xc, y);
     ctx.fillStyle = theme.ink;
     ctx.fillRect(xn - 1, y - 7, 2, 14);
-    say(`${glyph} ${name} · ${Math.round(-depth * 1000)} ms past newest`);
+    const ms = Math.round(-depth * 1000);
+    say([t('lane.pastNewest', { status: `${glyph} ${name}`, ms }), t('lane.pastNewest', { status: glyph, ms })]);
   }
 }
 
@@ -125,8 +130,8 @@ function underrunBox(ctx, x0, x1, y) {
   ctx.strokeRect(x0, y - 8, x1 - x0, 16);
 }
 
-/** Each past frame's status over the stretch of render time it played (Ready draws nothing extra). */
-function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
+/** Each past frame's status over the stretch of render time it played (Ready draws nothing extra); named right of `minX`. */
+function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf, minX) {
   const words = [];
   let i = first;
   while (i <= last) {
@@ -161,7 +166,7 @@ function drawStatusRuns(ctx, theme, y, first, last, xOf, statusOf) {
     for (const text of [`${glyph} ${name}`, glyph]) {
       const tw = measure(ctx, text, 10.5);
       if (text !== glyph && w < tw - 8) continue;
-      if (!free(cx - tw / 2, cx + tw / 2)) continue;
+      if (cx - tw / 2 < minX || !free(cx - tw / 2, cx + tw / 2)) continue; // never cut by the lane's left edge
       label(ctx, text, cx, y + 23, { color: theme.ink, size: 10.5, align: 'center' });
       taken.push([cx - tw / 2, cx + tw / 2]);
       break;
@@ -205,7 +210,7 @@ export function clockFrame({ ctx, L, theme }) {
   ctx.stroke();
   ctx.strokeStyle = theme.line;
   ctx.strokeRect(L.left, top, L.right - L.left, bottom - top);
-  if (L.wide) label(ctx, '0 = true server time', L.right - 4, mid - 3, { color: theme.muted, halo: theme.panel, size: 9.5, align: 'right' });
+  if (L.wide) label(ctx, t('lane.trueZero'), L.right - 4, mid - 3, { color: theme.muted, halo: theme.panel, size: 9.5, align: 'right' });
 }
 
 /** The clock estimate's error over the window (ms), against zero = the true server time. */
@@ -239,7 +244,7 @@ export function drawClockStrip(g, frames, model, index) {
   }
   ctx.stroke();
   const e = error(index);
-  const text = Number.isFinite(e) ? `${e >= 0 ? '+' : '−'}${Math.abs(e * 1000).toFixed(1)} ms` : 'no estimate yet';
+  const text = Number.isFinite(e) ? `${e >= 0 ? '+' : '−'}${Math.abs(e * 1000).toFixed(1)} ms` : t('lane.noEstimate');
   const above = !(e > 0);
   label(ctx, text, X(now) + 5, above ? mid - 3 : mid + 11, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
   return range;

@@ -1,20 +1,25 @@
 // Timeline lanes: the hidden clocks made visible (page guide §3; seeds 000 and 002).
 // One horizontal axis — the client's local clock, in ms from now, a 2 s window (1.5 s past, 0.5 s still
-// to come, shaded) — and three lanes top to bottom: Server send → Arrival → Render time, plus a thin
+// to come, shaded; 0.8 s while the step-through shows a step) — and three lanes top to bottom: Server send → Arrival → Render time, plus a thin
 // clock strip. Each snapshot is a ■ at its send time and a hairline slanting down to ○ at its arrival:
 // the slope is the latency, crossing lines are reordering, a second ○ is a duplicate, a dashed line
 // ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
-// The render lane and the clock strip are drawn by lanes-render.js. A vertical "now" line crosses all.
+// The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`app.highlight`) by
+// lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
 import { COLORS, square, diamond } from './canvas.js';
-import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey } from './view-kit.js';
+import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
+import { drawLaneHighlight } from './lanes-highlight.js';
+import { t } from './i18n.js';
 
 const PAST = 1.5;
 const FUTURE = 0.5;
 const PAST_NARROW = 0.9;
 const FUTURE_NARROW = 0.3;
 const FUTURE_ALPHA = 0.3;
+/** While the step-through shows a step, the window narrows this much: its events are a few 100 ms apart. */
+const STEP_ZOOM = 0.4;
 
 /** The lane geometry for a canvas `w` CSS px wide: wide pages get a label column, narrow ones inline labels. */
 export function layout(w) {
@@ -52,7 +57,7 @@ function fit(canvas) {
   return { ctx, w, L };
 }
 
-export function mount() {
+export function mount(app) {
   const canvas = document.getElementById('lanes');
   const cache = {};
   return {
@@ -61,13 +66,14 @@ export function mount() {
     draw(scene) {
       if (!scene.frames.rows) return;
       const { ctx, w, L } = fit(canvas);
-      this.last = drawLanes(ctx, w, L, scene, cache);
+      this.last = drawLanes(ctx, w, L, scene, cache, app?.highlight ?? null);
     },
   };
 }
 
-function drawLanes(ctx, w, L, scene, cache) {
+function drawLanes(ctx, w, layoutL, scene, cache, highlight) {
   const { model, frames, index, theme } = scene;
+  const L = highlight ? { ...layoutL, past: layoutL.past * STEP_ZOOM, future: layoutL.future * STEP_ZOOM, zoomed: true } : layoutL;
   const at = reader(frames);
   const now = at(index, 'local');
   const t0 = now - L.past;
@@ -77,7 +83,7 @@ function drawLanes(ctx, w, L, scene, cache) {
   const g = { ctx, L, X, now, t0, t1, theme, toLocal, w };
 
   // Everything placed relative to now stands still on screen: painted once, blitted per frame.
-  const layer = staticLayer(cache, themeKey(theme), w, L.h, (c) => drawStatic({ ...g, ctx: c }));
+  const layer = staticLayer(cache, `${themeKey(theme)}|${L.past}|${L.future}`, w, L.h, (c) => drawStatic({ ...g, ctx: c }));
   ctx.drawImage(layer, 0, 0, w, L.h);
 
   ctx.save();
@@ -90,8 +96,10 @@ function drawLanes(ctx, w, L, scene, cache) {
   const range = drawClockStrip(g, frames, model, index);
   ctx.restore();
   clockRange(g, range);
-  if (!L.wide) drawLaneLabels(g);
-  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide };
+  const reserved = L.wide ? [] : drawLaneLabels(g);
+  // The step-through's event, over everything else (only while a step is shown; its tags keep off the labels).
+  const hl = highlight ? drawLaneHighlight({ ...g, reserved }, model, frames, highlight) : null;
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide, highlight: hl };
 }
 
 /** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */
@@ -102,7 +110,7 @@ function drawStatic(g) {
   ctx.globalAlpha = 0.35;
   ctx.fillRect(X(now), L.y.axis + 6, L.right - X(now), L.y.clockBottom - L.y.axis - 2);
   ctx.globalAlpha = 1;
-  label(ctx, L.wide ? 'not yet happened →' : 'future →', L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
+  label(ctx, fitText(ctx, [t(L.wide ? 'lane.future' : 'lane.futureShort'), '→'], L.right - X(now) - 8, 10.5), L.right - 4, L.y.axis + 18, { color: theme.muted, size: 10.5, align: 'right' });
   drawAxis(g);
   drawLaneLines(g);
   if (L.wide) drawLaneLabels(g);
@@ -116,11 +124,12 @@ function drawStatic(g) {
   ctx.stroke();
 }
 
-/** Ticks every 250 ms (500 ms when narrow) labelled in ms relative to now, on the client's clock. */
+/** Ticks every 250 ms (500 ms when narrow; 50 or 100 ms while stepping) labelled in ms relative to now, on the client's clock. */
 function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
-  const axisName = L.wide ? 'ms from now · client clock' : 'ms from now';
+  const axisName = fitText(ctx, [t(L.wide ? 'lane.axis' : 'lane.axisShort'), t('lane.axisShort')], L.wide ? L.left - 12 : (L.right - L.left) / 3, 10.5);
   const nameEnd = L.wide ? L.left + 24 : L.left + measure(ctx, axisName, 10.5) + 24;
-  const step = ((L.right - L.left) / (t1 - t0)) * 0.25 >= 50 ? 0.25 : 0.5;
+  const perSecond = (L.right - L.left) / (t1 - t0);
+  const step = [0.05, 0.1, 0.25, 0.5].find((s) => s * perSecond >= 50) ?? 1;
   ctx.strokeStyle = theme.line;
   ctx.lineWidth = 1;
   for (let k = Math.ceil((t0 - now) / step); now + k * step <= t1 + 1e-9; k++) {
@@ -135,14 +144,15 @@ function drawAxis({ ctx, L, X, now, t0, t1, theme }) {
     const ms = Math.round(k * step * 1000);
     label(ctx, `${ms > 0 ? '+' : '−'}${Math.abs(ms)}`, x, L.y.axis, { color: theme.muted, size: 10.5, align: 'center' });
   }
-  label(ctx, 'now', X(now), L.y.axis, { color: theme.ink, size: 11, weight: '700', align: 'center' });
+  label(ctx, t('lane.now'), X(now), L.y.axis, { color: theme.ink, size: 11, weight: '700', align: 'center' });
   label(ctx, axisName, L.wide ? 8 : L.left, L.y.axis, { color: theme.muted, size: 10.5 });
 }
 
+/** Each lane: its key and the string keys of its name (the sub-line and the narrow form add `.sub`, `.short`). */
 const LANES = [
-  ['send', 'Server send', 'when each snapshot left', 'when sent'],
-  ['arrival', 'Arrival', 'slope = latency', 'slope = latency'],
-  ['render', 'Render time', 'server time being shown', 'server time shown'],
+  ['send', 'lane.serverSend'],
+  ['arrival', 'lane.arrival'],
+  ['render', 'lane.render'],
 ];
 
 /** The lane's own mark, drawn in its concept colour in front of its name. */
@@ -163,24 +173,34 @@ function drawLaneLines({ ctx, L, theme }) {
   }
 }
 
+/**
+ * The lane names (a label column when wide, inline above each lane when narrow: their rects are returned;
+ * while a step is shown, narrow names drop their sub-line to leave the step's tags room).
+ */
 function drawLaneLabels({ ctx, L, theme }) {
-  for (const [key, name, sub, short] of LANES) {
+  const rects = [];
+  // The label column is L.left wide: names and sub-lines are fitted to it (Chinese runs wider per character).
+  const column = L.left - 14;
+  for (const [key, name] of LANES) {
     const y = L.y[key];
     if (L.wide) {
       laneMark(ctx, key, 13, y - 5);
-      label(ctx, name, 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
-      label(ctx, sub, 8, y + 12, { color: theme.muted, size: 10.5 });
+      label(ctx, fitText(ctx, t(name), column - 15, 12, '600'), 23, y - 1, { color: theme.ink, size: 12, weight: '600' });
+      label(ctx, fitText(ctx, [t(`${name}.sub`), t(`${name}.short`)], column, 10.5), 8, y + 12, { color: theme.muted, size: 10.5 });
     } else {
-      inlineLabel(ctx, theme, `${name} · ${short}`, L.left, y - 11);
+      const full = L.zoomed ? [t(name)] : [`${t(name)} · ${t(`${name}.short`)}`, t(name)];
+      rects.push(inlineLabel(ctx, theme, fitText(ctx, full, (L.right - L.left) * 0.6, 11), L.left, y - 11));
     }
   }
   const c = (L.y.clockTop + L.y.clockBottom) / 2;
   if (L.wide) {
-    label(ctx, 'Clock error', 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
-    label(ctx, 'estimate − true', 8, c + 12, { color: theme.muted, size: 10.5 });
+    label(ctx, fitText(ctx, t('lane.clockError'), column, 12, '600'), 8, c - 1, { color: theme.ink, size: 12, weight: '600' });
+    label(ctx, fitText(ctx, t('lane.clockError.sub'), column, 10.5), 8, c + 12, { color: theme.muted, size: 10.5 });
   } else {
-    inlineLabel(ctx, theme, 'Clock error · estimate − true server time', L.left, L.y.clockTop - 4);
+    const full = L.zoomed ? [t('lane.clockError')] : [t('lane.clockError.inline'), t('lane.clockError')];
+    rects.push(inlineLabel(ctx, theme, fitText(ctx, full, (L.right - L.left) * 0.8, 11), L.left, L.y.clockTop - 4));
   }
+  return rects;
 }
 
 /** A lane name on narrow screens: on a panel-coloured backing so packet lines behind it do not cut it. */
@@ -191,6 +211,7 @@ function inlineLabel(ctx, theme, text, x, y) {
   ctx.fillRect(x - 2, y - 10, w + 4, 13);
   ctx.globalAlpha = 1;
   label(ctx, text, x, y, { color: theme.ink, size: 11 });
+  return { x: x - 2, y: y - 10, w: w + 4, h: 13 };
 }
 
 /**
@@ -330,13 +351,15 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
     ctx.fillStyle = COLORS.snapshot;
     ctx.fill();
   }
-  // Outcome words under the arrival lane, skipped where they would overlap.
+  // Outcome words under the arrival lane (measured), skipped where they would overlap.
   let noteEnd = -Infinity;
   B.notes.sort((a, b) => a[1] - b[1]);
   for (const [word, x] of B.notes) {
-    if (x < L.left + 14 || x - 14 < noteEnd) continue;
-    label(ctx, word, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
-    noteEnd = x + 14;
+    const text = t(`lane.note.${word}`);
+    const half = measure(ctx, text, 10.5, '600') / 2;
+    if (x - half < L.left || x - half - 3 < noteEnd) continue;
+    label(ctx, text, x, yA + 17, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+    noteEnd = x + half;
   }
   // The bracket: the two snapshots around the render time, ringed, with their ticks.
   const pair = [bracket.left, bracket.right].filter(Boolean);
@@ -346,7 +369,8 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
     ctx.lineWidth = 1.5;
     ctx.strokeRect(x - 7.5, yS - 7.5, 15, 15);
   }
-  const tickLabel = (text, x) => label(ctx, text, x, yS - 11, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
+  // Above the ■; on narrow screens below it (the lane's inline name takes the row above).
+  const tickLabel = (text, x) => label(ctx, text, x, L.wide ? yS - 11 : yS + 19, { color: theme.ink, halo: theme.panel, size: 10.5, align: 'center', weight: '600' });
   if (pair.length === 2 && X(pair[1].sent) - X(pair[0].sent) < 30) {
     tickLabel(`${pair[0].tick}·${pair[1].tick}`, (X(pair[0].sent) + X(pair[1].sent)) / 2);
   } else {

@@ -3,7 +3,7 @@
 // says what to predict, what to look at and what to try, and puts the article's numbers beside the numbers the
 // core computes for the current settings — recomputed after every run, so moving a slider inside a lesson
 // shows at once whether the article's number still holds. The lesson is kept in the URL (`lesson=`).
-import { t, tagged } from './i18n.js';
+import { t, has, tagged } from './i18n.js';
 import { LESSONS, byLessonId, lessonParams, PRESETS } from './lesson-data.js';
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
@@ -356,8 +356,8 @@ export class Lessons {
     const articleKey = `lesson.${lesson.id}.article.${check.id}`;
     const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
     const articleValue = article === undefined ? '' : show(article);
-    const articleText = t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) });
-    const shownArticle = articleText === articleKey ? articleValue : articleText;
+    // A check without an article sentence shows the article's number itself.
+    const shownArticle = has(articleKey) ? t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) }) : articleValue;
     const row = el('tr', { 'data-check': check.id });
     const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: show(core) }));
     row.append(el('th', { scope: 'row', text: t(labelKey, vars) }), el('td', { class: 'article', text: shownArticle }), coreCell);

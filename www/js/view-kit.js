@@ -3,6 +3,7 @@
 // canvas labels (text with a paper-coloured halo, so a label stays readable over a trail), trails that
 // break at teleports, and the inline legends (SVG keys built once, never per frame).
 import { COLORS, FONT } from './canvas.js';
+import { t, getLang } from './i18n.js';
 
 /** `(row, column) → value` for a table from `model.table(kind)` (for a few reads; loops use `column`). */
 export function reader(table) {
@@ -18,10 +19,16 @@ export function column(table, name) {
 }
 
 // Setting ctx.font re-parses the string, and labels are the most frequent call: remember the last one
-// per context. `fresh(ctx)` forgets it (call it at the start of every canvas draw: a resize resets fonts).
+// per context. `fresh(ctx)` forgets it (call it at the start of every canvas draw: a resize resets fonts), and
+// puts back the stroke state a previous draw may have left (line join, cap, dash, alpha), so the same moment
+// always draws the same pixels, whatever was drawn before it.
 const fonts = new WeakMap();
 export function fresh(ctx) {
   fonts.delete(ctx);
+  ctx.lineJoin = 'miter';
+  ctx.lineCap = 'butt';
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
 }
 function setFont(ctx, font) {
   if (fonts.get(ctx) !== font) {
@@ -84,6 +91,19 @@ export function measure(ctx, s, size = 12, weight = '') {
     widths.set(key, w);
   }
   return w;
+}
+
+/**
+ * The first of `candidates` (longest first) that fits in `maxWidth` px at `size`; when none does, the last one
+ * cut short with "…". Labels come from the string tables and a Chinese label is wider per character than its
+ * English one, so every label that could crowd something is chosen this way, never assumed to fit.
+ */
+export function fitText(ctx, candidates, maxWidth, size = 12, weight = '') {
+  const list = (Array.isArray(candidates) ? candidates : [candidates]).filter((c) => c);
+  for (const c of list) if (measure(ctx, c, size, weight) <= maxWidth) return c;
+  let s = list[list.length - 1] ?? '';
+  while (s.length > 1 && measure(ctx, `${s}…`, size, weight) > maxWidth) s = s.slice(0, -1);
+  return s.length < (list[list.length - 1] ?? '').length ? `${s}…` : s;
 }
 
 /** A line with a dark casing underneath (light colours on white need it, page guide §2). */
@@ -204,7 +224,8 @@ export function fillLegend(el, items) {
     svg.innerHTML = KEYS[item.key]('currentColor');
     svg.style.color = item.color;
     const words = document.createElement('span');
-    words.textContent = item.text;
+    // The words follow the language: `data-i18n` is rewritten by every switch (i18n.js applyI18n).
+    words.textContent = item.i18n ? t(item.i18n) : item.text;
     if (item.i18n) words.dataset.i18n = item.i18n;
     span.append(svg, words);
     el.append(span);
@@ -250,7 +271,8 @@ export function bracketOf(model, frames, index) {
   const outcome = column(snaps, 'outcome');
   const inserted = model.codes.snapshotOutcome.indexOf('inserted');
   const row = (i) => ({ i, tick: s(i, 'tick'), serverTime: s(i, 'serverTime'), sent: s(i, 'sent'), x: s(i, 'x'), y: s(i, 'y') });
-  const usable = (i) => arrival(i) <= now && outcome(i) === inserted;
+  // An imported trace has no outcomes (NaN): every snapshot that has arrived counts as inserted.
+  const usable = (i) => arrival(i) <= now && (outcome(i) === inserted || Number.isNaN(outcome(i)));
   const split = lowerBound(snaps, 'serverTime', renderTime + 1e-12);
   for (let i = split - 1; i >= 0 && i >= split - 64; i--) {
     if (usable(i)) { out.left = row(i); break; }
@@ -284,5 +306,8 @@ export function staticLayer(holder, key, w, h, paint) {
   return holder.layer;
 }
 
-/** A key for the theme colours (a static layer is repainted when the theme changes). */
-export const themeKey = (theme) => `${theme.ink}${theme.muted}${theme.line}${theme.panel}${theme.truth}`;
+/**
+ * A key for what a static layer depends on besides its size: the theme colours and the language (a layer is
+ * repainted when the theme or the language changes — its labels come from the string tables).
+ */
+export const themeKey = (theme) => `${theme.ink}${theme.muted}${theme.line}${theme.panel}${theme.truth}|${getLang()}`;

@@ -6,8 +6,9 @@
 // predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged), the offset, and
 // a loupe that magnifies the few units around you (offsets of 1–5 units are a few pixels in the arena).
 import { COLORS, surface, circle, square, diamond } from './canvas.js';
-import { reader, label, measure, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey } from './view-kit.js';
+import { reader, label, measure, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { fadeBuckets } from './views-world.js';
+import { t } from './i18n.js';
 
 const TRAIL_SECONDS = 2;
 const OFFSET_VISIBLE = 0.05; // world units; below this the band would be a dot
@@ -37,7 +38,7 @@ export function drawLocal(canvas, scene, cache = {}) {
     c.strokeRect(ox, oy, side, side);
     label(c, '0,0', ox + 3, oy + 11, { color: theme.muted, size: 10 });
     label(c, String(size), ox + side - 3, oy + side - 4, { color: theme.muted, size: 10, align: 'right' });
-    label(c, 'Steer: W A S D or ← ↑ ↓ →', ox + 4, oy + side - 5, { color: theme.ink, halo: theme.panel, size: 11 });
+    label(c, fitText(c, [t('view.local.steer'), t('view.local.steerShort')], side - 8, 11), ox + 4, oy + side - 5, { color: theme.ink, halo: theme.panel, size: 11 });
     readoutCaptions(c, theme, column, params);
     if (loupe.size > 40) {
       c.fillStyle = theme.paper;
@@ -56,7 +57,8 @@ export function drawLocal(canvas, scene, cache = {}) {
     const cy = loupe.top + loupe.size / 2;
     loupe.map = { scale: s, x: (x) => cx + (x - P[0]) * s, y: (y) => cy + (y - P[1]) * s };
     paintPlayer(ctx, scene, loupe, 1.3);
-    label(ctx, `×${Math.round(s / k)} around you`, loupe.left + 3, loupe.top + 11, { color: theme.muted, halo: theme.paper, size: 10 });
+    const zoom = Math.round(s / k);
+    label(ctx, fitText(ctx, [t('view.local.loupe', { n: zoom }), `×${zoom}`], loupe.size - 6, 10), loupe.left + 3, loupe.top + 11, { color: theme.muted, halo: theme.paper, size: 10 });
   }
   readout(ctx, theme, column, frames, index);
   return { predicted: P, rendered: [at(index, 'renderedX'), at(index, 'renderedY')], offset: at(index, 'offset'), pending: at(index, 'pending') };
@@ -115,7 +117,7 @@ function paintPlayer(ctx, { model, frames, index, theme }, box, grow) {
   if (grow !== 1) ctx.restore();
   if (grow === 1 && offset > OFFSET_LABELLED && Number.isFinite(R[0])) {
     // Named beside the drawn player, on whichever side stays inside the arena.
-    const text = `offset ${offset.toFixed(1)} u`;
+    const text = t('view.local.offset', { v: offset.toFixed(1) });
     const left = R[0] + 9 + measure(ctx, text, 11, '600') > box.left + box.size;
     label(ctx, text, left ? R[0] - 9 : R[0] + 9, R[1] - 8, { color: theme.ink, halo: theme.panel, size: 11, weight: '600', align: left ? 'right' : 'left' });
   }
@@ -158,10 +160,13 @@ function offsetArrow(ctx, [x0, y0], [x1, y1]) {
 /** The column to the right of the arena, still parts: captions and the smoothing in use. */
 function readoutCaptions(ctx, theme, { x, y, w }, params) {
   const small = w < 100 ? 11 : 12;
-  label(ctx, 'pending inputs', x, y, { color: theme.muted, size: small });
-  label(ctx, 'offset', x, y + 46, { color: theme.muted, size: small });
-  const smoothing = params.local.smoothing === 'halfLife' ? `half-life ${Math.round(params.local.halfLife * 1000)} ms` : `smoothing: ${params.local.smoothing}`;
-  label(ctx, smoothing, x, y + 80, { color: theme.muted, size: small });
+  label(ctx, fitText(ctx, [t('view.local.pending'), t('view.local.pendingShort')], w, small), x, y, { color: theme.muted, size: small });
+  label(ctx, fitText(ctx, t('view.local.offsetCaption'), w, small), x, y + 46, { color: theme.muted, size: small });
+  const mode = params.local.smoothing;
+  const smoothing = mode === 'halfLife'
+    ? [t('view.local.halfLife', { ms: Math.round(params.local.halfLife * 1000) }), `${Math.round(params.local.halfLife * 1000)} ms`]
+    : [t('view.local.smoothing', { mode: t(`plot.smoothing.${mode}`) }), t(`plot.smoothing.${mode}`)];
+  label(ctx, fitText(ctx, smoothing, w, small), x, y + 80, { color: theme.muted, size: small });
 }
 
 /** The live numbers: pending inputs (and a cell per input, as many as fit), the offset size. */

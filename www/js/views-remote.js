@@ -5,14 +5,15 @@
 // buffer as ■ (arrived, not yet played past) with the two around the render time outlined and joined: the
 // ◆ slides along that segment. The sample status is a glyph + word in the corner (never a new hue).
 import { COLORS, surface, worldMapper, circle, square, diamond } from './canvas.js';
-import { reader, lowerBound, label, recentFrames, trail, casedStroke, openDiamond, bracketOf, fresh, column, staticLayer, themeKey } from './view-kit.js';
+import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, openDiamond, bracketOf, fresh, column, staticLayer, themeKey, fitText } from './view-kit.js';
 import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
 import { statusText } from './readouts.js';
+import { t } from './i18n.js';
+import { highlightRemote } from './views-highlight.js';
 
 const TRAIL_SECONDS = 2;
-const MODE_WORDS = { interpolated: 'interpolating', extrapolated: 'extrapolating', held: 'holding still', snapped: 'snapped to newest', hidden: 'hidden' };
 
-export function drawRemote(canvas, scene, cache = {}) {
+export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
@@ -93,12 +94,13 @@ export function drawRemote(canvas, scene, cache = {}) {
       diamond(ctx, px, py, 7, COLORS.render, { cased: true });
     }
     if (Number.isFinite(tx) && Math.hypot(map.x(tx) - px, map.y(ty) - py) > 24) {
-      label(ctx, 'truth now', map.x(tx) + 7, map.y(ty) - 6, { color: theme.muted, halo: theme.panel, size: 10 });
+      label(ctx, t('view.truthNow'), map.x(tx) + 7, map.y(ty) - 6, { color: theme.muted, halo: theme.panel, size: 10 });
     }
   }
 
   const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
-  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null };
+  const hl = highlight ? highlightRemote(ctx, map, theme, highlight, w, h) : null;
+  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl };
 }
 
 /**
@@ -123,7 +125,7 @@ function drawBuffer(ctx, map, theme, model, frames, index) {
   for (let i = lowerBound(snaps, 'serverTime', renderTime - 0.4); i < snaps.rows; i++) {
     const ts = serverTime(i);
     if (ts > renderTime + 2) break;
-    if (!(arrival(i) <= now) || outcome(i) !== inserted) continue;
+    if (!(arrival(i) <= now) || (outcome(i) !== inserted && !Number.isNaN(outcome(i)))) continue; // NaN: a trace's snapshot
     const behind = renderTime - ts;
     ctx.globalAlpha = behind > 0 ? Math.max(0.2, 0.7 - behind * 1.5) : 0.85;
     square(ctx, map.x(s(i, 'x')), map.y(s(i, 'y')), 6, COLORS.snapshot);
@@ -153,18 +155,21 @@ function corner(ctx, theme, model, frames, index, mode, bracket, w) {
   const { glyph, name } = statusText(status);
   const ahead = at(index, 'ahead');
   const cap = model.params.remote.underrun.maxExtrapolation;
-  let doing = MODE_WORDS[mode] ?? mode;
-  if (mode === 'extrapolated' && Number.isFinite(ahead)) doing += ` +${Math.round(ahead * 1000)} of ${Math.round(cap * 1000)} ms`;
-  label(ctx, `${glyph} ${name}`, 8, 16, { color: theme.ink, halo: theme.panel, size: 13, weight: '700' });
-  label(ctx, doing, 8, 31, { color: theme.ink, halo: theme.panel, size: 11 });
+  let doing = t(`view.remote.doing.${mode}`);
+  if (mode === 'extrapolated' && Number.isFinite(ahead)) doing += t('view.remote.ahead', { ahead: Math.round(ahead * 1000), cap: Math.round(cap * 1000) });
+  // The delay sits top right; the status takes what is left of the line (the glyph alone when even that is short).
+  const delay = at(index, 'delay');
+  const delayText = t('view.remote.delay', { ms: Math.round(delay * 1000) });
+  const room = w - 16 - measure(ctx, delayText, 11) - 10;
+  label(ctx, fitText(ctx, [`${glyph} ${name}`, glyph], room, 13, '700'), 8, 16, { color: theme.ink, halo: theme.panel, size: 13, weight: '700' });
+  label(ctx, fitText(ctx, doing, w - 16, 11), 8, 31, { color: theme.ink, halo: theme.panel, size: 11 });
   let uses = '';
   if (bracket.left && bracket.right && Number.isFinite(bracket.alpha)) {
-    uses = `ticks ${bracket.left.tick}→${bracket.right.tick}, α ${bracket.alpha.toFixed(2)}`;
+    uses = t('view.remote.uses', { left: bracket.left.tick, right: bracket.right.tick, alpha: bracket.alpha.toFixed(2) });
   } else if (bracket.left) {
-    uses = `past newest tick ${bracket.left.tick}`;
+    uses = t('view.remote.pastNewest', { tick: bracket.left.tick });
   }
-  const delay = at(index, 'delay');
-  label(ctx, `delay ${Math.round(delay * 1000)} ms`, w - 8, 16, { color: theme.muted, halo: theme.panel, size: 11, align: 'right' });
-  if (uses) label(ctx, uses, 8, 45, { color: theme.muted, halo: theme.panel, size: 11 });
+  label(ctx, delayText, w - 8, 16, { color: theme.muted, halo: theme.panel, size: 11, align: 'right' });
+  if (uses) label(ctx, fitText(ctx, uses, w - 16, 11), 8, 45, { color: theme.muted, halo: theme.panel, size: 11 });
   return status;
 }

@@ -5,14 +5,16 @@
 // word "respawn" where the entity teleported (the snapshot carrying the teleport flag is ringed). Same world scale as the Remote view, so the two compare
 // mark for mark.
 import { COLORS, surface, worldMapper, circle, cross } from './canvas.js';
-import { reader, lowerBound, label, recentFrames, trail, fresh, column, staticLayer, themeKey } from './view-kit.js';
+import { reader, lowerBound, label, recentFrames, trail, fresh, column, staticLayer, themeKey, fitText } from './view-kit.js';
 import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
+import { t } from './i18n.js';
+import { highlightServer } from './views-highlight.js';
 
 const TRAIL_SECONDS = 2;
 const SENT_SECONDS = 1;
 const LOST_SECONDS = 2;
 
-export function drawServer(canvas, scene, cache = {}) {
+export function drawServer(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
@@ -81,7 +83,7 @@ export function drawServer(canvas, scene, cache = {}) {
   }
   ctx.globalAlpha = 1;
   if (newestLost && newestLost.age < 1) {
-    label(ctx, 'lost', newestLost.x + 7, newestLost.y - 6, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
+    label(ctx, t('legend.lost'), newestLost.x + 7, newestLost.y - 6, { color: theme.ink, halo: theme.panel, size: 11, weight: '600' });
   }
 
   // The truth now.
@@ -93,9 +95,11 @@ export function drawServer(canvas, scene, cache = {}) {
   }
 
   const rate = model.params.scenario.sendRate;
-  label(ctx, `server time ${serverNow.toFixed(2)} s`, 8, 16, { color: theme.ink, halo: theme.panel, size: 12, weight: '600' });
-  label(ctx, `${rate} Hz · ${sent} sent in the last 1 s · ${lost} lost in 2 s`, 8, h - 8, { color: theme.muted, halo: theme.panel, size: 11 });
-  return { sent, lost, respawns: jumps.length };
+  label(ctx, t('view.server.time', { t: serverNow.toFixed(2) }), 8, 16, { color: theme.ink, halo: theme.panel, size: 12, weight: '600' });
+  const footer = fitText(ctx, [t('view.server.footer', { rate, sent, lost }), t('view.server.footerShort', { rate, sent, lost })], w - 16, 11);
+  label(ctx, footer, 8, h - 8, { color: theme.muted, halo: theme.panel, size: 11 });
+  const hl = highlight ? highlightServer(ctx, map, theme, model, highlight, w, h) : null;
+  return { sent, lost, respawns: jumps.length, highlight: hl };
 }
 
 /** A respawn: dotted hop from where the entity died to where it reappeared, named in words. */
@@ -115,5 +119,5 @@ function respawnHop(ctx, map, theme, jump) {
   const mx = map.x((x0 + x1) / 2);
   const my = map.y((y0 + y1) / 2);
   const right = (x0 + x1) / 2 < 60;
-  label(ctx, '↺ respawn', mx + (right ? 6 : -6), my + 4, { color: theme.ink, halo: theme.panel, size: 11, align: right ? 'left' : 'right' });
+  label(ctx, t('view.server.respawn'), mx + (right ? 6 : -6), my + 4, { color: theme.ink, halo: theme.panel, size: 11, align: right ? 'left' : 'right' });
 }

@@ -1,6 +1,7 @@
 // The three world views side by side — Server truth · Local (you, predicted) · Remote (as rendered) —
 // and their inline legends. Each view lives in its own module (views-server/-local/-remote.js); this one
-// mounts them, fills the legend spans in the figure captions once, and redraws all three per frame.
+// mounts them, fills the legend spans in the figure captions once (their words follow the language), and
+// redraws all three per frame, with the step-through's subject (`app.highlight`, views-highlight.js) on top.
 import { COLORS } from './canvas.js';
 import { fillLegend } from './view-kit.js';
 import { drawServer } from './views-server.js';
@@ -31,7 +32,7 @@ export const LEGENDS = {
   ],
 };
 
-export function mount() {
+export function mount(app) {
   const server = document.getElementById('view-server');
   const local = document.getElementById('view-local');
   const remote = document.getElementById('view-remote');
@@ -42,10 +43,11 @@ export function mount() {
     last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
+      const highlight = app?.highlight ?? null;
       this.last = {
-        server: drawServer(server, scene, caches[0]),
+        server: drawServer(server, scene, caches[0], highlight),
         local: drawLocal(local, scene, caches[1]),
-        remote: drawRemote(remote, scene, caches[2]),
+        remote: drawRemote(remote, scene, caches[2], highlight),
       };
     },
   };

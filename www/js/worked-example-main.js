@@ -1,11 +1,35 @@
-// Boot: load the wasm module, wire the slider to Rust, run the animation loop.
+// Boot: load the wasm module, wire the slider to Rust, run the animation loop; zh-CN / English like the
+// playground — the language comes from `lang=` in the URL's hash, else the browser's, and the 中文 / English
+// switch keeps the choice in the URL.
 import { showError, hasFailed, watchForErrors } from './banner.js';
 import { ExampleView } from './worked-example-view.js';
+import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
 
 import { loadCore } from './core.js';
 
 watchForErrors();
 
+/** The 中文 / English buttons in the header; a choice is written into the hash (and into the link back). */
+function languageSwitch() {
+  const group = document.getElementById('lang-switch');
+  const back = document.getElementById('back');
+  const sync = () => {
+    for (const b of group.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.id === `lang-${getLang()}`));
+    back.href = `./#lang=${getLang()}`;
+  };
+  for (const lang of ['zh', 'en']) {
+    const b = tagged('button', `lang.${lang}`, { type: 'button', id: `lang-${lang}`, lang: lang === 'zh' ? 'zh-CN' : 'en' });
+    b.addEventListener('click', () => {
+      const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+      hash.set('lang', lang);
+      history.replaceState(null, '', `${location.pathname}${location.search}#${hash}`);
+      setLang(lang);
+    });
+    group.append(b);
+  }
+  onLangChange(sync);
+  sync();
+}
 
 function bindSlider(playground, redraw) {
   const slider = document.getElementById('render-delay');
@@ -25,14 +49,21 @@ function bindSlider(playground, redraw) {
 
 function bindPlayButton(state) {
   const button = document.getElementById('play');
+  const show = () => {
+    button.dataset.i18n = state.playing ? 'button.pause' : 'button.play';
+    button.textContent = t(button.dataset.i18n);
+    button.setAttribute('aria-pressed', String(state.playing));
+  };
   button.addEventListener('click', () => {
     state.playing = !state.playing;
-    button.textContent = state.playing ? 'Pause' : 'Play';
-    button.setAttribute('aria-pressed', String(state.playing));
+    show();
   });
+  show();
 }
 
 async function main() {
+  setLang(detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang')));
+  languageSwitch();
   const core = await loadCore();
   if (!core) return;
   document.getElementById('version').textContent = core.version();
@@ -44,6 +75,7 @@ async function main() {
   bindSlider(playground, redraw);
   bindPlayButton(state);
   window.addEventListener('resize', redraw);
+  onLangChange(redraw);
   // Exposed for the end-to-end tests and for curious readers in the console.
   window.netcodeLab = { core, playground, redraw };
 

@@ -1,8 +1,11 @@
 // Draws seed 002's worked example: the world track, the three timeline lanes and the rendered-x curve.
 // All numbers come from Rust through Float64Array views over wasm memory; views are rebuilt on every draw
-// because a growing wasm memory detaches old ones.
+// because a growing wasm memory detaches old ones. Every word comes from `t()` (zh / en), the status with its
+// glyph as on the playground, and the core's reason is re-worded from its numbers (`reasonText`).
 
-import { COLORS, theme as themeColors, line, text as label, square, circle, diamond } from './canvas.js';
+import { COLORS, FONT, theme as themeColors, line, text as label, square, circle, diamond } from './canvas.js';
+import { t } from './i18n.js';
+import { statusText } from './readouts.js';
 
 const STATUS_READY = 1;
 const FRAME = { local: 0, renderTime: 1, status: 2, x: 3, left: 4, right: 5, factor: 6, delay: 7 };
@@ -66,30 +69,30 @@ export class ExampleView {
   drawTrack(ctx, theme, { left, right, top, frame, snapshots, arrived }) {
     const y = top + 52;
     const xs = (x) => left + ((x + 0.25) / 2.5) * (right - left);
-    label(ctx, theme.ink, 'World (remote entity)', 12, top + 12);
-    label(ctx, theme.muted, 'x position', 12, top + 28, 12);
+    label(ctx, theme.ink, fit(ctx, t('we.world'), left - 20, 12), 12, top + 12);
+    label(ctx, theme.muted, fit(ctx, t('we.xPosition'), left - 20, 12), 12, top + 28, 12);
     ctx.strokeStyle = theme.line;
     ctx.lineWidth = 1;
     line(ctx, xs(-0.25), y, xs(2.25), y);
     for (const s of snapshots) {
       const has = arrived.includes(s);
       square(ctx, xs(s.x), y, 9, COLORS.snapshot, has);
-      label(ctx, has ? theme.ink : theme.muted, `tick ${s.tick}${has ? '' : ' (not yet)'}`, xs(s.x) - 24, y + 24, 12);
+      label(ctx, has ? theme.ink : theme.muted, t(has ? 'we.tick' : 'we.tickNotYet', { tick: s.tick }), xs(s.x), y + 24, 12, 'center');
     }
     if (frame.status === STATUS_READY) {
       diamond(ctx, xs(frame.x), y, 10, COLORS.render);
-      label(ctx, COLORS.render, `rendered x = ${frame.x.toFixed(2)}`, xs(frame.x) - 40, y - 16, 12);
+      label(ctx, COLORS.render, t('we.rendered', { x: frame.x.toFixed(2) }), xs(frame.x), y - 16, 12, 'center');
     } else {
-      const name = this.Playground.statusName(frame.status);
-      label(ctx, COLORS.render, `nothing to render: ${name}`, xs(0.6), y - 16, 12);
+      const { glyph, name } = statusText(this.Playground.statusName(frame.status));
+      label(ctx, COLORS.render, t('we.nothing', { status: `${glyph} ${name}` }), xs(0.6), y - 16, 12);
     }
   }
 
   drawLanes(ctx, theme, { left, right, top, tx, frame, snapshots, arrived }) {
     const lanes = { send: top + 20, arrival: top + 80, render: top + 140 };
-    label(ctx, theme.ink, 'Server send', 12, lanes.send + 4);
-    label(ctx, theme.ink, 'Arrival (local)', 12, lanes.arrival + 4);
-    label(ctx, theme.ink, 'Render time', 12, lanes.render + 4);
+    label(ctx, theme.ink, fit(ctx, t('lane.serverSend'), left - 20, 12), 12, lanes.send + 4);
+    label(ctx, theme.ink, fit(ctx, t('we.arrivalLocal'), left - 20, 12), 12, lanes.arrival + 4);
+    label(ctx, theme.ink, fit(ctx, t('lane.render'), left - 20, 12), 12, lanes.render + 4);
     ctx.strokeStyle = theme.line;
     for (const y of Object.values(lanes)) line(ctx, left, y, right, y);
 
@@ -122,16 +125,16 @@ export class ExampleView {
     ctx.setLineDash([4, 3]);
     line(ctx, tx(frame.local), top - 4, tx(frame.local), lanes.render + 24);
     ctx.setLineDash([]);
-    label(ctx, theme.ink, 'now', tx(frame.local) + 4, top + 4, 11);
+    label(ctx, theme.ink, t('lane.now'), tx(frame.local), top - 8, 11, 'center'); // above the tick numbers
     ctx.strokeStyle = COLORS.render;
     ctx.lineWidth = 1;
     line(ctx, tx(frame.renderTime), lanes.render + 20, tx(frame.local), lanes.render + 20);
-    label(ctx, COLORS.render, `delay ${Math.round(frame.delay * 1000)} ms`, tx(frame.renderTime), lanes.render + 34, 11);
+    label(ctx, COLORS.render, t('lane.delayShort', { ms: Math.round(frame.delay * 1000) }), tx(frame.renderTime), lanes.render + 34, 11);
   }
 
   drawCurve(ctx, theme, { left, right, top, bottom, tx, frame, curve }) {
-    label(ctx, theme.ink, 'Rendered x', 12, top + 10);
-    label(ctx, theme.muted, 'over local time', 12, top + 26, 12);
+    label(ctx, theme.ink, fit(ctx, t('we.renderedX'), left - 20, 12), 12, top + 10);
+    label(ctx, theme.muted, fit(ctx, t('we.overLocalTime'), left - 20, 12), 12, top + 26, 12);
     const y = (x) => bottom - (x / 2) * (bottom - top - 8);
     ctx.strokeStyle = theme.line;
     ctx.lineWidth = 1;
@@ -142,8 +145,10 @@ export class ExampleView {
       if (run.status === STATUS_READY) continue;
       ctx.fillStyle = 'rgba(230,159,0,0.18)';
       ctx.fillRect(tx(run.from), top, tx(run.to) - tx(run.from), bottom - top);
-      const name = this.Playground.statusName(run.status);
-      label(ctx, theme.muted, `⚠ ${name}: no position`, (tx(run.from) + tx(run.to)) / 2 - 50, top + 20, 12);
+      const { glyph, name } = statusText(this.Playground.statusName(run.status));
+      const width = tx(run.to) - tx(run.from);
+      const text = fit(ctx, [t('we.noPosition', { status: `${glyph} ${name}` }), glyph], Math.max(width - 4, 14), 12);
+      label(ctx, theme.muted, text, (tx(run.from) + tx(run.to)) / 2, top + 20, 12, 'center');
     }
     ctx.strokeStyle = COLORS.render;
     ctx.lineWidth = 2.5;
@@ -168,19 +173,56 @@ export class ExampleView {
       line(ctx, tx(t), y - 11, tx(t), y - 5);
       label(ctx, theme.muted, t.toFixed(2), tx(t) - 12, y + 6, 11);
     }
-    label(ctx, theme.muted, 'seconds', right - 44, y - 14, 11);
+    label(ctx, theme.muted, t('we.seconds'), right, y - 14, 11, 'right');
   }
 
   updateReadout(frame, playground) {
-    const status = this.Playground.statusName(frame.status);
+    const code = this.Playground.statusName(frame.status);
+    const { glyph, name } = statusText(code);
     const where = frame.status === STATUS_READY
-      ? `x = ${frame.x.toFixed(3)} between ticks ${frame.left} and ${frame.right} (factor ${frame.factor.toFixed(2)})`
-      : 'no position';
+      ? t('we.readoutWhere', { x: frame.x.toFixed(3), left: frame.left, right: frame.right, factor: frame.factor.toFixed(2) })
+      : t('we.readoutNone');
     document.getElementById('readout').textContent =
-      `local ${frame.local.toFixed(3)} s → render ${frame.renderTime.toFixed(3)} s · ${status} · ${where}`;
-    document.getElementById('status').textContent = status;
-    document.getElementById('reason').textContent = playground.reason || '—';
+      t('we.readout', { local: frame.local.toFixed(3), render: frame.renderTime.toFixed(3), status: `${glyph} ${name}`, where });
+    const status = document.getElementById('status');
+    status.textContent = `${glyph} ${name}`;
+    status.dataset.status = code;
+    document.getElementById('reason').textContent = reasonText(playground.reason) || '—';
   }
+}
+
+/** The first candidate that fits in `max` px at `size` (the lane names share a 150 px column). */
+function fit(ctx, candidates, max, size) {
+  ctx.font = `${size}px ${FONT}`;
+  const list = Array.isArray(candidates) ? candidates : [candidates];
+  return list.find((c) => ctx.measureText(c).width <= max) ?? list[list.length - 1];
+}
+
+/**
+ * The core's reason (src/buffer/reason.rs, `impl Display for Reason`) in the current language: its numbers are
+ * read back out of the English sentence and put into `we.why.*`; a sentence of another shape (a clock's own
+ * text) is shown as the core wrote it.
+ */
+export function reasonText(reason) {
+  if (!reason) return '';
+  const forms = [
+    [/^no snapshot received yet$/, 'we.why.noSnapshot', []],
+    [/^(\d+) of (\d+) snapshots needed to start$/, 'we.why.priming', ['held', 'needed']],
+    [/^render time (\S+) s is (\S+) ms before the oldest snapshot \(tick (\d+), (\S+) s\)$/, 'we.why.beforeOldest', ['render', 'ms', 'tick', 'time']],
+    [/^render time (\S+) s is (\S+) ms past the newest snapshot \(tick (\d+), (\S+) s\); recent arrival interval (?:(\S+) ms|unknown)$/, 'we.why.pastNewest', ['render', 'ms', 'tick', 'time', 'interval']],
+    [/^ticks (\d+) and (\d+) belong to lifetime generations (\d+) and (\d+): no interpolation across a respawn$/, 'we.why.respawn', ['left', 'right', 'lg', 'rg']],
+    [/^tick (\d+) is a teleport: no interpolation across the discontinuity$/, 'we.why.teleport', ['tick']],
+    [/^ticks (\d+) and (\d+) are (\S+) ms apart, more than (\S+) × the (\S+) ms send interval$/, 'we.why.wideBracket', ['left', 'right', 'span', 'factor', 'interval']],
+    [/^render time is (\S+), not a finite number$/, 'we.why.notFinite', ['render']],
+  ];
+  for (const [re, key, names] of forms) {
+    const m = reason.match(re);
+    if (!m) continue;
+    const vars = Object.fromEntries(names.map((n, i) => [n, m[i + 1]]));
+    if (key === 'we.why.pastNewest') vars.interval = vars.interval === undefined ? t('we.why.unknown') : `${vars.interval} ms`;
+    return t(key, vars);
+  }
+  return reason;
 }
 
 /** Consecutive curve rows with the same status, as {status, from, to} in local time. */

@@ -65,10 +65,25 @@ export function textWidth(ctx, s, size = 11, weight = '') {
 }
 
 /**
- * Axes for the box {left, top, right, bottom}: a light grid, tick labels, and the units —
- * the y label above the axis (horizontal, readable), the x label at the right under the ticks.
+ * The first of `candidates` (longest first) that fits in `maxWidth` px; when none does, the last one cut short
+ * with "…". Plot labels come from the string tables and Chinese runs wider per character than English, so a
+ * label that could crowd its neighbour is chosen this way, never assumed to fit.
  */
-export function axes(ctx, box, { x, y, xTicks, yTicks, xFormat = String, yFormat = String, xLabel, yLabel, theme, grid = true, yLabelRight = false }) {
+export function fitText(ctx, candidates, maxWidth, size = 11, weight = '') {
+  const list = (Array.isArray(candidates) ? candidates : [candidates]).filter((c) => c);
+  for (const c of list) if (textWidth(ctx, c, size, weight) <= maxWidth) return c;
+  const last = list[list.length - 1] ?? '';
+  let s = last;
+  while (s.length > 1 && textWidth(ctx, `${s}…`, size, weight) > maxWidth) s = s.slice(0, -1);
+  return s.length < last.length ? `${s}…` : s;
+}
+
+/**
+ * Axes for the box {left, top, right, bottom}: a light grid, tick labels, and the units —
+ * the y label above the axis (horizontal, readable), the x label at the right under the ticks. Both are fitted to
+ * the box (`yLabelWidth` narrows the y label when something shares its line).
+ */
+export function axes(ctx, box, { x, y, xTicks, yTicks, xFormat = String, yFormat = String, xLabel, yLabel, yLabelWidth, theme, grid = true, yLabelRight = false }) {
   ctx.save();
   ctx.lineWidth = 1;
   ctx.setLineDash([]);
@@ -95,7 +110,7 @@ export function axes(ctx, box, { x, y, xTicks, yTicks, xFormat = String, yFormat
   ctx.stroke();
   for (const v of yTicks) label(ctx, yFormat(v), box.left - 4, y(v), { color: theme.muted, size: 10, align: 'right', baseline: 'middle' });
   let lastRight = -Infinity;
-  const xl = xLabel ? textWidth(ctx, xLabel, 10.5) : 0;
+  const xl = xLabel ? Math.min(textWidth(ctx, xLabel, 10.5), box.right - box.left) : 0;
   for (const v of xTicks) {
     const s = xFormat(v);
     const px = x(v);
@@ -105,8 +120,8 @@ export function axes(ctx, box, { x, y, xTicks, yTicks, xFormat = String, yFormat
     label(ctx, s, px, box.bottom + 14, { color: theme.muted, size: 10, align: 'center' });
     lastRight = px + half;
   }
-  if (xLabel) label(ctx, xLabel, box.right, box.bottom + 14, { color: theme.ink, size: 10.5, align: 'right' });
-  if (yLabel) label(ctx, yLabel, yLabelRight ? box.right : box.left - 2, box.top - 6, { color: theme.ink, size: 10.5, align: yLabelRight ? 'right' : 'left' });
+  if (xLabel) label(ctx, fitText(ctx, xLabel, box.right - box.left, 10.5), box.right, box.bottom + 14, { color: theme.ink, size: 10.5, align: 'right' });
+  if (yLabel) label(ctx, fitText(ctx, yLabel, yLabelWidth ?? box.right - box.left + 2, 10.5), yLabelRight ? box.right : box.left - 2, box.top - 6, { color: theme.ink, size: 10.5, align: yLabelRight ? 'right' : 'left' });
   ctx.restore();
 }
 

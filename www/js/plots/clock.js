@@ -9,7 +9,8 @@
 
 import { COLORS, cross } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, cursor } from './axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor } from './axes.js';
+import { t, getLang } from '../i18n.js';
 
 /** Everything the plot needs from one run, copied out of wasm memory once. */
 function readRun(model) {
@@ -64,12 +65,9 @@ export function mount(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-clock',
-    title: 'The clock under the render time',
-    caption: 'Raw RTT jumps about; outliers (✕) are dropped, so the clock estimate settles and stays put.',
     width: 360,
     height: 270,
     i18n: 'plot.clock',
-    label: 'RTT samples, smoothed RTT and render delay over the run, and the clock estimate error over the run',
   });
   let run = { runId: -1 };
 
@@ -88,9 +86,11 @@ export function mount(root, app) {
     const y = scale(0, d.yMax, l.top.bottom, l.top.top);
     const ye = scale(-d.errMax, d.errMax, l.bottom.bottom, l.bottom.top);
     const xTicks = ticks(0, duration, 6);
-    axes(ctx, l.top, { x, y, theme, xTicks, yTicks: ticks(0, d.yMax, 3), xFormat: () => '', yFormat: (v) => `${v}`, yLabel: 'round trip and delay (ms)' });
-    axes(ctx, l.bottom, { x, y: ye, theme, xTicks, yTicks: [-d.errMax, 0, d.errMax], xFormat: (v) => `${+v.toFixed(1)}`, yFormat: (v) => `${v > 0 ? '+' : ''}${v}`, xLabel: 'run time (s)', yLabel: 'clock error: estimate − true server time (ms)' });
-    label(ctx, `${d.samples.length} samples · ${d.rejected} rejected`, l.top.right, l.top.top - 6, { color: theme.muted, size: 10, align: 'right' });
+    // The sample count shares the y label's line, right-aligned: it gets the room it needs.
+    const counts = fitText(ctx, [t('plot.clock.samples', { n: d.samples.length, rejected: d.rejected }), t('plot.clock.samplesShort', { n: d.samples.length, rejected: d.rejected })], (l.top.right - l.top.left) * 0.45, 10);
+    axes(ctx, l.top, { x, y, theme, xTicks, yTicks: ticks(0, d.yMax, 3), xFormat: () => '', yFormat: (v) => `${v}`, yLabel: t('plot.clock.y'), yLabelWidth: l.top.right - l.top.left - textWidth(ctx, counts, 10) - 10 });
+    axes(ctx, l.bottom, { x, y: ye, theme, xTicks, yTicks: [-d.errMax, 0, d.errMax], xFormat: (v) => `${+v.toFixed(1)}`, yFormat: (v) => `${v > 0 ? '+' : ''}${v}`, xLabel: t('plot.runTime'), yLabel: t('plot.clock.yError') });
+    label(ctx, counts, l.top.right, l.top.top - 6, { color: theme.muted, size: 10, align: 'right' });
 
     // Render delay in use (render colour: it is the render clock's lag).
     const delayPts = [];
@@ -142,7 +142,7 @@ export function mount(root, app) {
     if (Number.isFinite(d.firstError) && Math.abs(d.firstError * 1000) > d.errMax) {
       const sign = d.firstError < 0 ? '−' : '+';
       const arrowY = d.firstError < 0 ? l.bottom.bottom - 4 : l.bottom.top + 12;
-      label(ctx, `${d.firstError < 0 ? '↓' : '↑'} starts at ${sign}${Math.abs(d.firstError * 1000).toFixed(0)} ms`, l.bottom.left + 6, arrowY, { color: theme.ink, size: 10, halo: theme.panel });
+      label(ctx, t('plot.clock.startsAt', { arrow: d.firstError < 0 ? '↓' : '↑', v: `${sign}${Math.abs(d.firstError * 1000).toFixed(0)}` }), l.bottom.left + 6, arrowY, { color: theme.ink, size: 10, halo: theme.panel });
     }
   }
 
@@ -176,12 +176,11 @@ export function mount(root, app) {
     cursor(ctx, px, l.top.top, l.top.bottom, theme);
     cursor(ctx, px, l.bottom.top, l.bottom.bottom, theme);
     const { smoothed, err, delay } = readAt(d, playhead);
-    const parts = ['now:'];
-    parts.push(Number.isFinite(smoothed) ? `smoothed RTT ${Math.round(smoothed * 1000)} ms` : 'no RTT yet');
-    if (Number.isFinite(delay)) parts.push(`delay ${Math.round(delay * 1000)} ms`);
-    const text = `${parts[0]} ${parts.slice(1).join(' · ')}`;
+    const parts = [Number.isFinite(smoothed) ? t('plot.clock.nowRtt', { ms: Math.round(smoothed * 1000) }) : t('plot.clock.noRtt')];
+    if (Number.isFinite(delay)) parts.push(t('plot.clock.nowDelay', { ms: Math.round(delay * 1000) }));
+    const text = fitText(ctx, [t('plot.now', { what: parts.join(' · ') }), t('plot.now', { what: parts[0] })], w - 12, 10.5, '600');
     label(ctx, text, l.top.left - 30, 13, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
-    const errText = Number.isFinite(err) ? `${err >= 0 ? '+' : '−'}${Math.abs(err * 1000).toFixed(1)} ms` : 'uncertain';
+    const errText = Number.isFinite(err) ? `${err >= 0 ? '+' : '−'}${Math.abs(err * 1000).toFixed(1)} ms` : t('plot.clock.uncertain');
     const tw = textWidth(ctx, errText, 10.5, '600');
     label(ctx, errText, px + 4 + tw > l.bottom.right ? px - 4 - tw : px + 4, l.bottom.top + 10, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
   }
@@ -208,14 +207,14 @@ export function mount(root, app) {
       if (run.runId !== model.runId) run = readRun(model);
       const duration = model.duration;
       fig.setLegend([
-        { text: 'RTT sample', swatch: { color: theme.muted, mark: 'ring', line: false } },
-        { text: 'rejected outlier', swatch: { color: theme.ink, mark: 'cross', line: false } },
-        { text: 'smoothed RTT', swatch: { color: theme.ink, width: 1.8 } },
-        { text: 'render delay', swatch: { color: COLORS.render, width: 2 } },
-        { text: 'clock error', swatch: { color: theme.ink, width: 1.5 } },
+        { text: t('plot.clock.legendSample'), swatch: { color: theme.muted, mark: 'ring', line: false } },
+        { text: t('plot.clock.legendRejected'), swatch: { color: theme.ink, mark: 'cross', line: false } },
+        { text: t('plot.clock.legendSmoothed'), swatch: { color: theme.ink, width: 1.8 } },
+        { text: t('plot.clock.legendDelay'), swatch: { color: COLORS.render, width: 2 } },
+        { text: t('plot.clock.legendError'), swatch: { color: theme.ink, width: 1.5 } },
       ]);
       fig.paint(
-        [run.runId, duration, theme.dark, theme.ink],
+        [run.runId, duration, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => paintStatic(ctx, w, h, run, duration, theme),
         (ctx, w, h) => paintOverlay(ctx, w, h, run, duration, playhead, theme),
         overlayKey(run, duration, playhead),

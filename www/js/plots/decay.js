@@ -12,11 +12,13 @@
 
 import { COLORS, cross } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, DASH, needsCasing, cursor } from './axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing, cursor } from './axes.js';
+import { t, getLang } from '../i18n.js';
 
 const RANGES = [0.5, 1, 2, 3];
 const EPS = 1e-6;
-const MODE_TEXT = { halfLife: 'half-life', snap: 'snap', firstVersion: 'first version', linear: 'linear' };
+/** A smoothing mode's short name (`plot.smoothing.*`: half-life, snap, first version, linear). */
+const modeText = (mode) => t(`plot.smoothing.${mode}`);
 
 function rangeFor(halfLife, smoothTime) {
   const need = Math.max(4 * halfLife, 1.2 * smoothTime);
@@ -57,12 +59,9 @@ export function mount(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-decay',
-    title: 'Correction offset after one correction',
-    caption: 'The half-life offset halves every half-life, at any fps; the strip shows when this run corrected.',
     width: 360,
     height: 270,
     i18n: 'plot.decay',
-    label: 'Offset left after one correction for each smoothing mode, and the size of every correction in the run over time',
   });
   let cache = { key: '' };
   let runCache = { runId: -1 };
@@ -95,8 +94,8 @@ export function mount(root, app) {
       yTicks: [0, 0.25, 0.5, 0.75, 1],
       xFormat: (v) => `${Math.round(v * 1000)}`,
       yFormat: (v) => `${Math.round(v * 100)}`,
-      xLabel: 'time after the correction (ms)',
-      yLabel: 'offset still drawn (% of the correction)',
+      xLabel: t('plot.decay.x'),
+      yLabel: t('plot.decay.y'),
     });
     const pts = (curve) => curve.map((p) => [x(p.time), y(p.offset)]);
     const width = (name) => (name === mode ? 2.8 : 1.6);
@@ -141,19 +140,20 @@ export function mount(root, app) {
       ctx.stroke();
       label(ctx, marks[k - 1], x(t) + 5, y(v) - 4, { color: ink, size: 11, halo: theme.panel, weight: '600' });
     }
-    const hlText = `half-life ${Math.round(d.halfLife * 1000)} ms: halves every ${Math.round(d.halfLife * 1000)} ms`;
+    const hlMs = Math.round(d.halfLife * 1000);
+    const hlText = fitText(ctx, [t('plot.decay.halfLifeLabel', { ms: hlMs }), t('plot.decay.halfLifeShort', { ms: hlMs })], box.right - box.left - 8, 10.5, '600');
     const hx = Math.min(x(d.halfLife) + 14, box.right - textWidth(ctx, hlText, 10.5, '600'));
     label(ctx, hlText, Math.max(box.left + 8, hx), y(0.5) - 12, { color: ink, size: 10.5, halo: theme.panel, weight: '600' });
 
     // Direct labels for the other modes, where their curves are.
     const fvT = Math.min(d.until * 0.55, 14 / d.fps);
     const fv = valueAt(d.curves.firstVersion, fvT);
-    const fvText = `first version: lerp 0.1/frame at ${Math.round(d.fps)} fps`;
+    const fvText = fitText(ctx, [t('plot.decay.firstVersionLabel', { fps: Math.round(d.fps) }), modeText('firstVersion')], box.right - box.left - 8, 10.5);
     label(ctx, fvText, Math.min(x(fvT) + 6, box.right - textWidth(ctx, fvText, 10.5)), Math.max(y(fv) - 6, y(0.5) + 12), { color: ink, size: 10.5, halo: theme.panel });
     const st = Math.min(d.smoothTime, d.until);
-    const linText = `linear: gone after ${Math.round(d.smoothTime * 1000)} ms`;
+    const linText = fitText(ctx, [t('plot.decay.linearLabel', { ms: Math.round(d.smoothTime * 1000) }), modeText('linear')], box.right - box.left - 8, 10.5);
     label(ctx, linText, Math.min(x(st) + 4, box.right - textWidth(ctx, linText, 10.5)), box.bottom - 6, { color: ink, size: 10.5, halo: theme.panel });
-    label(ctx, '← snap', x(0) + 4, y(0.15), { color: ink, size: 10.5, halo: theme.panel });
+    label(ctx, `← ${modeText('snap')}`, x(0) + 4, y(0.15), { color: ink, size: 10.5, halo: theme.panel });
   }
 
   function paintStrip(ctx, box, d, duration, theme) {
@@ -161,17 +161,23 @@ export function mount(root, app) {
     const x = scale(0, duration, box.left, box.right);
     const yMax = niceCeil(corr.max || 1, 2);
     const y = scale(0, yMax, box.bottom, box.top);
+    // The count shares the y label's line, right-aligned: it gets the room it needs (shorter forms when tight).
+    const movedVars = { moved: corr.moved, count: corr.count, max: +corr.max.toFixed(2) };
+    const moved = fitText(ctx, [
+      corr.moved ? t('plot.decay.movedMax', movedVars) : t('plot.decay.moved', movedVars),
+      t('plot.decay.moved', movedVars), t('plot.decay.movedShort', movedVars),
+    ], (box.right - box.left) * 0.55, 10);
     axes(ctx, box, {
       x, y, theme,
       xTicks: ticks(0, duration, 6),
       yTicks: [0, yMax],
       xFormat: (v) => `${+v.toFixed(1)}`,
       yFormat: (v) => `${+v.toFixed(1)}`,
-      xLabel: 'run time (s)',
-      yLabel: 'corrections in this run (units)',
+      xLabel: t('plot.runTime'),
+      yLabel: t('plot.decay.stripY'),
+      yLabelWidth: box.right - box.left - textWidth(ctx, moved, 10) - 10,
       grid: false,
     });
-    const moved = `${corr.moved} of ${corr.count} reconciles moved the player${corr.moved ? ` · max ${+corr.max.toFixed(2)} u` : ''}`;
     label(ctx, moved, box.right, box.top - 6, { color: theme.muted, size: 10, align: 'right' });
     // Rug: every reconcile.
     ctx.save();
@@ -202,7 +208,7 @@ export function mount(root, app) {
     ctx.fillStyle = COLORS.offset;
     for (const [px, top] of bars) ctx.fillRect(px - 0.5, top, 2, box.bottom - top);
     if (!corr.moved) {
-      label(ctx, 'none: every prediction matched — try “Input off the physics step”', (box.left + box.right) / 2, (box.top + box.bottom) / 2 + 2, { color: theme.ink, size: 10.5, align: 'center', halo: theme.panel });
+      label(ctx, fitText(ctx, [t('plot.decay.none', { control: t('control.mismatch') }), t('plot.decay.noneShort')], box.right - box.left - 8, 10.5), (box.left + box.right) / 2, (box.top + box.bottom) / 2 + 2, { color: theme.ink, size: 10.5, align: 'center', halo: theme.panel });
     }
   }
 
@@ -230,7 +236,7 @@ export function mount(root, app) {
     const y = scale(0, 1, chart.bottom, chart.top);
     let text;
     if (d.corr.reset[i]) {
-      text = `now: ${Math.round(since * 1000)} ms after a reset (teleport: not smoothed)`;
+      text = [t('plot.decay.nowReset', { ms: Math.round(since * 1000) })];
     } else if (since <= d.until) {
       const left = mode === 'snap' ? 0 : valueAt(d.curves[mode], since);
       const px = x(since);
@@ -249,10 +255,12 @@ export function mount(root, app) {
       ctx.lineWidth = 1.5;
       ctx.strokeStyle = theme.panel;
       ctx.stroke();
-      text = `now: ${Math.round(since * 1000)} ms after a ${+size.toFixed(2)} u correction → ${Math.round(left * 100)} % (${+(left * size).toFixed(2)} u) left (${MODE_TEXT[mode]})`;
+      const vars = { ms: Math.round(since * 1000), size: +size.toFixed(2), pct: Math.round(left * 100), left: +(left * size).toFixed(2), mode: modeText(mode) };
+      text = [t('plot.decay.now', vars), t('plot.decay.nowShort', vars)];
     } else {
-      text = `last correction ${+since.toFixed(2)} s ago (${+size.toFixed(2)} u): long gone`;
+      text = [t('plot.decay.gone', { s: +since.toFixed(2), size: +size.toFixed(2) })];
     }
+    text = fitText(ctx, text, w - 12, 10.5, '600');
     label(ctx, text, chart.left - 30, 13, { color: theme.ink, size: 10.5, weight: '600', halo: theme.panel });
   }
 
@@ -288,15 +296,16 @@ export function mount(root, app) {
       const d = data(model);
       const mode = model.params.local.smoothing;
       const duration = model.duration;
+      const current = (on) => (on ? t('plot.current') : '');
       fig.setLegend([
-        { text: `half-life${mode === 'halfLife' ? ' (current)' : ''}`, swatch: { color: COLORS.offset, width: 2.5, cased: !theme.dark, mark: 'circle' } },
-        { text: `first version: lerp 0.1/frame${mode === 'firstVersion' ? ' (current)' : ''}`, swatch: { color: COLORS.lerp, dash: '1.5 3.5' } },
-        { text: `linear${mode === 'linear' ? ' (current)' : ''}`, swatch: { color: theme.ink, dash: '6 4' } },
-        { text: `snap${mode === 'snap' ? ' (current)' : ''}`, swatch: { color: theme.ink, width: 1.5 } },
-        { text: 'correction (strip)', swatch: { color: COLORS.offset, line: false, mark: 'square' } },
+        { text: `${modeText('halfLife')}${current(mode === 'halfLife')}`, swatch: { color: COLORS.offset, width: 2.5, cased: !theme.dark, mark: 'circle' } },
+        { text: `${t('plot.decay.legendFirstVersion')}${current(mode === 'firstVersion')}`, swatch: { color: COLORS.lerp, dash: '1.5 3.5' } },
+        { text: `${modeText('linear')}${current(mode === 'linear')}`, swatch: { color: theme.ink, dash: '6 4' } },
+        { text: `${modeText('snap')}${current(mode === 'snap')}`, swatch: { color: theme.ink, width: 1.5 } },
+        { text: t('plot.decay.legendStrip'), swatch: { color: COLORS.offset, line: false, mark: 'square' } },
       ]);
       fig.paint(
-        [d.key, d.corr.runId, mode, duration, theme.dark, theme.ink],
+        [d.key, d.corr.runId, mode, duration, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => {
           const { chart, strip } = layout(w, h);
           paintChart(ctx, chart, d, mode, theme);

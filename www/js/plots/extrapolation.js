@@ -9,18 +9,14 @@
 
 import { COLORS, diamond } from '../canvas.js';
 import { createFigure } from './figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, DASH, needsCasing } from './axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing } from './axes.js';
+import { t, getLang } from '../i18n.js';
 
 const POINTS = 161;
 const RANGES = [0.1, 0.2, 0.4, 0.8];
 
-const POLICY_TEXT = {
-  hold: 'hold',
-  'extrapolate-seed': 'seed formula',
-  'extrapolate-decay': 'velocity decay',
-  snap: 'snap',
-  hide: 'hide',
-};
+/** A policy's short name (`plot.policy.*`: hold, seed formula, velocity decay, snap, hide). */
+const policyText = (policy) => t(`plot.policy.${policy}`);
 
 /** The x range (s) for a cap: the smallest of RANGES that shows the cap and the freeze after it. */
 function rangeFor(cap) {
@@ -43,12 +39,9 @@ export function mount(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-extrapolation',
-    title: 'Extrapolation past the newest snapshot',
-    caption: 'The seed formula peaks at cap/2, then walks back; velocity decay stops at its furthest point.',
     width: 360,
     height: 270,
     i18n: 'plot.extrapolation',
-    label: 'Offset from the newest snapshot against time past it, for each underrun policy, with the cap marked',
   });
   let cache = { key: '' };
 
@@ -73,16 +66,20 @@ export function mount(root, app) {
     const box = layout(w, h);
     const x = scale(0, d.until, box.left, box.right);
     const y = scale(0, d.yMax, box.bottom, box.top);
+    // The speed shares the y label's line, right-aligned: it gets the room it needs (short form when tight).
+    const speed = fitText(ctx, [t('plot.extrapolation.speed', { v: +d.v.toFixed(1) }), `v = ${+d.v.toFixed(1)} u/s`], (box.right - box.left) * 0.45, 10);
+    const speedWidth = textWidth(ctx, speed, 10);
     axes(ctx, box, {
       x, y, theme,
       xTicks: ticks(0, d.until * 1000, 5).map((v) => v / 1000),
       yTicks: ticks(0, d.yMax, 4),
       xFormat: (v) => `${Math.round(v * 1000)}`,
       yFormat: (v) => `${+v.toFixed(2)}`,
-      xLabel: 'ahead (ms)',
-      yLabel: 'offset from the snapshot (units)',
+      xLabel: t('plot.extrapolation.x'),
+      yLabel: t('plot.extrapolation.y'),
+      yLabelWidth: box.right - box.left - speedWidth - 10,
     });
-    label(ctx, `remote speed v = ${+d.v.toFixed(1)} u/s`, box.right, box.top - 6, { color: theme.muted, size: 10, align: 'right' });
+    label(ctx, speed, box.right, box.top - 6, { color: theme.muted, size: 10, align: 'right' });
 
     const { cap, v } = d;
     const ink = theme.ink;
@@ -97,11 +94,11 @@ export function mount(root, app) {
       ctx.lineTo(Math.round(x(cap)) + 0.5, box.bottom);
       ctx.stroke();
       ctx.restore();
-      const capText = `cap ${Math.round(cap * 1000)} ms`;
+      const capText = t('plot.extrapolation.cap', { ms: Math.round(cap * 1000) });
       const right = x(cap) + 4 + textWidth(ctx, capText, 10.5) < box.right;
       label(ctx, capText, x(cap) + (right ? 4 : -4), box.top + 16, { color: ink, size: 10.5, align: right ? 'left' : 'right', halo: theme.panel, weight: '600' });
     } else {
-      label(ctx, 'cap 0: no extrapolation, every policy holds', (box.left + box.right) / 2, (box.top + box.bottom) / 2, { color: ink, size: 11, align: 'center', halo: theme.panel });
+      label(ctx, fitText(ctx, t('plot.extrapolation.capZero'), box.right - box.left - 8, 11), (box.left + box.right) / 2, (box.top + box.bottom) / 2, { color: ink, size: 11, align: 'center', halo: theme.panel });
     }
 
     const pts = (curve) => curve.map((p) => (p.offset === null ? null : [x(p.ahead), y(Math.min(p.offset, d.yMax * 1.05))]));
@@ -115,22 +112,22 @@ export function mount(root, app) {
     if (cap > 0 && v > 0) {
       // Velocity decay: its plateau.
       const plateau = (v * cap) / 2;
-      label(ctx, `velocity decay freezes at v·cap/2 = ${+plateau.toFixed(2)}`, box.right, y(plateau) - 6, { color: ink, size: 10.5, align: 'right', halo: theme.panel });
+      label(ctx, fitText(ctx, [t('plot.extrapolation.plateau', { value: +plateau.toFixed(2) }), t('plot.extrapolation.plateauShort', { value: +plateau.toFixed(2) })], box.right - box.left - 4, 10.5), box.right, y(plateau) - 6, { color: ink, size: 10.5, align: 'right', halo: theme.panel });
       // Seed formula: the peak (labelled inside its arch), then the walk back.
       const peak = (v * cap) / 4;
       diamond(ctx, x(cap / 2), y(peak), 5, oc, { cased: true });
       const px = Math.max(box.left + 40, x(cap / 2));
-      label(ctx, 'peak v·cap/4', px, y(peak) + 17, { color: ink, size: 10.5, align: 'center', halo: theme.panel });
-      label(ctx, `= ${+peak.toFixed(2)} at cap/2`, px, y(peak) + 30, { color: ink, size: 10.5, align: 'center', halo: theme.panel });
+      label(ctx, t('plot.extrapolation.peak'), px, y(peak) + 17, { color: ink, size: 10.5, align: 'center', halo: theme.panel });
+      label(ctx, t('plot.extrapolation.peakAt', { value: +peak.toFixed(2) }), px, y(peak) + 30, { color: ink, size: 10.5, align: 'center', halo: theme.panel });
       const a = cap * 0.8;
       const back = valueAt(d.curves['extrapolate-seed'], a);
       if (back !== null) {
         const tx = x(a) + 6;
         const ty = y(back) + 4;
-        label(ctx, '↙ walks back', tx, ty, { color: ink, size: 10.5, halo: theme.panel });
+        label(ctx, t('plot.extrapolation.walksBack'), Math.min(tx, box.right - textWidth(ctx, t('plot.extrapolation.walksBack'), 10.5)), ty, { color: ink, size: 10.5, halo: theme.panel });
       }
     }
-    label(ctx, 'hold · snap: 0 (no motion)', box.right, box.bottom - 5, { color: ink, size: 10.5, align: 'right', halo: theme.panel });
+    label(ctx, fitText(ctx, t('plot.extrapolation.holdZero'), box.right - box.left - 4, 10.5), box.right, box.bottom - 5, { color: ink, size: 10.5, align: 'right', halo: theme.panel });
   }
 
   function paintOverlay(ctx, w, h, d, policy, frame, theme) {
@@ -139,7 +136,7 @@ export function mount(root, app) {
     const y = scale(0, d.yMax, box.bottom, box.top);
     const ahead = frame.ahead;
     if (!Number.isFinite(ahead)) {
-      label(ctx, 'now: interpolating, not past the newest snapshot', box.left - 30, 13, { color: theme.muted, size: 10.5, halo: theme.panel });
+      label(ctx, fitText(ctx, [t('plot.extrapolation.nowInterpolating'), t('plot.extrapolation.nowInterpolatingShort')], w - 12, 10.5), box.left - 30, 13, { color: theme.muted, size: 10.5, halo: theme.panel });
       return;
     }
     const a = Math.max(0, ahead);
@@ -159,13 +156,14 @@ export function mount(root, app) {
     } else {
       diamond(ctx, px, y(value), 6, COLORS.render, { cased: true });
     }
-    let where = ' · hidden';
+    let where = t('plot.extrapolation.hidden');
     if (value !== null) {
       const slope = valueAt(d.curves[policy], Math.min(a, d.until) + d.until / 200) - value;
-      const motion = Math.abs(slope) < 1e-9 ? 'still' : slope < 0 ? 'moving back' : 'moving on';
-      where = ` · drawn ${value.toFixed(1)} u past it, ${motion}`;
+      const motion = t(Math.abs(slope) < 1e-9 ? 'plot.motion.still' : slope < 0 ? 'plot.motion.back' : 'plot.motion.on');
+      where = t('plot.extrapolation.drawn', { v: value.toFixed(1), motion });
     }
-    const text = `now ${Math.round(a * 1000)} ms ahead${clipped ? ' →' : ''} (${POLICY_TEXT[policy] ?? policy})${where}`;
+    const now = t('plot.extrapolation.now', { ahead: Math.round(a * 1000), arrow: clipped ? ' →' : '', policy: policyText(policy) });
+    const text = fitText(ctx, [`${now}${where}`, now], w - 12, 10.5, '600');
     label(ctx, text, box.left - 30, 13, { color: COLORS.render, size: 10.5, halo: theme.panel, weight: '600' });
   }
 
@@ -173,15 +171,16 @@ export function mount(root, app) {
     draw({ model, frame, theme }) {
       const d = data(model);
       const policy = model.params.remote.underrun.underrunPolicy;
+      const current = (on) => (on ? t('plot.current') : '');
       fig.setLegend([
-        { text: `seed formula${policy === 'extrapolate-seed' ? ' (current)' : ''}`, swatch: { color: COLORS.extrapolated, dash: '6 4', mark: 'diamond', cased: !theme.dark } },
-        { text: `velocity decay${policy === 'extrapolate-decay' ? ' (current)' : ''}`, swatch: { color: COLORS.extrapolated, dash: '2 3 8 3', cased: !theme.dark } },
-        { text: `hold · snap${policy === 'hold' || policy === 'snap' ? ' (current)' : ''}`, swatch: { color: theme.ink } },
-        { text: `hide: nothing drawn${policy === 'hide' ? ' (current)' : ''}` },
-        { text: 'now (remote as rendered)', swatch: { color: COLORS.render, mark: 'diamond', line: false } },
+        { text: `${policyText('extrapolate-seed')}${current(policy === 'extrapolate-seed')}`, swatch: { color: COLORS.extrapolated, dash: '6 4', mark: 'diamond', cased: !theme.dark } },
+        { text: `${policyText('extrapolate-decay')}${current(policy === 'extrapolate-decay')}`, swatch: { color: COLORS.extrapolated, dash: '2 3 8 3', cased: !theme.dark } },
+        { text: `${t('plot.extrapolation.legendHold')}${current(policy === 'hold' || policy === 'snap')}`, swatch: { color: theme.ink } },
+        { text: `${t('plot.extrapolation.legendHide')}${current(policy === 'hide')}` },
+        { text: t('plot.extrapolation.legendNow'), swatch: { color: COLORS.render, mark: 'diamond', line: false } },
       ]);
       fig.paint(
-        [d.key, policy, theme.dark, theme.ink],
+        [d.key, policy, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => paintStatic(ctx, w, h, d, policy, theme),
         (ctx, w, h) => paintOverlay(ctx, w, h, d, policy, frame, theme),
         Number.isFinite(frame.ahead) ? Math.round(frame.ahead * 2000) : 'interpolating',

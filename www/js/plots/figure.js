@@ -9,6 +9,7 @@
 // off-screen); paused, every figure follows a seek so the whole page always shows one moment.
 
 import { COLORS } from '../canvas.js';
+import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -86,15 +87,17 @@ export function swatch({ color, dash, width = 2, mark, cased = false, line = tru
  * Builds a figure into `parent`. Returns `{figure, canvas, overlay, stage, setLegend, paint, pointer}`: `stage` is the
  * box holding the two stacked canvases (listen for pointer and key events on it); `canvas` the static one.
  * `width`/`height` set the aspect ratio (the canvases are drawn at their CSS width × devicePixelRatio).
+ * `i18n` is the prefix of the figure's strings: `<i18n>.title`, `<i18n>.caption` and `<i18n>.aria` (the canvas's
+ * description), tagged with `data-i18n` so a language switch rewrites them.
  */
-export function createFigure(parent, { app, id, title, caption, legend = [], width, height, label, className = '', i18n }) {
+export function createFigure(parent, { app, id, legend = [], width, height, className = '', i18n }) {
   const figure = el('figure', { class: `plot ${className}`.trim(), id });
   const figcaption = el('figcaption');
-  const titleEl = el('span', { class: 'title', 'data-i18n': i18n ? `${i18n}.title` : undefined }, title);
-  const captionEl = el('span', { class: 'caption', 'data-i18n': i18n ? `${i18n}.caption` : undefined }, caption);
+  const titleEl = el('span', { class: 'title', 'data-i18n': `${i18n}.title` }, t(`${i18n}.title`));
+  const captionEl = el('span', { class: 'caption', 'data-i18n': `${i18n}.caption` }, t(`${i18n}.caption`));
   const legendEl = el('span', { class: 'legend plot-legend' });
   figcaption.append(titleEl, captionEl, legendEl);
-  const stage = el('div', { class: 'plot-stage', role: 'img', 'aria-label': label ?? title });
+  const stage = el('div', { class: 'plot-stage', role: 'img', 'aria-label': t(`${i18n}.aria`), 'data-i18n-aria-label': `${i18n}.aria` });
   const canvas = el('canvas', { class: 'plot-static', width, height, 'aria-hidden': 'true' });
   const overlay = el('canvas', { class: 'plot-overlay', width, height, 'aria-hidden': 'true' });
   stage.append(canvas, overlay);

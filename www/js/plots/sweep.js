@@ -14,7 +14,8 @@
 
 import { COLORS, diamond } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, hatchPath, needsCasing } from './axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, hatchPath, needsCasing } from './axes.js';
+import { t, getLang } from '../i18n.js';
 
 const DELAYS = Array.from({ length: 31 }, (_, i) => i * 0.01);
 const MAX = 0.3;
@@ -38,8 +39,6 @@ export function mount(root, app) {
   const fig = createFigure(root, {
     app,
     id: 'plot-sweep',
-    title: 'Render delay: smoothness against lag',
-    caption: "This run replayed at 31 delays: fewer underruns, more lag. Click, drag or use arrow keys to set it.",
     width: 360,
     height: 270,
     i18n: 'plot.sweep',
@@ -47,7 +46,6 @@ export function mount(root, app) {
   const canvas = fig.stage;
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'slider');
-  canvas.setAttribute('aria-label', 'Render delay, set from the trade-off curve');
   canvas.setAttribute('aria-valuemin', '0');
   canvas.setAttribute('aria-valuemax', '400');
   canvas.classList.add('interactive');
@@ -118,17 +116,18 @@ export function mount(root, app) {
       ctx.fillRect(a, box.top, b - a, box.bottom - box.top);
     }
     ctx.restore();
-    label(ctx, '1–2 send intervals (seed 000)', x(Math.min(interval, MAX)) + 3, l.bottom.top + 10, { color: theme.muted, size: 10 });
+    const bandX = x(Math.min(interval, MAX)) + 3;
+    label(ctx, fitText(ctx, [t('plot.sweep.band'), t('plot.sweep.bandShort')], l.bottom.right - bandX - 2, 10), bandX, l.bottom.top + 10, { color: theme.muted, size: 10 });
 
-    axes(ctx, l.top, { x, y: yu, theme, xTicks, yTicks: [0, 50, 100], xFormat: () => '', yFormat: (v) => `${v}`, yLabel: 'frames in Underrun (%)' });
-    axes(ctx, l.bottom, { x, y: yl, theme, xTicks, yTicks: ticks(0, latMax, 3), xFormat, yFormat: (v) => `${v}`, xLabel: 'render delay (ms)', yLabel: 'added latency (ms)' });
+    axes(ctx, l.top, { x, y: yu, theme, xTicks, yTicks: [0, 50, 100], xFormat: () => '', yFormat: (v) => `${v}`, yLabel: t('plot.sweep.yUnderrun') });
+    axes(ctx, l.bottom, { x, y: yl, theme, xTicks, yTicks: ticks(0, latMax, 3), xFormat, yFormat: (v) => `${v}`, xLabel: t('plot.sweep.x'), yLabel: t('plot.sweep.yLatency') });
 
     if (sweep.error) {
-      label(ctx, `sweep refused: ${sweep.error}`.slice(0, 60), l.top.left + 6, l.top.top + 30, { color: theme.ink, size: 10.5 });
+      label(ctx, fitText(ctx, t('plot.sweep.refused', { message: sweep.error }), l.top.right - l.top.left - 8, 10.5), l.top.left + 6, l.top.top + 30, { color: theme.ink, size: 10.5 });
       return;
     }
     if (!sweep.points) {
-      label(ctx, 'measuring 31 delays…', (l.top.left + l.top.right) / 2, (l.top.top + l.top.bottom) / 2, { color: theme.muted, size: 11, align: 'center' });
+      label(ctx, t('plot.sweep.measuring'), (l.top.left + l.top.right) / 2, (l.top.top + l.top.bottom) / 2, { color: theme.muted, size: 11, align: 'center' });
       return;
     }
     const pts = sweep.points;
@@ -155,7 +154,7 @@ export function mount(root, app) {
       ctx.lineTo(kx, yu(0));
       ctx.stroke();
       ctx.restore();
-      const text = `< 1 % by ${Math.round(knee.delay * 1000)} ms`;
+      const text = t('plot.sweep.knee', { ms: Math.round(knee.delay * 1000) });
       const tw = textWidth(ctx, text, 10.5);
       label(ctx, text, Math.min(kx + 4, l.top.right - tw), yu(0) - 8, { color: theme.ink, size: 10.5, halo: theme.panel });
     }
@@ -185,7 +184,8 @@ export function mount(root, app) {
       if (pts) {
         const hu = interpolate(pts, hover, 'underrunShare');
         const hl = interpolate(pts, hover, 'addedLatency');
-        const text = `${Math.round(hover * 1000)} ms → ${(hu * 100).toFixed(hu < 0.1 ? 1 : 0)} % · +${Math.round(hl * 1000)} ms (click to set)`;
+        const vars = { ms: Math.round(hover * 1000), pct: (hu * 100).toFixed(hu < 0.1 ? 1 : 0), lat: Math.round(hl * 1000) };
+        const text = fitText(ctx, [t('plot.sweep.hover', vars), t('plot.sweep.hoverShort', vars)], l.bottom.right - l.bottom.left - 4, 10);
         const tw = textWidth(ctx, text, 10);
         label(ctx, text, Math.max(l.bottom.left + 2, Math.min(hx - tw / 2, l.bottom.right - tw)), l.bottom.top - 7, { color: theme.muted, size: 10, halo: theme.panel });
       }
@@ -200,11 +200,13 @@ export function mount(root, app) {
     ctx.restore();
     if (Number.isFinite(u) && delay <= MAX) diamond(ctx, px, yu(u * 100), 5.5, COLORS.render, { cased: true });
     if (Number.isFinite(lat) && delay <= MAX) diamond(ctx, px, yl(lat * 1000), 5.5, COLORS.render, { cased: true });
-    const parts = [`render delay ${Math.round(delay * 1000)} ms${delay > MAX ? ' →' : ''}`];
-    if (Number.isFinite(u)) parts.push(`${(u * 100).toFixed(u < 0.1 ? 1 : 0)} % underrun`, `+${Math.round(lat * 1000)} ms`);
-    const text = parts.join(' · ');
+    const parts = [t('plot.sweep.now', { ms: Math.round(delay * 1000), arrow: delay > MAX ? ' →' : '' })];
+    if (Number.isFinite(u)) parts.push(t('plot.sweep.nowUnderrun', { pct: (u * 100).toFixed(u < 0.1 ? 1 : 0) }), `+${Math.round(lat * 1000)} ms`);
+    const text = fitText(ctx, [parts.join(' · '), parts[0]], w - 12, 10.5, '600');
     label(ctx, text, l.top.left - 30, 13, { color: COLORS.render, size: 10.5, weight: '600', halo: theme.panel });
-    const aria = `${Math.round(delay * 1000)} ms${Number.isFinite(u) ? `: ${(u * 100).toFixed(1)} % of frames in underrun, ${Math.round(lat * 1000)} ms added latency` : ''}`;
+    const aria = Number.isFinite(u)
+      ? t('plot.sweep.valueText', { ms: Math.round(delay * 1000), pct: (u * 100).toFixed(1), lat: Math.round(lat * 1000) })
+      : `${Math.round(delay * 1000)} ms`;
     if (aria !== ariaText) {
       ariaText = aria;
       canvas.setAttribute('aria-valuenow', String(Math.round(delay * 1000)));
@@ -291,12 +293,12 @@ export function mount(root, app) {
         schedule(model);
       }
       fig.setLegend([
-        { text: 'underrun frames', swatch: { color: COLORS.extrapolated, fill: 'hatch', line: false } },
-        { text: 'added latency', swatch: { color: COLORS.render, width: 2.2 } },
-        { text: 'current render delay', swatch: { color: COLORS.render, mark: 'diamond', line: false } },
+        { text: t('plot.sweep.legendUnderrun'), swatch: { color: COLORS.extrapolated, fill: 'hatch', line: false } },
+        { text: t('plot.sweep.legendLatency'), swatch: { color: COLORS.render, width: 2.2 } },
+        { text: t('plot.sweep.legendCurrent'), swatch: { color: COLORS.render, mark: 'diamond', line: false } },
       ]);
       fig.paint(
-        [sweep.version, model.params.scenario.sendRate, theme.dark, theme.ink],
+        [sweep.version, model.params.scenario.sendRate, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => paintStatic(ctx, w, h, model, theme),
         (ctx, w, h) => paintOverlay(ctx, w, h, model, theme),
         [model.params.remote.clock.renderDelay, hover === null ? null : Math.round(hover * 2000), sweep.version],

@@ -1,0 +1,60 @@
+// The two string tables, checked without a browser: zh-CN has every English key and no other, each Chinese
+// string uses only the placeholders its English one offers, and every key the page names literally (in
+// `t('…')`, `data-i18n="…"`, a lesson or lane table) exists — so no reader ever meets a raw key. Keys built at
+// run time (`plot.policy.${policy}`) are caught by the end-to-end tests: a missing one logs "i18n: no string",
+// which openPage counts as a problem.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import EN from '../../www/js/strings-en.js';
+import ZH from '../../www/js/strings-zh.js';
+
+const WWW = new URL('../../www/', import.meta.url).pathname;
+
+function sources() {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) { if (entry.name !== 'pkg') walk(path); } else if (/\.(js|html)$/.test(entry.name) && !/strings-(en|zh)\.js$/.test(entry.name)) out.push(path);
+    }
+  };
+  walk(WWW);
+  return out;
+}
+
+const placeholders = (s) => new Set(typeof s === 'string' ? [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) : []);
+
+test('zh-CN and English have the same keys', () => {
+  assert.deepEqual(Object.keys(EN).filter((k) => !(k in ZH)), [], 'English keys without a Chinese string');
+  assert.deepEqual(Object.keys(ZH).filter((k) => !(k in EN)), [], 'Chinese keys unknown to the English table');
+});
+
+test('every Chinese string uses only the placeholders of its English one', () => {
+  const wrong = [];
+  for (const [key, zh] of Object.entries(ZH)) {
+    const en = placeholders(EN[key]);
+    for (const name of placeholders(zh)) if (!en.has(name)) wrong.push(`${key}: {${name}}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('every key the page names literally has a string', () => {
+  const namespaces = new Set(Object.keys(EN).map((k) => k.split('.')[0]));
+  const missing = [];
+  let seen = 0;
+  for (const file of sources()) {
+    const text = readFileSync(file, 'utf8');
+    for (const [, key] of text.matchAll(/['"]([a-z]+(?:\.[a-zA-Z0-9-]+)+)['"]/g)) {
+      if (!namespaces.has(key.split('.')[0]) || /\.(js|css|html|json|png)$/.test(key)) continue;
+      seen += 1;
+      // A figure names a prefix (`i18n: 'plot.decay'`): its title, caption and description must exist.
+      const figure = !(key in EN) && new RegExp(`i18n:\\s*'${key.replace(/\./g, '\\.')}'`).test(text);
+      const keys = figure ? ['title', 'caption', 'aria'].map((k) => `${key}.${k}`) : [key];
+      for (const k of keys) if (!(k in EN)) missing.push(`${k} (${file.slice(WWW.length)})`);
+    }
+  }
+  assert.ok(seen > 200, `only ${seen} literal keys found: is the scan still reading the page?`);
+  assert.deepEqual([...new Set(missing)], []);
+});
