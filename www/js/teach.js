@@ -54,8 +54,14 @@ export function installTeaching(app) {
     setLang(lang);
     app.writeHash();
   });
+  const workedExampleLink = () => {
+    const link = document.querySelector('a[href^="worked-example.html"]');
+    if (link) link.href = `worked-example.html#lang=${getLang()}`;
+  };
+  workedExampleLink();
   onLangChange(() => {
     syncSwitch();
+    workedExampleLink();
     lessons.relabel();
     stepper.relabel();
     app.controls.sync(app.model.params);
