@@ -14,16 +14,20 @@ export function worldOf(model) {
   if (model._world?.runId === model.runId) return model._world;
   let world = { extent: WORLD_EXTENT, center: { x: 0, y: 0 }, arena: true, bar: 50 };
   if (model.imported) {
-    const s = model.table('snapshots');
+    // The snapshots and everything the replay displayed (an extrapolation can leave the snapshots' box).
     let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
-    for (let i = 0; i < s.rows; i++) {
-      const x = s.view[i * s.stride + s.col.x];
-      const y = s.view[i * s.stride + s.col.y];
-      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    const take = (x, y) => {
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return;
       [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, y), Math.max(y1, y)];
-    }
+    };
+    const s = model.table('snapshots');
+    for (let i = 0; i < s.rows; i++) take(s.view[i * s.stride + s.col.x], s.view[i * s.stride + s.col.y]);
+    const f = model.table('frames');
+    for (let i = 0; i < f.rows; i++) take(f.view[i * f.stride + f.col.x], f.view[i * f.stride + f.col.y]);
     if (Number.isFinite(x0)) {
-      const half = Math.max((x1 - x0) / 2, (y1 - y0) / 2, 1e-6) * 1.35;
+      const span = Math.max(x1 - x0, y1 - y0);
+      // A single point has no size: show one unit around it (or a tenth of its distance from the origin).
+      const half = (span > 1e-9 ? span / 2 : Math.max(1, 0.1 * Math.hypot(x0, y0))) * 1.35;
       const bar = 10 ** Math.floor(Math.log10(half));
       world = { extent: { x: half * 1.68, y: half }, center: { x: (x0 + x1) / 2, y: (y0 + y1) / 2 }, arena: false, bar };
     }
