@@ -63,3 +63,9 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The playground's URL hash once it has caught up with the last change (writes are throttled during drags). */
+export async function urlHash(page) {
+  await page.waitForFunction(() => window.netcodeLab?.app?.urlCaughtUp ?? true);
+  return page.evaluate(() => location.hash);
+}

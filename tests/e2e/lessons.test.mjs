@@ -4,7 +4,7 @@
 // and code names) and comes back, and lesson, step and language survive a reload. Any console error fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, screenshot, canvasStats } from './harness.mjs';
+import { launch, openPage, waitReady, screenshot, canvasStats, urlHash } from './harness.mjs';
 import { ALLOWED, RAW_KEY, englishWords, rawKeys, recordCanvasText } from './i18n-check.mjs';
 
 let browser;
@@ -65,7 +65,7 @@ test('the lessons menu lists at least twelve lessons and the sandbox; each loads
     assert.equal(await page.isVisible('#lesson-card'), true);
     assert.match(await page.textContent('#lesson-card cite'), /\d{3}/, `${id}: cites its article`);
     assertAllPass(id, await checks(page));
-    const state = await page.evaluate(() => ({ hash: location.hash, playing: window.netcodeLab.app.state.playing }));
+    const state = { hash: await urlHash(page), playing: await page.evaluate(() => window.netcodeLab.app.state.playing) };
     assert.match(state.hash, new RegExp(`lesson=${id}(&|$)`), `${id}: kept in the URL`);
     assert.equal(state.playing, false, `${id}: opens paused at its moment`);
     const open = await page.$$eval('#controls details[data-group]', (ds) => ds.filter((d) => d.open).map((d) => d.dataset.group));
@@ -73,7 +73,7 @@ test('the lessons menu lists at least twelve lessons and the sandbox; each loads
   }
   await page.selectOption('#lesson-select', '');
   assert.equal(await page.isHidden('#lesson-card'), true, 'the sandbox has no card');
-  assert.doesNotMatch(await page.evaluate(() => location.hash), /lesson=/);
+  assert.doesNotMatch(await urlHash(page), /lesson=/);
   assert.deepEqual(problems(), []);
 });
 
@@ -111,7 +111,7 @@ test('a slider inside a lesson recomputes the core number live', async () => {
   const after = await x();
   assert.equal(after.core[0].toFixed(6), '1.800000', 'render time 10.18: t = 0.8 between 101 and 102');
   assert.equal(after.pass, false, 'the article number no longer holds: ✗');
-  assert.match(await page.evaluate(() => location.hash), /renderDelay=120/);
+  assert.match(await urlHash(page), /renderDelay=120/);
   assert.equal(await page.evaluate(() => window.netcodeLab.model().imported), true, 'the views still show seed 002, re-replayed');
   await page.selectOption('#lesson-select', 'extrapolation-cap');
   await page.locator('#control-maxExtrapolation').fill('200');
@@ -185,14 +185,14 @@ test('the step-through walks seed 002 forward and back, the playhead and highlig
   // The step survives a reload.
   await page.click('#stepper-next');
   await page.click('#stepper-next');
-  assert.match(await page.evaluate(() => location.hash), /step=3/);
+  assert.match(await urlHash(page), /step=3/);
   await page.reload();
   await waitReady(page);
   await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
   assert.equal((await state()).i, 2);
   await page.click('#stepper-close');
   assert.equal(await page.evaluate(() => window.netcodeLab.app.highlight), null);
-  assert.doesNotMatch(await page.evaluate(() => location.hash), /step=/);
+  assert.doesNotMatch(await urlHash(page), /step=/);
   assert.deepEqual(problems(), []);
 });
 
@@ -238,7 +238,7 @@ test('switching to zh leaves no English on the page, and back; the choice surviv
   const after = await pixels();
   for (const c of WORDED_CANVASES) assert.notEqual(after[c], before[c], `${c} is repainted in Chinese`);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
-  assert.match(await page.evaluate(() => location.hash), /lang=zh/);
+  assert.match(await urlHash(page), /lang=zh/);
   await openAll();
   const chinese = Object.fromEntries(await labels());
   const unchanged = english.filter(([key, text]) => chinese[key] === text && /[A-Za-z]{3,}/.test(text));
@@ -279,7 +279,7 @@ test('switching to zh leaves no English on the page, and back; the choice surviv
   await noRawKeys('back in English');
   const back = Object.fromEntries(await labels());
   for (const [key, text] of english) if (key in back && !key.startsWith('button.p')) assert.equal(back[key], text, `${key} back in English`);
-  assert.match(await page.evaluate(() => location.hash), /lang=en/);
+  assert.match(await urlHash(page), /lang=en/);
   assert.deepEqual(problems(), []);
 });
 

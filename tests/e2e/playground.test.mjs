@@ -17,7 +17,7 @@ async function freeze(page, t = 5) {
 
 /** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
-  await page.waitForFunction(() => !window.netcodeLab.app.pending);
+  await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
   return page.evaluate(() => {
     const model = window.netcodeLab.model();
     const frames = model.table('frames');

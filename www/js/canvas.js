@@ -28,11 +28,40 @@ export function theme() {
   };
 }
 
+// Reading `clientWidth` during a redraw forces the browser to lay the page out again (the rail and readouts
+// were just rewritten): a few ms per canvas per frame. Widths are kept here instead, updated by a
+// ResizeObserver, which also announces a change with a `netcode-lab-resize` event so the page redraws.
+const widths = new WeakMap();
+const resizes = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((entries) => {
+    let changed = false;
+    for (const entry of entries) {
+      const w = entry.contentBoxSize?.[0]?.inlineSize ?? entry.contentRect.width;
+      if (w > 0 && widths.get(entry.target) !== w) {
+        widths.set(entry.target, w);
+        changed = true;
+      }
+    }
+    if (changed) window.dispatchEvent(new Event('netcode-lab-resize'));
+  })
+  : null;
+
+/** The element's CSS content width, without forcing a layout after the first call. */
+export function cssWidth(element) {
+  let w = widths.get(element);
+  if (w === undefined) {
+    w = element.clientWidth || element.width || 0;
+    widths.set(element, w);
+    resizes?.observe(element);
+  }
+  return w;
+}
+
 /** Sizes `canvas` to its CSS width × devicePixelRatio, keeps its aspect ratio, returns a ready context. */
 export function surface(canvas) {
   if (!canvas.dataset.aspect) canvas.dataset.aspect = String(canvas.height / canvas.width);
   const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || canvas.width;
+  const w = cssWidth(canvas) || canvas.width;
   const h = Math.round(w * Number(canvas.dataset.aspect));
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
     canvas.width = Math.round(w * dpr);

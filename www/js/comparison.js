@@ -9,7 +9,7 @@
 // at the batch arrivals (○ along the bottom). Under it the run's two headline numbers per model
 // (`metrics().paths`): RMS error against the truth after the best time shift, and speed variation σ/mean.
 
-import { COLORS, triangle } from './canvas.js';
+import { COLORS, cssWidth, triangle } from './canvas.js';
 import { createFigure, ensureStylesheet, redrawSoon, swatch, watchSize } from './plots/figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, cursor } from './plots/axes.js';
 import { t, getLang } from './i18n.js';
@@ -270,7 +270,7 @@ function mountSpeed(root, app) {
 
   /** What the overlay shows, at pixel and readout resolution: it is only redrawn when this changes. */
   function overlayKey(d, duration, playhead) {
-    const box = layout(fig.canvas.clientWidth, 0);
+    const box = layout(cssWidth(fig.canvas), 0);
     const i = indexAt(d.local, playhead);
     return [Math.round(scale(0, duration, box.left, box.right)(playhead)), Math.round(d.timedSpeed[i]), Math.round(d.lerpSpeed[i])];
   }

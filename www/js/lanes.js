@@ -7,7 +7,7 @@
 // The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`app.highlight`) by
 // lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
-import { COLORS, square, diamond } from './canvas.js';
+import { COLORS, cssWidth, square, diamond } from './canvas.js';
 import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
 import { drawLaneHighlight } from './lanes-highlight.js';
@@ -44,7 +44,7 @@ export function layout(w) {
 /** Sizes the canvas to its CSS width at the height the layout needs (the lanes do not keep an aspect ratio). */
 function fit(canvas) {
   const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || 944;
+  const w = cssWidth(canvas) || 944;
   const L = layout(w);
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(L.h * dpr)) {
     canvas.width = Math.round(w * dpr);

@@ -64,6 +64,7 @@ class App {
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
+    window.addEventListener('netcode-lab-resize', () => this.draw());
     window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
     window.addEventListener('keydown', (e) => this.onKey(e, true));
     window.addEventListener('keyup', (e) => this.onKey(e, false));
@@ -151,7 +152,24 @@ class App {
     const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
-    if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
+    // replaceState costs ~1–2 ms in Chromium: during a slider drag write the URL at most every 250 ms
+    // (a lone change at once, the last of a burst when it pauses). Tests wait for `urlCaughtUp`.
+    const write = () => {
+      this.lastHashWrite = performance.now();
+      if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
+    };
+    if (this.hashTimer) return;
+    const wait = 250 - (performance.now() - (this.lastHashWrite ?? -Infinity));
+    if (wait <= 0) return write();
+    this.hashTimer = setTimeout(() => {
+      this.hashTimer = null;
+      write();
+    }, wait);
+  }
+
+  /** Whether the address bar shows the current configuration (it lags a slider drag by up to 250 ms). */
+  get urlCaughtUp() {
+    return !this.hashTimer && location.hash === this.writtenHash;
   }
 
   onImported(summary) {

@@ -56,12 +56,28 @@ export function label(ctx, s, x, y, { color, size = 11, align = 'left', baseline
   ctx.fillText(s, x, y);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
-  return ctx.measureText(s).width;
+  return measured(ctx, ctx.font, s);
+}
+
+/** Text widths by font and string: labels repeat every frame, measuring them again costs real time. */
+const widths = new Map();
+
+function measured(ctx, f, s) {
+  const key = `${f}|${s}`;
+  let w = widths.get(key);
+  if (w === undefined) {
+    ctx.font = f;
+    w = ctx.measureText(s).width;
+    if (widths.size > 4000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
 }
 
 export function textWidth(ctx, s, size = 11, weight = '') {
-  ctx.font = font(size, weight);
-  return ctx.measureText(s).width;
+  const f = font(size, weight);
+  ctx.font = f;
+  return measured(ctx, f, s);
 }
 
 /**

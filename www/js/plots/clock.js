@@ -7,7 +7,7 @@
 // while the raw RTT jumps about — "a smooth curve, no sudden steps back or leaps forward".
 // The cursor is the playhead. Clicking the plot moves the playhead there.
 
-import { COLORS, cross } from '../canvas.js';
+import { COLORS, cross, cssWidth } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor } from './axes.js';
 import { t, getLang } from '../i18n.js';
@@ -187,7 +187,7 @@ export function mount(root, app) {
 
   /** What the overlay shows, at pixel and readout resolution: it is only redrawn when this changes. */
   function overlayKey(d, duration, playhead) {
-    const l = layout(fig.canvas.clientWidth, 0);
+    const l = layout(cssWidth(fig.canvas), 0);
     const { smoothed, err, delay } = readAt(d, playhead);
     return [Math.round(scale(0, duration, l.top.left, l.top.right)(playhead)), Math.round(smoothed * 1000), Math.round(err * 10000), Math.round(delay * 1000)];
   }

@@ -10,7 +10,7 @@
 // the last correction, on the current smoothing mode's curve: the two halves of the figure are one story.
 // Clicking the strip moves the playhead there.
 
-import { COLORS, cross } from '../canvas.js';
+import { COLORS, cross, cssWidth } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing, cursor } from './axes.js';
 import { t, getLang } from '../i18n.js';
@@ -266,7 +266,7 @@ export function mount(root, app) {
 
   /** What the overlay shows, at pixel resolution: it is only redrawn when this changes. */
   function overlayKey(d, playhead, duration) {
-    const w = fig.canvas.clientWidth;
+    const w = cssWidth(fig.canvas);
     const { strip } = layout(w, Math.round(w * 0.75));
     const i = lastCorrection(d.corr, playhead);
     const since = i < 0 ? -1 : playhead - d.corr.at[i];

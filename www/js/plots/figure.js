@@ -8,7 +8,7 @@
 // While playing, a figure scrolled out of view skips its overlay until it comes back (page guide: pause
 // off-screen); paused, every figure follows a seek so the whole page always shows one moment.
 
-import { COLORS } from '../canvas.js';
+import { COLORS, cssWidth } from '../canvas.js';
 import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -141,7 +141,7 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
    * Returns false when nothing was drawn.
    */
   function paint(key, paintStatic, paintOverlay, overlayKey) {
-    const w = canvas.clientWidth;
+    const w = cssWidth(canvas);
     if (!w) return false;
     const h = Math.round(w * aspect);
     const dpr = window.devicePixelRatio || 1;
