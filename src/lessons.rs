@@ -70,77 +70,6 @@ pub struct Delivery {
     pub position: Option<usize>,
 }
 
-/// Why a sample is not Ready, as a kind and its numbers (the page words it in either language).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
-pub enum Why {
-    NoSnapshot,
-    Priming {
-        held: usize,
-        needed: usize,
-    },
-    #[serde(rename_all = "camelCase")]
-    BeforeOldest {
-        render_time: f64,
-        oldest_tick: u64,
-        oldest_time: f64,
-    },
-    #[serde(rename_all = "camelCase")]
-    PastNewest {
-        render_time: f64,
-        newest_tick: u64,
-        newest_time: f64,
-    },
-    #[serde(rename_all = "camelCase")]
-    Respawn {
-        left: u64,
-        right: u64,
-        left_generation: u32,
-        right_generation: u32,
-    },
-    Teleport {
-        tick: u64,
-    },
-    #[serde(rename_all = "camelCase")]
-    WideBracket {
-        left: u64,
-        right: u64,
-        span: f64,
-        gap_factor: f64,
-        send_interval: f64,
-    },
-    #[serde(rename_all = "camelCase")]
-    RenderTimeNotFinite,
-    /// The render clock's own sentence (English; the page shows the status name beside it).
-    Clock {
-        text: String,
-    },
-}
-
-impl Why {
-    fn of(reason: &Reason) -> Self {
-        match reason {
-            Reason::NoSnapshot => Why::NoSnapshot,
-            &Reason::Priming { held, needed } => Why::Priming { held, needed },
-            &Reason::BeforeOldest { render_time, oldest_tick, oldest_time } => {
-                Why::BeforeOldest { render_time, oldest_tick, oldest_time }
-            }
-            &Reason::PastNewest { render_time, newest_tick, newest_time, .. } => {
-                Why::PastNewest { render_time, newest_tick, newest_time }
-            }
-            &Reason::Respawn { left, right, left_generation, right_generation } => {
-                Why::Respawn { left, right, left_generation, right_generation }
-            }
-            &Reason::Teleport { tick } => Why::Teleport { tick },
-            &Reason::WideBracket { left, right, span, gap_factor, send_interval } => {
-                Why::WideBracket { left, right, span, gap_factor, send_interval }
-            }
-            Reason::RenderTimeNotFinite { .. } => Why::RenderTimeNotFinite,
-            Reason::Clock(text) => Why::Clock { text: text.clone() },
-        }
-    }
-}
-
 /// One frame: the pipeline's answer at one local time, with the evidence.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -164,7 +93,8 @@ pub struct WalkFrame {
     pub newest: Option<Held>,
     /// The buffer when it was sampled, oldest first (ticks).
     pub buffered: Vec<u64>,
-    pub why: Option<Why>,
+    /// Why the sample is not Ready, as a kind and its numbers (the page words it in either language).
+    pub why: Option<Reason>,
 }
 
 /// Deliveries and frames of one snapshot trace, each in time order.
@@ -273,7 +203,7 @@ pub fn walk(trace: &Trace, from: f64, to: f64) -> Result<Walk, TraceError> {
             factor: frame.sample.factor,
             newest: buffered.last().map(Held::of),
             buffered: buffered.iter().map(|s| s.tick).collect(),
-            why: frame.sample.reason.as_ref().map(Why::of),
+            why: frame.sample.reason.clone(),
         });
     }
     Ok(Walk { deliveries, frames, render_delay, send_interval, clock_offset: offset })
@@ -491,9 +421,9 @@ mod tests {
         assert_relative_eq!(at.x.unwrap(), 1.5, epsilon = 1e-9);
         assert_eq!(at.buffered, [101, 102], "100 was pruned once the render time passed 101");
         let first = &walk.frames[0];
-        assert_eq!(first.why, Some(Why::NoSnapshot));
+        assert_eq!(first.why, Some(Reason::NoSnapshot));
         let past = walk.frames.iter().find(|f| f.status == SampleStatus::Underrun).unwrap();
-        assert!(matches!(past.why, Some(Why::PastNewest { newest_tick: 102, .. })), "{:?}", past.why);
+        assert!(matches!(past.why, Some(Reason::PastNewest { newest_tick: 102, .. })), "{:?}", past.why);
         assert_relative_eq!(walk.render_delay, 0.15);
     }
 

@@ -1,11 +1,14 @@
 //! Why a sample is not `Ready`, kept as numbers and turned into words only when someone reads it (a frame
 //! loop samples thousands of times per run; formatting every reason would cost more than the sampling).
+//! It serializes as its kind and numbers (`{"kind": "pastNewest", "renderTime": …}`) so a page can word it in
+//! any language; `Display` gives the English sentence.
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use std::fmt;
 
 /// The cause of a non-`Ready` sample (seed 002: "所有非 Ready 结果都保留具体原因").
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
 pub enum Reason {
     NoSnapshot,
     Priming {
@@ -43,7 +46,9 @@ pub enum Reason {
         render_time: f64,
     },
     /// The render clock's own explanation.
-    Clock(String),
+    Clock {
+        text: String,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -85,15 +90,8 @@ impl fmt::Display for Reason {
             Reason::RenderTimeNotFinite { render_time } => {
                 write!(f, "render time is {render_time}, not a finite number")
             }
-            Reason::Clock(text) => f.write_str(text),
+            Reason::Clock { text } => f.write_str(text),
         }
-    }
-}
-
-impl Serialize for Reason {
-    /// Serialized as its sentence, as the trace output and the page show it.
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
     }
 }
 

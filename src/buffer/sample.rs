@@ -119,7 +119,8 @@ impl SnapshotBuffer {
 
     /// Records a `ClockUncertain` sample: the caller's clock cannot be trusted, so the buffer is not consulted.
     pub fn sample_uncertain(&mut self, render_time: f64, reason: impl Into<String>) -> Sample {
-        let mut sample = Sample::not_ready(SampleStatus::ClockUncertain, render_time, Reason::Clock(reason.into()));
+        let mut sample =
+            Sample::not_ready(SampleStatus::ClockUncertain, render_time, Reason::Clock { text: reason.into() });
         sample.newest = self.newest();
         self.record_sample(&sample);
         sample
