@@ -4,9 +4,9 @@
 // as a thin ghost (● now), so the render delay shows as distance behind it. The snapshots in the jitter
 // buffer as ■ (arrived, not yet played past) with the two around the render time outlined and joined: the
 // ◆ slides along that segment. The sample status is a glyph + word in the corner (never a new hue).
-import { COLORS, surface, worldMapper, circle, square, diamond } from './canvas.js';
-import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, openDiamond, bracketOf, fresh, column, staticLayer, themeKey, fitText } from './view-kit.js';
-import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
+import { COLORS, circle, square, diamond } from './canvas.js';
+import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, openDiamond, bracketOf, column, fitText } from './view-kit.js';
+import { fadeBuckets, worldSurface } from './views-world.js';
 import { statusText } from './readouts.js';
 import { t } from './i18n.js';
 import { highlightRemote } from './views-highlight.js';
@@ -15,12 +15,7 @@ const TRAIL_SECONDS = 2;
 
 export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
-  const { ctx, w, h } = surface(canvas);
-  fresh(ctx);
-  const world = worldOf(scene.model);
-  const map = worldMapper({ w, h, extent: world.extent, center: world.center });
-  const layerKey = `${themeKey(theme)}|${world.arena ? 'arena' : world.runId}`;
-  ctx.drawImage(staticLayer(cache, layerKey, w, h, (c) => worldFrame(c, map, theme, world)), 0, 0, w, h);
+  const { ctx, w, h, map } = worldSurface(canvas, scene, cache);
   const at = reader(frames);
   const now = at(index, 'local');
   const speed = model.params.scenario.speed;

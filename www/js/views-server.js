@@ -4,9 +4,9 @@
 // ✕ where a snapshot was lost on the way (the client will never see that sample); a dotted hop and the
 // word "respawn" where the entity teleported (the snapshot carrying the teleport flag is ringed). Same world scale as the Remote view, so the two compare
 // mark for mark.
-import { COLORS, surface, worldMapper, circle, cross } from './canvas.js';
-import { reader, lowerBound, label, recentFrames, trail, fresh, column, staticLayer, themeKey, fitText } from './view-kit.js';
-import { worldFrame, fadeBuckets, worldOf } from './views-world.js';
+import { COLORS, circle, cross } from './canvas.js';
+import { reader, lowerBound, label, recentFrames, trail, column, fitText } from './view-kit.js';
+import { fadeBuckets, worldSurface } from './views-world.js';
 import { t } from './i18n.js';
 import { highlightServer } from './views-highlight.js';
 
@@ -16,12 +16,7 @@ const LOST_SECONDS = 2;
 
 export function drawServer(canvas, scene, cache = {}, highlight = null) {
   const { model, frames, index, theme } = scene;
-  const { ctx, w, h } = surface(canvas);
-  fresh(ctx);
-  const world = worldOf(scene.model);
-  const map = worldMapper({ w, h, extent: world.extent, center: world.center });
-  const layerKey = `${themeKey(theme)}|${world.arena ? 'arena' : world.runId}`;
-  ctx.drawImage(staticLayer(cache, layerKey, w, h, (c) => worldFrame(c, map, theme, world)), 0, 0, w, h);
+  const { ctx, w, h, map } = worldSurface(canvas, scene, cache);
   const at = reader(frames);
   const now = at(index, 'local');
   const serverNow = at(index, 'serverNow');

@@ -1,6 +1,7 @@
 // What the Server and Remote views share: one world scale (the remote world is about ±120 × ±70 units,
 // centred on 0), the faint arena outline with a scale bar, and the age buckets that fade trails.
-import { column, label } from './view-kit.js';
+import { surface, worldMapper } from './canvas.js';
+import { column, label, fresh, staticLayer, themeKey } from './view-kit.js';
 
 /** Half-extent mapped into each view; the same for Server and Remote, so they compare mark for mark. */
 export const WORLD_EXTENT = { x: 128, y: 76 };
@@ -59,4 +60,18 @@ export function worldFrame(ctx, map, theme, world = { arena: true, bar: 50, cent
 export function fadeBuckets(frames, now, seconds) {
   const local = column(frames, 'local');
   return (i) => Math.max(0, Math.min(3, Math.floor(4 * (1 - (now - local(i)) / seconds))));
+}
+
+/**
+ * A world view's canvas, ready to draw on: sized, reset, the static arena (or trace frame) painted from its
+ * cached layer, and the world → pixel mapping. `{ctx, w, h, map}`.
+ */
+export function worldSurface(canvas, scene, cache) {
+  const { ctx, w, h } = surface(canvas);
+  fresh(ctx);
+  const world = worldOf(scene.model);
+  const map = worldMapper({ w, h, extent: world.extent, center: world.center });
+  const layerKey = `${themeKey(scene.theme)}|${world.arena ? 'arena' : world.runId}`;
+  ctx.drawImage(staticLayer(cache, layerKey, w, h, (c) => worldFrame(c, map, scene.theme, world)), 0, 0, w, h);
+  return { ctx, w, h, map };
 }
