@@ -21,9 +21,36 @@ fn whole_runs(c: &mut Criterion) {
     c.bench_function("sweep_64_points_20s", |b| b.iter(|| sweep(black_box(&page), &delays).unwrap().len()));
 }
 
+/// Sets one parameter to one of two values (`odd` picks which).
+type Change = fn(&mut SimParams, bool);
+
+/// Where a full re-run's time goes: a change that touches one pipeline re-simulates only that one and copies
+/// the other columns from the previous run (`sim::rerun`). Each iteration alternates between two values.
+fn partial_reruns(c: &mut Criterion) {
+    let base = window(60.0);
+    let mut sim = run(&base).unwrap();
+    let changes: [(&str, Change); 4] = [
+        ("rerun_60s_remote_only", |p, odd| p.remote.clock.render_delay = if odd { 0.12 } else { 0.1 }),
+        ("rerun_60s_paths_only", |p, odd| p.paths.lerp.lerp_factor = if odd { 0.2 } else { 0.1 }),
+        ("rerun_60s_local_only", |p, odd| p.local.max_pending_inputs = if odd { 30 } else { 31 }),
+        ("rerun_60s_everything", |p, odd| p.seed = if odd { 2 } else { 1 }),
+    ];
+    for (name, change) in changes {
+        let mut params = base.clone();
+        let mut odd = false;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                odd = !odd;
+                change(&mut params, odd);
+                sim.rerun(black_box(&params)).unwrap();
+            })
+        });
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = whole_runs
+    targets = whole_runs, partial_reruns
 }
 criterion_main!(benches);
