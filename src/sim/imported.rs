@@ -6,8 +6,18 @@ use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::sim::record::{frame, snapshot, Recording};
 use crate::sim::remote::code;
+use crate::trace::params::DEFAULT_RENDER_DELAY;
 use crate::trace::replay::{Replay, ReplaySamples};
 use crate::trace::{Trace, TraceData};
+
+/// The send interval the replay used for a `snapshots` trace: `sendInterval`, or the one derived from the
+/// snapshots' spacing (`None` for a `paths` trace). The page names the trace's send rate with it.
+pub fn send_interval(trace: &Trace) -> Option<f64> {
+    match &trace.data {
+        TraceData::Snapshots { snapshots, .. } => Some(trace.params.send_interval_for(snapshots)),
+        TraceData::Paths { .. } => None,
+    }
+}
 
 /// The timelines of a replayed `snapshots` trace (`None` for a `paths` trace).
 pub fn recording(trace: &Trace, replay: &Replay) -> Option<Recording> {
@@ -28,7 +38,7 @@ pub fn recording(trace: &Trace, replay: &Replay) -> Option<Recording> {
         row[frame::MODE] = code(&DisplayMode::ALL, &s.mode);
         row[frame::X] = s.x.unwrap_or(f64::NAN);
         row[frame::Y] = s.y.unwrap_or(f64::NAN);
-        row[frame::DELAY] = trace.params.render_delay.unwrap_or(0.1);
+        row[frame::DELAY] = trace.params.render_delay.unwrap_or(DEFAULT_RENDER_DELAY);
         rec.frames.push(&row);
         previous = Some(s.local);
     }

@@ -118,7 +118,8 @@ impl Playground {
     }
 
     /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
-    /// `setParams`. Returns `{kind, snapshots, samples, note}`; a bad trace is refused naming field and index.
+    /// `setParams`. Returns `{kind, snapshots, samples, sendInterval, note}`; a bad trace is refused naming field
+    /// and index.
     #[wasm_bindgen(js_name = importTrace)]
     pub fn import_trace(&mut self, text: &str) -> Result<JsValue, JsError> {
         let trace = Trace::from_json(text).map_err(trace_error)?;
@@ -129,6 +130,7 @@ impl Playground {
             "kind": "snapshots",
             "snapshots": recording.snapshots.len(),
             "samples": recording.frames.len(),
+            "sendInterval": imported::send_interval(&trace),
             "note": trace.note,
         });
         self.imported = Some(Imported { trace, replay, recording });

@@ -150,6 +150,10 @@ test('a golden trace imports and replays in the views; the run exports as a trac
   });
   assert.ok(Math.abs(at.x - 1.5) < 1e-9, `seed 002: x = 1.5 at local 10.30 (${at.x})`);
   assert.match(await page.textContent('#status'), /Ready/);
+  const shown = await page.evaluate(() => window.netcodeLab.app.painters[0].last);
+  assert.equal(shown.server.rate, 10, 'the server view names the trace\'s rate (snapshots 0.1 s apart), not the simulation\'s 20 Hz');
+  assert.equal(shown.local.empty, true, 'the local view says a trace has no local player');
+  assert.doesNotMatch(await page.textContent('#notice'), /\.\./, 'one full stop after the trace\'s note');
   await screenshot(page, 'playground-imported-seed-002');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-snapshots')]);
   const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));

@@ -174,7 +174,7 @@ class App {
 
   onImported(summary) {
     this.state.playhead = this.model.start;
-    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note: summary.note ? ` — ${summary.note}` : '' }), { sticky: true });
+    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note: summary.note ? ` — ${summary.note.replace(/[.。]\s*$/, '')}` : '' }), { sticky: true });
     this.afterRun();
   }
 

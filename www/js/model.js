@@ -9,18 +9,21 @@ export class Model {
     this.defaults = core.Playground.defaultParams();
     this.pg = new core.Playground(params ?? this.defaults);
     this.runId = 0;
+    this.trace = null; // the import summary while a trace is shown
     this.refresh();
   }
 
   /** Re-runs the window; throws (with the field named) and keeps the old run when `params` is refused. */
   setParams(params) {
     this.pg.setParams(params);
+    this.trace = null;
     this.refresh();
   }
 
   /** Shows a recorded trace instead of the simulation (until the next `setParams`); throws naming the field. */
   importTrace(text) {
     const summary = this.pg.importTrace(text);
+    this.trace = summary;
     this.refresh();
     return summary;
   }
@@ -28,6 +31,11 @@ export class Model {
   /** The current run (or the imported trace) as trace JSON of `kind` (`snapshots` or `paths`). */
   exportTrace(kind) {
     return this.pg.exportTrace(kind);
+  }
+
+  /** Snapshots per second: the imported trace's (from its send interval) or the simulation's send rate. */
+  get sendRate() {
+    return this.imported && this.trace?.sendInterval ? 1 / this.trace.sendInterval : this.params.scenario.sendRate;
   }
 
   get imported() {

@@ -417,6 +417,8 @@ export default {
   'view.remote.pastNewest': 'past newest tick {tick}',
   'view.remote.delay': 'delay {ms} ms',
   'view.local.steer': 'Steer: W A S D or ← ↑ ↓ →',
+  'view.local.noTrace': 'No local player in a trace',
+  'view.local.noTraceWhy': 'A snapshot trace records only the remote entity.',
   'view.local.steerShort': 'W A S D / ← ↑ ↓ →',
   'view.local.loupe': '×{n} around you',
   'view.local.offset': 'offset {v} u',

@@ -466,6 +466,8 @@ export default {
   'view.remote.pastNewest': '已越过最新的 Tick {tick}',
   'view.remote.delay': '延迟 {ms} ms',
   'view.local.steer': '操控：W A S D 或 ← ↑ ↓ →',
+  'view.local.noTrace': '记录里没有本地角色',
+  'view.local.noTraceWhy': '快照记录只包含远端实体。',
   'view.local.steerShort': 'W A S D / ← ↑ ↓ →',
   'view.local.loupe': '你周围放大 ×{n}',
   'view.local.offset': '偏移 {v} u',

@@ -18,6 +18,7 @@ export function drawLocal(canvas, scene, cache = {}) {
   const { model, frames, index, theme } = scene;
   const { ctx, w, h } = surface(canvas);
   fresh(ctx);
+  if (model.imported) return explainEmpty(ctx, theme, w, h);
   const params = model.params;
   const size = params.local.arenaSize;
   const pad = 12;
@@ -62,6 +63,15 @@ export function drawLocal(canvas, scene, cache = {}) {
   }
   readout(ctx, theme, column, frames, index);
   return { predicted: P, rendered: [at(index, 'renderedX'), at(index, 'renderedY')], offset: at(index, 'offset'), pending: at(index, 'pending') };
+}
+
+/** An imported trace has no local player: say so in the middle of the view rather than draw an empty arena. */
+function explainEmpty(ctx, theme, w, h) {
+  const lines = [t('view.local.noTrace'), t('view.local.noTraceWhy')];
+  label(ctx, fitText(ctx, [lines[0]], w - 16, 13, '600'), w / 2, h / 2 - 6, { color: theme.ink, size: 13, weight: '600', align: 'center' });
+  label(ctx, fitText(ctx, [lines[1]], w - 16, 11), w / 2, h / 2 + 14, { color: theme.muted, size: 11, align: 'center' });
+  const none = [NaN, NaN];
+  return { predicted: none, rendered: none, offset: NaN, pending: NaN, empty: true };
 }
 
 const LOUPE_RADIUS = 6; // world units either side of the predicted player

@@ -89,12 +89,12 @@ export function drawServer(canvas, scene, cache = {}, highlight = null) {
     circle(ctx, map.x(tx), map.y(ty), 5, theme.truth);
   }
 
-  const rate = model.params.scenario.sendRate;
+  const rate = Number(model.sendRate.toFixed(1));
   label(ctx, t('view.server.time', { t: serverNow.toFixed(2) }), 8, 16, { color: theme.ink, halo: theme.panel, size: 12, weight: '600' });
   const footer = fitText(ctx, [t('view.server.footer', { rate, sent, lost }), t('view.server.footerShort', { rate, sent, lost })], w - 16, 11);
   label(ctx, footer, 8, h - 8, { color: theme.muted, halo: theme.panel, size: 11 });
   const hl = highlight ? highlightServer(ctx, map, theme, model, highlight, w, h) : null;
-  return { sent, lost, respawns: jumps.length, highlight: hl };
+  return { rate, sent, lost, respawns: jumps.length, highlight: hl };
 }
 
 /** A respawn: dotted hop from where the entity died to where it reappeared, named in words. */
