@@ -15,7 +15,7 @@ export const ALLOWED = [
   // proper names and file names
   'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
   // key names
-  'Home', 'End',
+  'Home', 'End', 'Escape',
 ];
 
 /** A string table key: lower-case words joined by dots ("legend.sent", "plot.decay.caption"). */

@@ -10,6 +10,7 @@ let shown = false;
 export function showError(message) {
   const banner = document.getElementById('banner');
   const text = String(message);
+  console.error(`netcode-lab: ${text}`); // also for the developer tools (and the end-to-end tests, which fail on it)
   banner.textContent = shown ? `${banner.textContent}\n${text}` : t('banner.failed', { message: text });
   banner.hidden = false;
   shown = true;
@@ -23,7 +24,12 @@ export function hasFailed() {
 /** Routes panics from Rust, uncaught errors and unhandled rejections to the banner. */
 export function watchForErrors() {
   window.addEventListener(PANIC_EVENT, (event) => showError(t('banner.panic', { message: event.detail })));
-  window.addEventListener('error', (event) => showError(event.message || String(event.error)));
+  window.addEventListener('error', (event) => {
+    // Not a failure: the browser says it deferred some size notifications to the next frame (a layout change
+    // inside a ResizeObserver callback). Nothing is lost; the page must not stop for it.
+    if (/^ResizeObserver loop/.test(event.message ?? '')) return;
+    showError(event.message || String(event.error));
+  });
   window.addEventListener('unhandledrejection', (event) => showError(event.reason?.message ?? String(event.reason)));
 }
 

@@ -6,11 +6,13 @@
 // ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
 // The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`app.highlight`) by
 // lanes-highlight.js. A vertical "now" line crosses all.
-// Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard.
+// Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard. Pointing at a packet, or
+// focusing the lanes and pressing ← →, inspects it (inspector.js; its chain is drawn by lanes-inspect.js).
 import { COLORS, cssWidth, square, diamond } from './canvas.js';
 import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
 import { drawLaneHighlight } from './lanes-highlight.js';
+import { drawInspected } from './lanes-inspect.js';
 import { t } from './i18n.js';
 
 const PAST = 1.5;
@@ -66,12 +68,12 @@ export function mount(app) {
     draw(scene) {
       if (!scene.frames.rows) return;
       const { ctx, w, L } = fit(canvas);
-      this.last = drawLanes(ctx, w, L, scene, cache, app?.highlight ?? null);
+      this.last = drawLanes(ctx, w, L, scene, cache, app?.highlight ?? null, app?.inspector?.current() ?? null);
     },
   };
 }
 
-function drawLanes(ctx, w, layoutL, scene, cache, highlight) {
+function drawLanes(ctx, w, layoutL, scene, cache, highlight, inspect) {
   const { model, frames, index, theme } = scene;
   const L = highlight ? { ...layoutL, past: layoutL.past * STEP_ZOOM, future: layoutL.future * STEP_ZOOM, zoomed: true } : layoutL;
   const at = reader(frames);
@@ -99,7 +101,9 @@ function drawLanes(ctx, w, layoutL, scene, cache, highlight) {
   const reserved = L.wide ? [] : drawLaneLabels(g);
   // The step-through's event, over everything else (only while a step is shown; its tags keep off the labels).
   const hl = highlight ? drawLaneHighlight({ ...g, reserved }, model, frames, highlight) : null;
-  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], wide: L.wide, highlight: hl };
+  // The packet inspector's chain (never while a step is shown: the step-through owns the highlight).
+  const inspected = !highlight && inspect ? drawInspected({ ...g, reserved }, model, frames, index, inspect) : null;
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], layout: L, wide: L.wide, highlight: hl, inspected };
 }
 
 /** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */

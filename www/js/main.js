@@ -10,6 +10,7 @@ import * as views from './views.js';
 import * as lanes from './lanes.js';
 import * as plots from './plots.js';
 import * as comparison from './comparison.js';
+import * as inspector from './inspector.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
 // --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
@@ -53,6 +54,7 @@ class App {
       model: () => this.model,
       seek: (t) => this.seek(t),
     });
+    this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     this.painters = [views, lanes, plots, comparison].map((m) => m.mount(this));
     this.painters[2].simulationOnly = true;
     this.painters[3].simulationOnly = true;
@@ -192,7 +194,7 @@ class App {
     const key = KEY_MAP[event.code];
     const tag = event.target?.tagName;
     if (!key || ['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target?.closest?.('.plot-stage, [role=slider]')) return; // a focused plot uses the arrows itself
+    if (event.target?.closest?.('.plot-stage, [role=slider], #lanes')) return; // a focused plot or the lanes use the arrows themselves
     event.preventDefault();
     if (this.state.keys[key] === down) return;
     this.state.keys = { ...this.state.keys, [key]: down };
@@ -228,6 +230,7 @@ class App {
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
     for (const painter of this.painters) if (!(model.imported && painter.simulationOnly)) painter.draw(ctx);
+    this.inspector.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics(), model);

@@ -14,6 +14,7 @@ export function mount(app) {
   ensureStylesheet();
   const root = document.getElementById('plots');
   const plots = [extrapolation, decay, sweep, clock].map((m) => m.mount(root, app));
+  window.__plots = plots;
   watchSize(app, plots.map((p) => p.figure.canvas));
   return {
     draw(ctx) {

@@ -7,6 +7,8 @@
 //                 status   the ◆ in its display mode's style (◆ interpolated, ◇ extrapolated, hollow ◆ held,
 //                          nothing when hidden), with the status as glyph + word and what is shown.
 // The other steps (arrived, inserted, render time) happen on the clocks, not in the world: the lanes show them.
+// The packet inspector (inspector.js) reuses the Server view's `sent` mark, and rings the snapshot's ■ in the
+// Remote view too.
 import { COLORS, square, diamond } from './canvas.js';
 import { reader, openDiamond } from './view-kit.js';
 import { halo, thickSegment, tagAt } from './highlight-kit.js';
@@ -33,8 +35,30 @@ export function highlightServer(ctx, map, theme, model, h, w, hgt) {
   return { step: 'sent', tick: h.tick, x, y, tags: [rect] };
 }
 
+/**
+ * Remote view, packet inspector (inspector.js): the inspected snapshot's ■ where it says the entity was —
+ * the point the buffer interpolates from — haloed and named. Returns what was drawn, or null when it is
+ * outside the view or was lost (the client never had it).
+ */
+function inspectRemote(ctx, map, theme, model, h, w, hgt) {
+  const snaps = model.table('snapshots');
+  if (!(h.index >= 0 && h.index < snaps.rows)) return null;
+  const s = reader(snaps);
+  if (Number.isNaN(s(h.index, 'arrival'))) return null; // lost: the client never had it
+  const x = map.x(s(h.index, 'x'));
+  const y = map.y(s(h.index, 'y'));
+  if (!(x >= 0 && x <= w && y >= 0 && y <= hgt)) return null;
+  const bounds = { left: BOUNDS_PAD, top: 52, right: w - BOUNDS_PAD, bottom: hgt - 20 };
+  halo(ctx, x, y, 7, COLORS.snapshot, theme, 'square');
+  square(ctx, x, y, 10, theme.panel);
+  square(ctx, x, y, 8, COLORS.snapshot);
+  const rect = tagAt(ctx, t('hl.tick', { tick: h.tick }), x, y, 9, COLORS.snapshot, theme, { bounds, taken: [], prefer: ['above', 'below', 'right', 'left'] });
+  return { step: 'inspect', tick: h.tick, x, y, tags: [rect] };
+}
+
 /** Remote view: bracket, factor and status steps. Returns what was drawn, or null. */
-export function highlightRemote(ctx, map, theme, h, w, hgt) {
+export function highlightRemote(ctx, map, theme, h, w, hgt, model) {
+  if (h.inspect) return inspectRemote(ctx, map, theme, model, h, w, hgt);
   if (h.kind !== 'frame' || !['bracket', 'factor', 'status'].includes(h.step)) return null;
   // Clear of the status lines in the top left (three lines, to y ≈ 50) and the scale bar at the bottom.
   const bounds = { left: BOUNDS_PAD, top: 52, right: w - BOUNDS_PAD, bottom: hgt - 20 };

@@ -94,7 +94,7 @@ export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   }
 
   const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
-  const hl = highlight ? highlightRemote(ctx, map, theme, highlight, w, h) : null;
+  const hl = highlight ? highlightRemote(ctx, map, theme, highlight, w, h, model) : null;
   return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl };
 }
 

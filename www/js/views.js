@@ -43,7 +43,9 @@ export function mount(app) {
     last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
-      const highlight = app?.highlight ?? null;
+      // The step-through's step, else the inspected packet (its ■ in the Server and Remote views).
+      const inspected = app?.highlight ? null : app?.inspector?.current();
+      const highlight = app?.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
       this.last = {
         server: drawServer(server, scene, caches[0], highlight),
         local: drawLocal(local, scene, caches[1]),
