@@ -113,14 +113,19 @@ export function circle(ctx, x, y, r, color, filled = true) {
   }
 }
 
-/** A diamond; `cased` adds the 1 px dark outline light colours need on white (page guide §2). */
-export function diamond(ctx, x, y, r, color, { filled = true, cased = false } = {}) {
+/** The path of a diamond of half-diagonal `r` around (x, y), as a new path (not filled or stroked). */
+export function diamondPath(ctx, x, y, r) {
   ctx.beginPath();
   ctx.moveTo(x, y - r);
   ctx.lineTo(x + r, y);
   ctx.lineTo(x, y + r);
   ctx.lineTo(x - r, y);
   ctx.closePath();
+}
+
+/** A diamond; `cased` adds the 1 px dark outline light colours need on white (page guide §2). */
+export function diamond(ctx, x, y, r, color, { filled = true, cased = false } = {}) {
+  diamondPath(ctx, x, y, r);
   if (filled) {
     ctx.fillStyle = color;
     ctx.fill();

@@ -10,7 +10,7 @@
 // or next packet (the playhead follows when paused and it is out of the window), Esc lets go. The pin is a
 // tick, so it survives a slider change: drag the jitter and watch the same packet's fate change.
 // While the step-through shows a step, it owns the highlight and the inspector stays quiet.
-import { reader, column, lowerBound, bracketOf, serverToLocal } from './view-kit.js';
+import { reader, lowerBound, bracketOf, tickRows } from './view-kit.js';
 import { t } from './i18n.js';
 
 /** How near (CSS px) the pointer must come to a packet's ■ → ○ line to pick it. */
@@ -18,16 +18,9 @@ const PICK_RADIUS = 9;
 /** How far past its arrival to look for the frame whose render time reaches a snapshot (s). */
 const PLAY_SEARCH = 4;
 
-/** Row of each tick in the snapshots table, cached per run (ticks never repeat in one run). */
+/** Row of snapshot `tick` in the current run, or −1. */
 export function tickRow(model, tick) {
-  if (model._inspectRows?.runId !== model.runId) {
-    const snaps = model.table('snapshots');
-    const tickOf = column(snaps, 'tick');
-    const rows = new Map();
-    for (let i = 0; i < snaps.rows; i++) if (!rows.has(tickOf(i))) rows.set(tickOf(i), i);
-    model._inspectRows = { runId: model.runId, rows };
-  }
-  return model._inspectRows.rows.get(tick) ?? -1;
+  return tickRows(model).get(tick) ?? -1;
 }
 
 /**
@@ -217,9 +210,4 @@ export function mount(app) {
       if (next !== text) row.textContent = text = next;
     },
   };
-}
-
-/** The render lane's x for snapshot row `i` (its server time on the local axis), for the lanes' chain. */
-export function renderLaneTime(model, i) {
-  return serverToLocal(model.params)(reader(model.table('snapshots'))(i, 'serverTime'));
 }

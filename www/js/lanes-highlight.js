@@ -13,28 +13,16 @@
 //   status      glyph + word at the cursor (the Underrun hatch, the Invalid cross-hatch and ⊘, the Gap box).
 // Everything is placed by the same clocks as the lanes (lanes.js): server times through the run's true clock map.
 import { COLORS, diamond } from './canvas.js';
-import { reader, label } from './view-kit.js';
+import { reader, label, tickRows } from './view-kit.js';
 import { halo, thickSegment, tagAt } from './highlight-kit.js';
 import { statusText } from './readouts.js';
 import { t } from './i18n.js';
-
-/** Row of each tick in the snapshots table (cached per run: ticks never repeat in one run). */
-function tickRows(model, snaps) {
-  if (model._tickRows?.runId === model.runId) return model._tickRows.rows;
-  const rows = new Map();
-  for (let i = 0; i < snaps.rows; i++) {
-    const tick = snaps.view[i * snaps.stride + snaps.col.tick];
-    if (!rows.has(tick)) rows.set(tick, i);
-  }
-  model._tickRows = { runId: model.runId, rows };
-  return rows;
-}
 
 /** Draws highlight `h` over the lanes; returns what it drew (for the tests), or null when `h` does not apply. */
 export function drawLaneHighlight(g, model, frames, h) {
   const snaps = model.table('snapshots');
   const s = reader(snaps);
-  const rows = tickRows(model, snaps);
+  const rows = tickRows(model);
   const bounds = { left: g.L.left, right: g.L.right, top: g.L.y.axis + 3, bottom: g.L.y.clockBottom + 6 };
   const reserved = g.reserved ?? [];
   const ctx = { ...g, s, rows, taken: [...reserved], bounds };

@@ -2,7 +2,7 @@
 // name, finding the rows inside a time window, mapping server time onto the client's time axis, legible
 // canvas labels (text with a paper-coloured halo, so a label stays readable over a trail), trails that
 // break at teleports, and the inline legends (SVG keys built once, never per frame).
-import { COLORS, FONT } from './canvas.js';
+import { COLORS, FONT, diamondPath } from './canvas.js';
 import { t, getLang } from './i18n.js';
 
 /** `(row, column) → value` for a table from `model.table(kind)` (for a few reads; loops use `column`). */
@@ -60,6 +60,17 @@ export function serverToLocal(params) {
   const offset = params.network?.clockOffset ?? 0;
   const skew = params.network?.clockSkew ?? 0;
   return (ts) => (ts - offset) * (1 + skew);
+}
+
+/** Row of each tick in the snapshots table (the first, if a tick repeats), cached per run. */
+export function tickRows(model) {
+  if (model._tickRows?.runId === model.runId) return model._tickRows.rows;
+  const snaps = model.table('snapshots');
+  const tickOf = column(snaps, 'tick');
+  const rows = new Map();
+  for (let i = 0; i < snaps.rows; i++) if (!rows.has(tickOf(i))) rows.set(tickOf(i), i);
+  model._tickRows = { runId: model.runId, rows };
+  return rows;
 }
 
 /** Text with a halo in the panel colour, so it stays legible over marks. */
@@ -234,12 +245,7 @@ export function fillLegend(el, items) {
 
 /** ◇: a hollow diamond, 2.5 px in `color` over a dark casing, filled with `fill` (the panel) inside. */
 export function openDiamond(ctx, x, y, r, color, fill) {
-  ctx.beginPath();
-  ctx.moveTo(x, y - r);
-  ctx.lineTo(x + r, y);
-  ctx.lineTo(x, y + r);
-  ctx.lineTo(x - r, y);
-  ctx.closePath();
+  diamondPath(ctx, x, y, r);
   if (fill) {
     ctx.fillStyle = fill;
     ctx.fill();
