@@ -2,7 +2,7 @@
 //! (seed 002 "可观测性": 包到达指标, 缓冲指标, 采样指标).
 //!
 //! ```text
-//!  arrivals ──► received = inserted + duplicates + conflicts + invalid + late
+//!  arrivals ──► received = inserted + duplicates + conflicts + invalid + late    (lateDuplicates ⊆ duplicates)
 //!                          inserted = buffered + evicted + pruned          (outOfOrder ⊆ inserted)
 //!  samples  ──► samples  = ready + priming + underrun + gap + clockUncertain + invalidInterval
 //!               underruns / gaps count episodes: a run of consecutive Underrun (Gap) samples counts once
@@ -112,6 +112,8 @@ pub struct BufferMetrics {
     pub received: u64,
     pub inserted: u64,
     pub duplicates: u64,
+    /// Duplicates of a tick already pruned or evicted (counted in `duplicates` too).
+    pub late_duplicates: u64,
     pub conflicts: u64,
     pub invalid: u64,
     /// Arrived after its place in the timeline was pruned or evicted (or older than all of a full buffer).

@@ -12,19 +12,23 @@
 //! The buffer never picks a fallback (seed 002: "不能在基础采样器中静默选择"); this layer does, by name, and says so.
 //!
 //! Choices, per status (seed 002 lists 冻结最后位置 / 外推速度 / 跳到最新快照):
-//! - `hold` freezes at the last *displayed* position. For a plain Underrun that is where interpolation left off,
-//!   which is the newest snapshot (the issue's "freeze at the newest snapshot"). For a Gap or an InvalidInterval
-//!   (a teleport ahead, a respawn) it is also the last displayed position: the entity waits where it was seen
-//!   until the render time reaches a valid bracket again, rather than jumping across the hole. With nothing
+//! - `hold` on an **Underrun** freezes at the *newest snapshot in the buffer* — seed 000 §4.3.5: "直接冻结在最新快照
+//!   位置". That is where interpolation left off when frames come steadily, and it stays right when frames were
+//!   skipped (a stalled tab, a low frame rate): after a 1 s stall the render time is past snapshots that arrived
+//!   during the stall, and the entity stands on the newest of them, not where it was last drawn a second ago.
+//!   For a **Gap** or an **InvalidInterval** (a hole, a teleport ahead, a respawn) it is the last *displayed*
+//!   position (seed 002's "冻结最后位置"): the entity waits where it was seen until the render time reaches a valid
+//!   bracket again, rather than jumping across the hole. The same for Priming and ClockUncertain. With nothing
 //!   displayed yet it falls back to the anchor snapshot, or shows nothing.
 //! - `extrapolate-seed` / `extrapolate-decay` continue from the *anchor* (the last snapshot at or before the render
 //!   time: the newest on an Underrun, the left side of a Gap or InvalidInterval, the single snapshot while
-//!   Priming — which is what seed 000 §4.3.7's one-snapshot test does). Past the cap the mode is `held`. On
+//!   Priming — which is what seed 000 §4.3.7's one-snapshot test does). Past the cap the mode is `held`. The cap is
+//!   `maxExtrapolation` or half a send interval (`capRule`, see `crate::extrapolate`). On
 //!   ClockUncertain or before the oldest snapshot there is no anchor, so they behave as `hold`.
 //! - `snap` shows the newest snapshot held, whatever the status; `hide` shows nothing.
 
 use crate::buffer::{Sample, SampleStatus};
-use crate::extrapolate::{UnderrunParams, UnderrunPolicy};
+use crate::extrapolate::{CapRule, UnderrunParams, UnderrunPolicy};
 use crate::geom::Vec2;
 use crate::param::ParamError;
 use serde::{Deserialize, Serialize};
@@ -83,17 +87,38 @@ impl Displayed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Presenter {
     params: UnderrunParams,
+    /// The extrapolation cap in force (seconds), resolved from `capRule` once.
+    cap: f64,
     last: Option<Vec2>,
 }
 
 impl Presenter {
+    /// A presenter with a fixed cap (`capRule: maxExtrapolation`); a half-send-interval cap needs the interval,
+    /// see [`Presenter::for_send_interval`].
     pub fn new(params: UnderrunParams) -> Result<Self, ParamError> {
+        if params.cap_rule == CapRule::HalfSendInterval {
+            return Err(ParamError::new(
+                "capRule",
+                "halfSendInterval needs the send interval (Presenter::for_send_interval)",
+            ));
+        }
+        Self::for_send_interval(params, f64::NAN)
+    }
+
+    /// A presenter for snapshots `send_interval` seconds apart (what a half-send-interval cap is half of).
+    pub fn for_send_interval(params: UnderrunParams, send_interval: f64) -> Result<Self, ParamError> {
         params.validate()?;
-        Ok(Presenter { params, last: None })
+        let cap = params.cap(send_interval);
+        Ok(Presenter { params, cap, last: None })
     }
 
     pub fn params(&self) -> &UnderrunParams {
         &self.params
+    }
+
+    /// The extrapolation cap in force, seconds.
+    pub fn cap(&self) -> f64 {
+        self.cap
     }
 
     /// The last position shown, if any.
@@ -127,6 +152,11 @@ impl Presenter {
     }
 
     fn hold(&self, sample: &Sample) -> Displayed {
+        if sample.status == SampleStatus::Underrun {
+            if let Some(newest) = sample.newest {
+                return Displayed::at(DisplayMode::Held, newest.pos);
+            }
+        }
         match self.last.or(sample.anchor.map(|a| a.pos)) {
             Some(p) => Displayed::at(DisplayMode::Held, p),
             None => Displayed::HIDDEN,
@@ -136,7 +166,7 @@ impl Presenter {
     fn extrapolate(&self, policy: UnderrunPolicy, sample: &Sample) -> Option<Displayed> {
         let anchor = sample.anchor?;
         let ahead = sample.ahead()?;
-        let cap = self.params.max_extrapolation;
+        let cap = self.cap;
         let reach = policy.reach(ahead, cap)?;
         let mode = if ahead < cap { DisplayMode::Extrapolated } else { DisplayMode::Held };
         Some(Displayed { mode, position: Some(anchor.pos + anchor.vel * reach), ahead: Some(ahead) })
@@ -151,7 +181,8 @@ mod tests {
     use approx::assert_relative_eq;
 
     fn presenter(policy: UnderrunPolicy) -> Presenter {
-        Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: 0.1 }).unwrap()
+        Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: 0.1, ..Default::default() })
+            .unwrap()
     }
 
     /// Two snapshots 50 ms apart moving at 100 u/s; x = 5 at the newest (t = 1.05).
@@ -173,7 +204,8 @@ mod tests {
         let ready = buffer.sample(1.04);
         let underrun = buffer.sample(1.10); // 50 ms past the newest: half the cap
         for (policy, mode, expected) in [
-            (UnderrunPolicy::Hold, DisplayMode::Held, 4.0),
+            // Seed 000 §4.3.5 "冻结在最新快照位置": the newest snapshot (x 5), not the last frame drawn (x 4).
+            (UnderrunPolicy::Hold, DisplayMode::Held, 5.0),
             (UnderrunPolicy::Snap, DisplayMode::Snapped, 5.0),
             (UnderrunPolicy::ExtrapolateSeed, DisplayMode::Extrapolated, 5.0 + 100.0 * 0.05 * 0.5),
             (UnderrunPolicy::ExtrapolateDecay, DisplayMode::Extrapolated, 5.0 + 100.0 * (0.05 - 0.0025 / 0.2)),
@@ -210,6 +242,50 @@ mod tests {
         let mut p = presenter(UnderrunPolicy::ExtrapolateSeed);
         p.show(&buffer.sample(1.02));
         assert_eq!(p.show(&uncertain).mode, DisplayMode::Held);
+    }
+
+    #[test]
+    fn hold_on_an_underrun_after_skipped_frames_stands_on_the_newest_snapshot() {
+        // Seed 000 §4.3.5: 20 Hz snapshots 1 u apart; the last frame drawn is at render 1.02 (x 20.4, interpolated).
+        // The tab stalls for a second; snapshots up to 2.0 (x 40) arrive meanwhile. The next frame renders 2.05,
+        // past the newest: an Underrun, and hold stands at x 40 — not at x 20.4, where it was drawn a second ago.
+        let mut buffer = SnapshotBuffer::new(64);
+        let snap = |k: u64| Snapshot::moving(k, k as f64 * 0.05, Vec2::new(k as f64, 0.0), Vec2::new(20.0, 0.0));
+        for k in 0..=21 {
+            buffer.insert(snap(k), k as f64 * 0.05 + 0.05);
+        }
+        let mut hold = presenter(UnderrunPolicy::Hold);
+        assert_relative_eq!(x(hold.show(&buffer.sample(1.02))), 20.4, epsilon = 1e-9);
+        buffer.prune(1.02);
+        for k in 22..=40 {
+            buffer.insert(snap(k), k as f64 * 0.05 + 0.05);
+        }
+        let after = buffer.sample(2.05);
+        assert_eq!(after.status, SampleStatus::Underrun);
+        let shown = hold.show(&after);
+        assert_eq!((shown.mode, x(shown)), (DisplayMode::Held, 40.0));
+        // A Gap keeps the documented choice: the last displayed position.
+        let mut gap = SnapshotBuffer::new(8);
+        gap.insert(snap(1), 0.1);
+        gap.insert(snap(2), 0.15);
+        gap.insert(snap(9), 0.5);
+        let mut hold = presenter(UnderrunPolicy::Hold);
+        hold.show(&gap.sample(0.09));
+        let wide = gap.sample(0.2);
+        assert_eq!(wide.status, SampleStatus::Gap);
+        assert_relative_eq!(x(hold.show(&wide)), 1.8, epsilon = 1e-9);
+    }
+
+    #[test]
+    fn a_half_send_interval_cap_needs_the_interval_and_uses_half_of_it() {
+        let half = UnderrunParams { cap_rule: CapRule::HalfSendInterval, ..Default::default() };
+        assert_eq!(Presenter::new(half.clone()).unwrap_err().field, "capRule");
+        let p = Presenter::for_send_interval(half, 0.05).unwrap();
+        assert_relative_eq!(p.cap(), 0.025, epsilon = 1e-15);
+        // Past 25 ms the decay is frozen at v·cap/2 = 100 · 0.0125 = 1.25 past the newest (x 5).
+        let mut p = p;
+        let mut buffer = buffer();
+        assert_relative_eq!(x(p.show(&buffer.sample(1.10))), 6.25, epsilon = 1e-9);
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //! |---|---|---|
 //! | [`walk`] | the step-through (seed 002 "可单步观察的过程") | a snapshot trace through [`RemotePlayback`], recording each delivery (outcome, where it went in the sorted buffer) and each frame (render time, bracket with its snapshots, factor, status, reason) |
 //! | [`hard_snap_table`] | seed 001 "断档纠偏" | four fresh [`PathPlayer`]s, one per cell of *stale gap × drift too large* |
-//! | [`adaptive_step`] | seed 004 §4.2 | the [`DelayController`] after the measured jitter steps up |
 //! | [`correction_jumps`] | seed 003 "第三步" | each [`Smoother`] through a run's corrections: how far the view moves at the instant of each |
 //!
 //! ```text
@@ -17,11 +16,10 @@
 //! samples merged by time, snapshots first), so its frames are the replay's samples plus the why; a test keeps
 //! the two in step for every built-in trace.
 
-use crate::buffer::{BufferView, InsertOutcome, Reason, SampleStatus};
-use crate::clock::{AdaptiveDelayParams, DelayController};
+use crate::buffer::{InsertOutcome, Reason, SampleStatus};
 use crate::display::DisplayMode;
 use crate::geom::Vec2;
-use crate::param::{in_range, ParamError};
+use crate::param::ParamError;
 use crate::path::batch::PathBatch;
 use crate::path::params::PathParams;
 use crate::path::player::{IngestOutcome, PathPlayer};
@@ -115,6 +113,7 @@ fn outcome_name(outcome: &InsertOutcome) -> &'static str {
         InsertOutcome::Conflict { .. } => "conflict",
         InsertOutcome::Invalid(_) => "invalid",
         InsertOutcome::Late { .. } => "late",
+        InsertOutcome::LateDuplicate { .. } => "lateDuplicate",
     }
 }
 
@@ -263,66 +262,6 @@ pub fn hard_snap_table(params: &PathParams) -> Result<[SnapCell; 4], ParamError>
     Ok(cells)
 }
 
-/// How the adaptive delay answers a step in the measured jitter.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AdaptiveStep {
-    /// The delay before the step (the fixed render delay it starts from) and the target after it, seconds.
-    pub start: f64,
-    pub target: f64,
-    /// Seconds until the delay had covered 1 − 1/e (63 %) of the way; `None` if it never did.
-    pub time_to_63: Option<f64>,
-    /// The largest change of the delay between two frames, seconds.
-    pub largest_step: f64,
-    /// `[time, delay]` every 0.1 s.
-    pub curve: Vec<[f64; 2]>,
-}
-
-/// Drives the real [`DelayController`] at `fps` for `duration` seconds after the transit spread jumps to
-/// `transit_std` (latency `latency`), starting from `start` seconds of delay.
-pub fn adaptive_step(
-    params: &AdaptiveDelayParams,
-    send_interval: f64,
-    start: f64,
-    transit_std: f64,
-    latency: f64,
-    fps: f64,
-    duration: f64,
-) -> Result<AdaptiveStep, ParamError> {
-    params.validate()?;
-    in_range("sendInterval", send_interval, 0.001, 1.0, "s")?;
-    in_range("start", start, 0.0, 1.0, "s")?;
-    in_range("transitStd", transit_std, 0.0, 1.0, "s")?;
-    in_range("latency", latency, 0.0, 1.0, "s")?;
-    in_range("fps", fps, 1.0, 1000.0, "Hz")?;
-    in_range("duration", duration, 0.0, 600.0, "s")?;
-    let params = AdaptiveDelayParams { enabled: true, ..params.clone() };
-    let target = params.target(send_interval, transit_std, latency);
-    let mut controller = DelayController::new(params, send_interval, start);
-    let view = BufferView { transit_std, ..BufferView::default() };
-    let dt = 1.0 / fps;
-    let frames = (duration * fps).round() as usize;
-    let every = ((0.1 * fps).round() as usize).max(1);
-    let (mut last, mut largest, mut time_to_63) = (start, 0.0f64, None);
-    let mut curve = vec![[0.0, start]];
-    for n in 1..=frames {
-        let delay = controller.update(dt, &view, latency);
-        largest = largest.max((delay - last).abs());
-        last = delay;
-        let t = n as f64 * dt;
-        if time_to_63.is_none()
-            && (target - start).abs() > 0.0
-            && (delay - start) / (target - start) >= 1.0 - (-1f64).exp()
-        {
-            time_to_63 = Some(t);
-        }
-        if n % every == 0 {
-            curve.push([t, delay]);
-        }
-    }
-    Ok(AdaptiveStep { start, target, time_to_63, largest_step: largest, curve })
-}
-
 /// The largest on-screen jump at the instant of a correction, per smoothing mode (world units).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -458,18 +397,5 @@ mod tests {
         assert!(j.half_life < 1e-12 && j.linear < 1e-12, "{j:?}");
         assert_relative_eq!(j.snap, 6.0, epsilon = 1e-12);
         assert!(j.first_version > 0.0 && j.first_version < j.snap);
-    }
-
-    #[test]
-    fn the_adaptive_delay_takes_about_its_time_constant_and_never_jumps() {
-        let p = AdaptiveDelayParams::default();
-        // 20 Hz, 25 ms of transit spread: 1.5 · 50 + 2 · 25 = 125 ms (latency left out), from 50 ms.
-        let step = adaptive_step(&p, 0.05, 0.05, 0.025, 0.0, 60.0, 40.0).unwrap();
-        assert_relative_eq!(step.target, 0.125, epsilon = 1e-12);
-        let tau = step.time_to_63.unwrap();
-        assert!((tau - 10.0).abs() < 0.1, "{tau}");
-        assert!(step.largest_step < 0.075 / 60.0 / 10.0 * 1.01, "{}", step.largest_step);
-        assert_eq!(step.curve.len(), 401);
-        assert_eq!(adaptive_step(&p, 0.05, 0.05, 2.0, 0.0, 60.0, 1.0).unwrap_err().field, "transitStd");
     }
 }

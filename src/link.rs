@@ -182,6 +182,12 @@ impl<T: Clone> Link<T> {
         &self.params
     }
 
+    /// Changes the conditions for packets sent from now on (a network step); packets in flight keep their
+    /// arrival, and the random streams are untouched, so the same packets keep their fate and uniforms.
+    pub fn set_params(&mut self, params: LinkParams) {
+        self.params = params;
+    }
+
     /// Sends `item` at `now` and says what will become of it.
     pub fn send_with_fate(&mut self, now: f64, item: T) -> PacketFate {
         let [loss_u, burst_u, j1, j2, reorder_u, hold_u, dup_u, dup_j] = self.rng.uniforms::<8>();

@@ -6,7 +6,8 @@
 //!  per RTT sample   on_rtt_sample(now, rtt)        ─► clock (filtered, logged)
 //!  per frame        frame(now, dt):
 //!                     1. clock.render_time(now, dt, buffer.view())  ─► ClockReading (render time, delay, uncertain?)
-//!                     2. buffer.sample(render time)                 ─► Sample   (ClockUncertain if the clock says so)
+//!                     2. buffer.sample(render time)                 ─► Sample   (ClockUncertain if the clock says so;
+//!                                                                              an Underrun's reason names the delay)
 //!                     3. buffer.prune(render time)                     what the render time has passed, one anchor kept
 //!                     4. presenter.show(sample)                     ─► Displayed (interpolated / extrapolated / held /
 //!                                                                                  snapped / hidden)
@@ -90,10 +91,11 @@ pub struct RemotePlayback {
 impl RemotePlayback {
     pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
         params.validate()?;
+        let send_interval = params.buffer.send_interval;
         Ok(RemotePlayback {
             buffer: SnapshotBuffer::with_params(params.buffer)?,
             clock: RenderClock::new(params.clock)?,
-            presenter: Presenter::new(params.underrun)?,
+            presenter: Presenter::for_send_interval(params.underrun, send_interval)?,
         })
     }
 
@@ -114,10 +116,12 @@ impl RemotePlayback {
     /// The frame at local time `now`, `dt` seconds after the previous one.
     pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
         let reading = self.clock.render_time(now, dt, &self.buffer.view());
-        let sample = match &reading.uncertain {
+        let mut sample = match &reading.uncertain {
             Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
             None => self.buffer.sample(reading.render_time),
         };
+        // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
+        sample.reason = sample.reason.map(|r| r.with_delay(reading.delay));
         let pruned = if reading.uncertain.is_none() { self.buffer.prune(reading.render_time) } else { 0 };
         let displayed = self.presenter.show(&sample);
         Frame { now, reading, sample, displayed, pruned }

@@ -2,7 +2,7 @@
 //! conflicts, non-finite values, generation changes, teleports, other entities) and any sample and prune times.
 #![cfg(not(target_arch = "wasm32"))]
 
-use netcode_lab::buffer::{BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
+use netcode_lab::buffer::{BeforeOldest, BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
 use netcode_lab::display::{DisplayMode, Presenter};
 use netcode_lab::extrapolate::{UnderrunParams, UnderrunPolicy};
 use netcode_lab::geom::Vec2;
@@ -66,6 +66,7 @@ fn params() -> impl Strategy<Value = BufferParams> {
             send_interval: 0.05,
             gap_factor,
             interpolation: if hermite { Interpolation::Hermite } else { Interpolation::Linear },
+            before_oldest: BeforeOldest::Gap,
         }
     })
 }
@@ -142,7 +143,10 @@ proptest! {
                         InsertOutcome::Conflict { kept, rejected: r, field } => {
                             prop_assert_eq!(kept.tick, r.tick);
                             prop_assert_eq!(kept.first_difference(r), Some(*field));
-                            prop_assert!(buffer.snapshots().any(|h| h == kept), "the first is kept");
+                            // The first is kept: still held, or already played and pruned (a late conflicting copy).
+                            let held = buffer.snapshots().any(|h| h == kept);
+                            let pruned = buffer.oldest().is_none_or(|o| kept.tick < o.tick);
+                            prop_assert!(held || pruned, "the first is kept");
                             rejected += 1
                         }
                         _ => rejected += 1,
@@ -179,6 +183,7 @@ proptest! {
             prop_assert_eq!(m.received - m.inserted, rejected);
             prop_assert_eq!(m.inserted, m.buffered as u64 + m.evicted + m.pruned);
             prop_assert!(m.out_of_order <= m.inserted);
+            prop_assert!(m.late_duplicates <= m.duplicates);
             prop_assert_eq!(m.samples.total(), samples);
             prop_assert!(m.underruns <= m.samples.underrun && m.gaps <= m.samples.gap);
             prop_assert_eq!(m.ready_samples, m.samples.ready);
@@ -193,7 +198,7 @@ proptest! {
         ops in prop::collection::vec(op(), 0..80),
     ) {
         let mut buffer = SnapshotBuffer::with_params(params).unwrap();
-        let mut presenter = Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: cap }).unwrap();
+        let mut presenter = Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: cap, ..Default::default() }).unwrap();
         for op in ops {
             match op {
                 Op::Insert(s, arrival) => { buffer.insert(s, arrival); }
@@ -203,6 +208,10 @@ proptest! {
                     let shown = presenter.show(&sample);
                     prop_assert_eq!(shown.position.is_none(), shown.mode == DisplayMode::Hidden);
                     prop_assert!(shown.position.is_none_or(|p| p.is_finite()), "{:?}", shown);
+                    if policy == UnderrunPolicy::Hold && sample.status == SampleStatus::Underrun {
+                        // Seed 000 §4.3.5 "冻结在最新快照位置": the newest snapshot held, whatever was drawn before.
+                        prop_assert_eq!(shown.position, sample.newest.map(|n| n.pos));
+                    }
                     if sample.status == SampleStatus::Ready {
                         prop_assert_eq!(shown.mode, DisplayMode::Interpolated);
                     } else {

@@ -1,5 +1,6 @@
-//! The seeds' worked examples, with their numbers: seed 000 §4.3.7's two vitest cases and seed 002's three
-//! out-of-order snapshots, driven through the public API the simulator uses.
+//! The seeds' worked examples, with their numbers: seed 000 §4.3.7's two vitest cases, seed 002's three
+//! out-of-order snapshots and its minimal example, and seed 000 §4.3.5's freeze after a stalled second, driven
+//! through the public API the simulator uses.
 
 use approx::assert_relative_eq;
 use netcode_lab::buffer::{SampleStatus, SnapshotBuffer};
@@ -16,7 +17,8 @@ fn ms(t: f64) -> f64 {
 }
 
 fn presenter(policy: UnderrunPolicy, cap_ms: f64) -> Presenter {
-    Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: ms(cap_ms) }).unwrap()
+    Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: ms(cap_ms), ..Default::default() })
+        .unwrap()
 }
 
 fn shown_x(buffer: &mut SnapshotBuffer, presenter: &mut Presenter, t_ms: f64) -> (f64, Displayed) {
@@ -112,4 +114,68 @@ fn seed_002_worked_example_through_the_playback() {
     assert_eq!((m.buffer.received, m.buffer.out_of_order), (3, 1));
     assert_eq!(m.buffer.pruned, 1, "tick 100 went once the render time passed 10.1");
     assert_eq!(m.clock.regressions, 0);
+}
+
+/// Seed 002 "顺着最小代码走一遍": `renderTime = estimatedServerNow − interpolationDelay` = 10.20 − 0.10 = 10.10;
+/// FindAround gives left 10.05 (x 0) and right 10.15 (x 10); t = (10.10 − 10.05) / (10.15 − 10.05) = 0.5;
+/// x = Lerp(0, 10, 0.5) = 5. Driven frame by frame through the playback with the known clock (offset 0).
+#[test]
+fn seed_002_minimal_example_through_the_playback() {
+    let mut params = PlaybackParams::default().with_send_interval(0.1);
+    params.clock.clock = ClockKind::Known;
+    params.clock.render_delay = 0.10;
+    let mut playback = RemotePlayback::new(params).unwrap();
+    let still = |tick, t, x| Snapshot::moving(tick, t, Vec2::new(x, 0.0), Vec2::ZERO);
+    playback.on_snapshot(still(1, 10.05, 0.0), 10.08);
+    playback.on_snapshot(still(2, 10.15, 10.0), 10.18);
+    let frame = playback.frame(10.20, 0.02);
+    assert_relative_eq!(frame.reading.render_time, 10.10, epsilon = 1e-12);
+    assert_eq!(frame.sample.status, SampleStatus::Ready);
+    assert_eq!((frame.sample.left, frame.sample.right), (Some(1), Some(2)));
+    assert_relative_eq!(frame.sample.factor.unwrap(), 0.5, epsilon = 1e-9);
+    assert_relative_eq!(frame.displayed.position.unwrap().x, 5.0, epsilon = 1e-9);
+}
+
+/// Seed 000 §4.3.5 "外推超过一个时间上限…后直接冻结在最新快照位置", after a skipped second. Snapshots every 50 ms
+/// (x = 10 · server time) arrive 50 ms after they are sent; frames run at 60 fps up to local 1.0 s, then the tab
+/// stalls and the next frame comes at 2.0 s (dt = 1 s). The link delivered up to server time 1.8 s meanwhile and
+/// then went quiet. Known clock, delay 0.1: at 2.0 the render time is 1.9 > 1.8 → an Underrun, and hold stands on
+/// the newest snapshot held, x = 10 · 1.8 = 18 — not on x = 10 · 0.9 = 9 where the last frame before the stall
+/// drew it (render time 0.9), a second ago.
+#[test]
+fn hold_after_a_skipped_second_stands_on_the_newest_snapshot() {
+    let mut params = PlaybackParams::default();
+    params.clock.clock = ClockKind::Known;
+    params.clock.render_delay = 0.1;
+    params.underrun.underrun_policy = UnderrunPolicy::Hold;
+    let mut playback = RemotePlayback::new(params).unwrap();
+    let snaps: Vec<(f64, Snapshot)> = (0..=36)
+        .map(|k| {
+            let t = k as f64 * 0.05;
+            (t + 0.05, Snapshot::moving(k, t, Vec2::new(10.0 * t, 0.0), Vec2::new(10.0, 0.0)))
+        })
+        .collect();
+    let mut next = 0;
+    let mut deliver = |playback: &mut RemotePlayback, now: f64| {
+        while next < snaps.len() && snaps[next].0 <= now + 1e-9 {
+            playback.on_snapshot(snaps[next].1, snaps[next].0);
+            next += 1;
+        }
+    };
+    let mut last = None;
+    for f in 1..=60 {
+        let now = f as f64 / 60.0;
+        deliver(&mut playback, now);
+        last = Some(playback.frame(now, 1.0 / 60.0));
+    }
+    let before = last.unwrap();
+    assert_eq!(before.displayed.mode, DisplayMode::Interpolated);
+    assert_relative_eq!(before.displayed.position.unwrap().x, 9.0, epsilon = 1e-9);
+    deliver(&mut playback, 2.0);
+    let after = playback.frame(2.0, 1.0);
+    assert_eq!(after.sample.status, SampleStatus::Underrun);
+    assert_eq!(after.displayed.mode, DisplayMode::Held);
+    assert_relative_eq!(after.displayed.position.unwrap().x, 18.0, epsilon = 1e-9);
+    // The reason names the delay in force (seed 002 "必须报告 … 当前插值延迟").
+    assert!(after.sample.reason.unwrap().contains("interpolation delay 100 ms"));
 }

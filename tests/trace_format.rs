@@ -6,7 +6,7 @@
 use netcode_lab::clock::ClockKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::interpolate::Interpolation;
-use netcode_lab::trace::params::{CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS};
+use netcode_lab::trace::params::{ADAPTIVE, BEFORE_OLDEST, CAP_RULES, CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS};
 use netcode_lab::trace::replay::{ReplayMetrics, ReplaySamples, SnapshotSample};
 use netcode_lab::trace::{
     replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT,
@@ -188,7 +188,19 @@ fn params_strategy() -> impl Strategy<Value = TraceParams> {
         prop::option::of(1e-6..=1.0f64),
         prop::option::of(1.0..=1000.0f64),
     );
-    (snapshots, paths).prop_map(|(s, p)| TraceParams {
+    let choices = (
+        prop::option::of(pick(&BEFORE_OLDEST)),
+        prop::option::of(pick(&CAP_RULES)),
+        prop::option::of(pick(&ADAPTIVE)),
+        prop::option::of(any::<bool>()),
+        prop::option::of(0.01..=5.0f64),
+        prop::option::of(0.001..=1.0f64),
+        prop::option::of(0.0..=2.0f64),
+        prop::option::of(0.0..=1.0f64),
+        prop::option::of(0.0..=1.0f64),
+        prop::option::of(0.0001..=1.0f64),
+    );
+    (snapshots, paths, choices).prop_map(|(s, p, c)| TraceParams {
         render_delay: s.0,
         clock_offset: s.1,
         clock: s.2,
@@ -206,6 +218,16 @@ fn params_strategy() -> impl Strategy<Value = TraceParams> {
         hard_snap_target: p.4,
         lerp_factor: p.5,
         fps: p.6,
+        before_oldest: c.0,
+        cap_rule: c.1,
+        adaptive_delay: c.2,
+        add_latency: c.3,
+        adaptive_sample_interval: c.4,
+        adaptive_rtt_gain: c.5,
+        adaptive_rtt_threshold: c.6,
+        adaptive_high_delay: c.7,
+        adaptive_low_delay: c.8,
+        adaptive_delay_gain: c.9,
     })
 }
 

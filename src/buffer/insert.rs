@@ -4,17 +4,25 @@
 //!  arrival ─► finite, sane?          no ─► Invalid   (field named: serverTime, x, …, arrival)
 //!           ─► same entity?           no ─► Invalid   (field `entity`)
 //!           ─► tick already held?    yes ─► Duplicate (same content) │ Conflict (first kept, both reported)
-//!           ─► tick already passed?  yes ─► Late      (pruned or evicted: its place in the timeline is gone)
+//!           ─► tick already passed?  yes ─► LateDuplicate (a copy of a snapshot already played and pruned)
+//!                                           │ Conflict (the pruned copy differed)  │ Late (unknown tick, or too old)
 //!           ─► tick order = time order?no ─► Invalid   (field `serverTime`, the disagreeing neighbour named)
 //!           ─► buffer full, oldest?  yes ─► Late
 //!           ─► Inserted { outOfOrder, evicted }   binary search by tick, which is also server-time order
 //! ```
 //! Seed 002 §"第三步"/"重复快照": a duplicate is counted and not inserted; a conflict is a protocol error, both
-//! contents are reported and the first is kept — never "last arrival wins". Because tick order and server-time
+//! contents are reported and the first is kept — never "last arrival wins". A copy of a tick that was already
+//! pruned is still a duplicate transmission ("可识别为重复传输 … 记录重复计数"): the last [`DROPPED_MEMORY`] dropped
+//! snapshots are remembered, so such a copy is reported as a *late duplicate* (counted in `duplicates` and in
+//! `lateDuplicates`), not as an unknown late arrival. Because tick order and server-time
 //! order must agree, one binary search finds both the duplicate and the insertion point (O(log n)); the shift
 //! that follows is O(1) for in-order arrivals (a `VecDeque` grows at the back and evicts at the front).
 
 use super::{Entry, SnapshotBuffer};
+
+/// How many dropped (pruned or evicted) snapshots are remembered to recognise late duplicates: a bounded memory,
+/// 3 s at 20 Hz. A copy of an older tick is reported as `Late`.
+pub const DROPPED_MEMORY: usize = 64;
 use crate::snapshot::{InvalidSnapshot, Problem, Snapshot};
 use serde::Serialize;
 
@@ -28,6 +36,9 @@ pub enum InsertOutcome {
     Inserted { out_of_order: bool, evicted: Option<Snapshot> },
     /// The same tick with the same content is already held: counted, not inserted.
     Duplicate { tick: u64 },
+    /// The same tick with the same content was held and has since been pruned (or evicted): a duplicate that came
+    /// late. Counted as a duplicate (and as a late duplicate), not inserted.
+    LateDuplicate { tick: u64 },
     /// The same tick with different content: the first is kept, both are reported, `field` is the first difference.
     Conflict { kept: Snapshot, rejected: Snapshot, field: &'static str },
     /// Refused; the field is named.
@@ -60,6 +71,10 @@ impl SnapshotBuffer {
         match outcome {
             InsertOutcome::Inserted { .. } => {}
             InsertOutcome::Duplicate { .. } => self.counts.duplicates += 1,
+            InsertOutcome::LateDuplicate { .. } => {
+                self.counts.duplicates += 1;
+                self.counts.late_duplicates += 1;
+            }
             InsertOutcome::Conflict { .. } => self.counts.conflicts += 1,
             InsertOutcome::Invalid(_) => self.counts.invalid += 1,
             InsertOutcome::Late { .. } => self.counts.late += 1,
@@ -93,6 +108,13 @@ impl SnapshotBuffer {
             }));
         }
         if self.floor.is_some_and(|floor| s.tick <= floor.tick) {
+            if let Ok(i) = self.dropped.binary_search_by(|d| d.tick.cmp(&s.tick)) {
+                let was = self.dropped[i];
+                return Err(Box::new(match was.first_difference(s) {
+                    None => InsertOutcome::LateDuplicate { tick: s.tick },
+                    Some(field) => InsertOutcome::Conflict { kept: was, rejected: *s, field },
+                }));
+            }
             return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
         }
         let before = if at > 0 { self.entries.get(at - 1).map(|e| e.snapshot) } else { self.floor };
@@ -134,11 +156,16 @@ impl SnapshotBuffer {
         InsertOutcome::Inserted { out_of_order, evicted }
     }
 
-    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late.
+    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late. It is remembered
+    /// (the last [`DROPPED_MEMORY`]) so that a later copy of it is recognised as a late duplicate.
     pub(super) fn drop_oldest(&mut self) -> Option<Snapshot> {
         let gone = self.entries.pop_front()?.snapshot;
         self.cursor = self.cursor.saturating_sub(1);
         self.floor = Some(gone);
+        if self.dropped.len() == DROPPED_MEMORY {
+            self.dropped.pop_front();
+        }
+        self.dropped.push_back(gone);
         Some(gone)
     }
 }

@@ -11,7 +11,7 @@
 //! One buffer holds one entity's timeline. Per client frame it is driven in this order:
 //!
 //! 1. `insert(snapshot, arrival)` for each delivery → an [`InsertOutcome`] (inserted, duplicate, conflict,
-//!    invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
+//!    late duplicate, invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
 //! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
 //!    [`SampleStatus`] — see `buffer/sample.rs`;
 //! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
@@ -28,8 +28,8 @@ mod params;
 mod reason;
 mod sample;
 
-pub use insert::InsertOutcome;
-pub use params::{BufferParams, MAX_CAPACITY};
+pub use insert::{InsertOutcome, DROPPED_MEMORY};
+pub use params::{BeforeOldest, BufferParams, MAX_CAPACITY};
 pub use reason::Reason;
 pub use sample::{Sample, SampleStatus};
 
@@ -70,6 +70,8 @@ pub struct SnapshotBuffer {
     entity: Option<u32>,
     /// The newest snapshot ever dropped (pruned or evicted): nothing at or before it is accepted again.
     floor: Option<Snapshot>,
+    /// The last dropped snapshots, oldest first (ascending ticks): a copy of one is a late duplicate.
+    dropped: VecDeque<Snapshot>,
     newest_tick: Option<u64>,
     first_arrival: Option<f64>,
     /// Set once the buffer has held `minSnapshots`: from then on it is primed for good.
@@ -101,6 +103,7 @@ impl SnapshotBuffer {
             cursor: 0,
             entity: None,
             floor: None,
+            dropped: VecDeque::new(),
             newest_tick: None,
             first_arrival: None,
             priming_time: None,

@@ -16,6 +16,7 @@ pub const MAX_CAPACITY: usize = 65_536;
 /// | `sendInterval` | 0.05 s | 0.001..=1 s | seed 000 §4.3.2: snapshots at 20 Hz |
 /// | `gapFactor` | 2.5 | 1..=100 | project choice: one lost snapshot (a 2-interval bracket) still interpolates, two lost (3 intervals) is a Gap; seed 002 "快照间隔异常" asks for a threshold but gives none |
 /// | `interpolation` | `linear` | `linear`, `hermite` | seeds 000 §4.3.6 and 002 "第七步" interpolate linearly |
+/// | `beforeOldest` | `gap` | `gap`, `oldest` | seed 002 (Gap) by default; seed 000 §4.3.4 as the named option `oldest` |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct BufferParams {
@@ -28,6 +29,34 @@ pub struct BufferParams {
     /// A bracket wider than `gapFactor × sendInterval` is a `Gap`, not interpolated across.
     pub gap_factor: f64,
     pub interpolation: Interpolation,
+    /// What a render time before the oldest snapshot held gives.
+    pub before_oldest: BeforeOldest,
+}
+
+/// A render time before the oldest snapshot held: the articles disagree.
+///
+/// - `gap` (seed 002 "缓冲区查询伪代码": "if left is missing: return Gap with earliest available time"): no position,
+///   a `Gap` with the earliest time held — the project's default, since nothing is known about that moment.
+/// - `oldest` (seed 000 §4.3.4: "renderTime 早于最旧的快照 → 用最旧的（还没数据，先冻住）", its code
+///   `if (renderTime <= oldest.serverTimeMs) return { x: oldest.x, y: oldest.y, extrapolated: false }`): the oldest
+///   snapshot's position, as a `Ready` sample at that snapshot (left = right = the oldest tick, factor 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BeforeOldest {
+    #[default]
+    Gap,
+    Oldest,
+}
+
+impl BeforeOldest {
+    pub const ALL: [BeforeOldest; 2] = [BeforeOldest::Gap, BeforeOldest::Oldest];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BeforeOldest::Gap => "gap",
+            BeforeOldest::Oldest => "oldest",
+        }
+    }
 }
 
 impl Default for BufferParams {
@@ -38,6 +67,7 @@ impl Default for BufferParams {
             send_interval: 0.05,
             gap_factor: 2.5,
             interpolation: Interpolation::Linear,
+            before_oldest: BeforeOldest::Gap,
         }
     }
 }

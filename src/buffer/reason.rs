@@ -20,11 +20,15 @@ pub enum Reason {
         oldest_tick: u64,
         oldest_time: f64,
     },
+    /// Seed 002 "缓冲欠载 Underrun … 必须报告：目标渲染时间 最新服务器时间 缺少的时间跨度 最近到达间隔 当前插值延迟":
+    /// the render time, the newest snapshot, the span missing (their difference), the recent arrival interval and
+    /// the interpolation delay in force (filled in by the playback, which knows the clock; `None` for a bare buffer).
     PastNewest {
         render_time: f64,
         newest_tick: u64,
         newest_time: f64,
         arrival_interval: Option<f64>,
+        delay: Option<f64>,
     },
     Respawn {
         left: u64,
@@ -61,7 +65,7 @@ impl fmt::Display for Reason {
                 "render time {render_time:.3} s is {:.0} ms before the oldest snapshot (tick {oldest_tick}, {oldest_time:.3} s)",
                 (oldest_time - render_time) * 1000.0
             ),
-            Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval } => {
+            Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval, delay } => {
                 write!(
                     f,
                     "render time {render_time:.3} s is {:.0} ms past the newest snapshot (tick {newest_tick}, \
@@ -69,8 +73,12 @@ impl fmt::Display for Reason {
                     (render_time - newest_time) * 1000.0
                 )?;
                 match arrival_interval {
-                    Some(i) => write!(f, "{:.0} ms", i * 1e3),
-                    None => write!(f, "unknown"),
+                    Some(i) => write!(f, "{:.0} ms", i * 1e3)?,
+                    None => write!(f, "unknown")?,
+                }
+                match delay {
+                    Some(d) => write!(f, "; interpolation delay {:.0} ms", d * 1e3),
+                    None => Ok(()),
                 }
             }
             Reason::Respawn { left, right, left_generation, right_generation } => write!(
@@ -96,6 +104,16 @@ impl fmt::Display for Reason {
 }
 
 impl Reason {
+    /// The same reason with the interpolation delay in force recorded (an Underrun's; others are unchanged).
+    pub fn with_delay(self, in_force: f64) -> Self {
+        match self {
+            Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval, .. } => {
+                Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval, delay: Some(in_force) }
+            }
+            other => other,
+        }
+    }
+
     /// Whether the sentence contains `needle` (tests and the page's filters).
     pub fn contains(&self, needle: &str) -> bool {
         self.to_string().contains(needle)

@@ -8,13 +8,15 @@
 //!            the oldest)  (t1 ≤ r ≤ t2)  gapFactor × send)    (t4 teleports or is another generation)
 //! ```
 //! Order of the checks (seed 002 "缓冲区查询伪代码"): ClockUncertain (the caller says so), Priming (the buffer has
-//! never held `minSnapshots`), left missing → Gap, right missing → Underrun, discrete boundary → InvalidInterval,
+//! never held `minSnapshots`), left missing → Gap (or, with `beforeOldest: oldest`, seed 000 §4.3.4's rule: Ready at
+//! the oldest snapshot), right missing → Underrun, discrete boundary → InvalidInterval,
 //! bracket wider than `gapFactor × sendInterval` → Gap, otherwise Ready. A render time exactly on a snapshot is
 //! Ready at that snapshot (left = right). Only Ready carries a position; every other status carries a reason.
 //!
 //! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
 //! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
 
+use super::params::BeforeOldest;
 use super::reason::Reason;
 use super::SnapshotBuffer;
 use crate::geom::Vec2;
@@ -84,8 +86,11 @@ pub struct Sample {
     /// The last snapshot at or before the render time: where an underrun policy continues from.
     /// `None` before the oldest snapshot and when the clock is uncertain.
     pub anchor: Option<Snapshot>,
-    /// The newest snapshot held (what `snap` jumps to).
+    /// The newest snapshot held (what `snap` jumps to, and where `hold` freezes on an Underrun).
     pub newest: Option<Snapshot>,
+    /// The lifetime generation of the snapshot the sample stands on (the left side of the bracket, or the anchor;
+    /// seed 002 采样指标 "LifetimeGeneration"); `None` when there is none.
+    pub generation: Option<u32>,
 }
 
 impl Sample {
@@ -100,6 +105,7 @@ impl Sample {
             reason: Some(reason),
             anchor: None,
             newest: None,
+            generation: None,
         }
     }
 
@@ -140,6 +146,7 @@ impl SnapshotBuffer {
             anchor,
             newest,
             left: anchor.map(|a| a.tick),
+            generation: anchor.map(|a| a.generation),
             ..Sample::not_ready(SampleStatus::Ready, render_time, Reason::NoSnapshot)
         };
         if self.priming_time.is_none() {
@@ -148,9 +155,20 @@ impl SnapshotBuffer {
         }
         let Some(left) = anchor else {
             let oldest = self.entries[0].snapshot;
+            if self.params.before_oldest == BeforeOldest::Oldest {
+                let base = Sample { generation: Some(oldest.generation), ..base };
+                return ready(base, &oldest, &oldest, 0.0, oldest.pos);
+            }
             let reason =
                 Reason::BeforeOldest { render_time, oldest_tick: oldest.tick, oldest_time: oldest.server_time };
-            return Sample { status: SampleStatus::Gap, right: Some(oldest.tick), reason: Some(reason), ..base };
+            let generation = Some(oldest.generation);
+            return Sample {
+                status: SampleStatus::Gap,
+                right: Some(oldest.tick),
+                reason: Some(reason),
+                generation,
+                ..base
+            };
         };
         if left.server_time == render_time {
             return ready(base, &left, &left, 0.0, left.pos);
@@ -161,6 +179,7 @@ impl SnapshotBuffer {
                 newest_tick: newest_snapshot.tick,
                 newest_time: newest_snapshot.server_time,
                 arrival_interval: self.arrivals.interval(),
+                delay: None,
             };
             return Sample { status: SampleStatus::Underrun, reason: Some(reason), ..base };
         };

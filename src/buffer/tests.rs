@@ -79,8 +79,13 @@ fn capacity_evicts_the_oldest_and_reports_it() {
     assert_eq!(ticks(&buffer), [2, 3]);
     let outcome = buffer.insert(at(4, 4.0, 0.0), 4.0);
     assert_eq!(outcome, InsertOutcome::Inserted { out_of_order: false, evicted: Some(at(2, 2.0, 0.0)) });
-    // Tick 1 was evicted: its place in the timeline is gone.
-    assert_eq!(buffer.insert(at(1, 1.0, 0.0), 5.0), InsertOutcome::Late { tick: 1 });
+    // Tick 1 was evicted: its place in the timeline is gone; a copy of it is a late duplicate, a new tick late.
+    assert_eq!(buffer.insert(at(1, 1.0, 0.0), 5.0), InsertOutcome::LateDuplicate { tick: 1 });
+    let mut other = SnapshotBuffer::new(2);
+    for tick in [0, 2, 4] {
+        other.insert(at(tick, tick as f64, 0.0), tick as f64);
+    }
+    assert_eq!(other.insert(at(1, 1.0, 0.0), 5.0), InsertOutcome::Late { tick: 1 });
     assert_eq!(buffer.metrics(5.0).evicted, 3);
 }
 
@@ -164,7 +169,11 @@ fn prune_keeps_one_left_anchor_and_later_arrivals_before_it_are_late() {
     assert_eq!(buffer.prune(10.25), 2);
     assert_eq!(ticks(&buffer), [3, 4, 5]);
     assert_eq!(buffer.sample(10.25).left, Some(3));
-    assert_eq!(buffer.insert(at(2, 10.1, 1.0), 11.0), InsertOutcome::Late { tick: 2 });
+    // Tick 2 was held and pruned: a second copy of it is a late duplicate (seed 002 "重复快照"), a changed copy a
+    // conflict, and a tick never seen before the floor (0) is simply late.
+    assert_eq!(buffer.insert(at(2, 10.1, 1.0), 11.0), InsertOutcome::LateDuplicate { tick: 2 });
+    assert!(matches!(buffer.insert(at(2, 10.1, 7.0), 11.0), InsertOutcome::Conflict { field: "x", .. }));
+    assert_eq!(buffer.insert(at(0, 9.9, -1.0), 11.0), InsertOutcome::Late { tick: 0 });
     // Far past the newest: everything but the newest goes, which stays as the anchor of the underrun.
     buffer.prune(20.0);
     assert_eq!(ticks(&buffer), [5]);
@@ -172,6 +181,72 @@ fn prune_keeps_one_left_anchor_and_later_arrivals_before_it_are_late() {
     assert_eq!(sample.status, SampleStatus::Underrun, "primed once, an emptying buffer underruns");
     let m = buffer.metrics(20.0);
     assert_eq!((m.pruned, m.late, m.buffered), (4, 1, 1));
+    assert_eq!((m.duplicates, m.late_duplicates, m.conflicts), (1, 1, 1));
+    assert_eq!(m.received, m.inserted + m.duplicates + m.conflicts + m.invalid + m.late);
+}
+
+#[test]
+fn late_duplicates_are_remembered_for_a_bounded_number_of_dropped_snapshots() {
+    let mut buffer = filled(1, 100);
+    buffer.prune(10.0 + 0.1 * 99.0);
+    assert_eq!(buffer.len(), 1);
+    // 99 were dropped; only the last DROPPED_MEMORY are remembered.
+    let oldest_remembered = 100 - DROPPED_MEMORY as u64;
+    let copy = |tick: u64| at(tick, 10.0 + 0.1 * (tick - 1) as f64, (tick - 1) as f64);
+    assert_eq!(buffer.insert(copy(oldest_remembered), 30.0), InsertOutcome::LateDuplicate { tick: oldest_remembered });
+    assert_eq!(buffer.insert(copy(oldest_remembered - 1), 30.0), InsertOutcome::Late { tick: oldest_remembered - 1 });
+}
+
+/// Seed 002 "顺着最小代码走一遍": left 10.05 s at x = 0, right 10.15 s at x = 10, render time 10.10 s:
+/// t = (10.10 − 10.05) / (10.15 − 10.05) = 0.05 / 0.1 = 0.5, x = Lerp(0, 10, 0.5) = 0 + (10 − 0) · 0.5 = 5.
+#[test]
+fn seed_002_minimal_example_is_five_at_one_half() {
+    let params = BufferParams { send_interval: 0.1, ..BufferParams::default() };
+    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    let still = |tick, t, x| Snapshot::moving(tick, t, Vec2::new(x, 0.0), Vec2::ZERO);
+    buffer.insert(still(1, 10.05, 0.0), 10.1);
+    buffer.insert(still(2, 10.15, 10.0), 10.18);
+    let sample = buffer.sample(10.20 - 0.10);
+    assert_eq!(sample.status, SampleStatus::Ready);
+    assert_eq!((sample.left, sample.right), (Some(1), Some(2)));
+    assert_relative_eq!(sample.factor.unwrap(), 0.5, epsilon = 1e-9);
+    assert_relative_eq!(sample.position.unwrap().x, 5.0, epsilon = 1e-9);
+}
+
+/// Before the oldest snapshot: seed 002 says Gap (the default), seed 000 §4.3.4 says "用最旧的" (`beforeOldest: oldest`).
+#[test]
+fn before_the_oldest_snapshot_is_a_gap_or_the_oldest_by_choice() {
+    let mut seed_002 = filled(1, 3);
+    let gap = seed_002.sample(9.95);
+    assert_eq!((gap.status, gap.position, gap.right), (SampleStatus::Gap, None, Some(1)));
+    let params = BufferParams { send_interval: 0.1, before_oldest: BeforeOldest::Oldest, ..BufferParams::default() };
+    let mut seed_000 = SnapshotBuffer::with_params(params).unwrap();
+    for tick in 1..=3 {
+        let i = (tick - 1) as f64;
+        seed_000.insert(at(tick, 10.0 + 0.1 * i, 4.0 + i), 10.08 + 0.1 * i);
+    }
+    // `if (renderTime <= oldest.serverTimeMs) return { x: oldest.x, … }`: x = 4, the oldest's, at any earlier time.
+    for t in [9.0, 9.95, 10.0] {
+        let s = seed_000.sample(t);
+        assert_eq!(s.status, SampleStatus::Ready, "at {t}");
+        assert_eq!((s.left, s.right, s.factor), (Some(1), Some(1), Some(0.0)));
+        assert_eq!(s.position, Some(Vec2::new(4.0, 0.0)));
+    }
+    assert_relative_eq!(seed_000.sample(10.05).position.unwrap().x, 4.5, epsilon = 1e-9);
+}
+
+#[test]
+fn every_sample_names_the_generation_it_stands_on() {
+    let mut buffer = SnapshotBuffer::new(8);
+    let born = |tick, t, generation| Snapshot { generation, ..at(tick, t, 0.0) };
+    buffer.insert(born(1, 1.0, 3), 1.0);
+    buffer.insert(born(2, 1.05, 3), 1.05);
+    buffer.insert(born(3, 1.1, 4), 1.1);
+    assert_eq!(buffer.sample(1.02).generation, Some(3));
+    let respawn = buffer.sample(1.07);
+    assert_eq!((respawn.status, respawn.generation), (SampleStatus::InvalidInterval, Some(3)));
+    assert_eq!(buffer.sample(1.2).generation, Some(4));
+    assert_eq!(buffer.sample(0.5).generation, Some(3), "before the oldest: the oldest's");
 }
 
 #[test]

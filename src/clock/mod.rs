@@ -10,12 +10,30 @@
 //!  reanchor   render += dt; = serverNow − delay on every snapshot   seed 000 §4.3.8            (reanchor.rs)
 //!  smooth     filtered offset, slewed, hard reset, never backwards  seed 004 §2.2              (smooth.rs)
 //!  timescale  runs at 1 ± r to hold the buffer depth at the delay   (timescale.rs)
-//!  delay      fixed, or k·sendInterval + m·jitterStd, moving slowly seed 004 §4.2              (delay.rs)
+//!  delay      fixed; or adaptive: seed 004 §4.2's RTT rule (seed004) or k·sendInterval + m·jitterStd (jitter),
+//!             moving slowly                                                                (delay.rs)
 //! ```
 //! Per frame: [`RenderClock::on_snapshot`] for each accepted arrival, [`RenderClock::on_rtt_sample`] for each RTT
 //! measured, then [`RenderClock::render_time`] once. The reading says whether the clock is uncertain; the
 //! caller then samples with `buffer.sample_uncertain` (→ `ClockUncertain`) instead of `buffer.sample`.
 //! Every clock's output is watched the same way ([`TimelineMonitor`]): regressions and jumps are counted for all four.
+//!
+//! Seed 002's clock observability ("时钟指标": EstimatedServerOffset, OffsetUncertainty, RoundTripTime,
+//! ClockAdjustmentCount, RenderTimeRegressionCount; "时钟跳变 … 应记录：旧偏移 新偏移 触发样本 估计器状态 受影响的渲染
+//! 时间"; "缓冲过深 … 系统应暴露 … RenderDelayError") is in [`ClockMetrics`]:
+//! - `offsetEstimate`: the offset the render timeline implies (render + delay − now);
+//! - `offsetUncertainty`: how far the true offset may be from the estimate — `known` 0; `reanchor` RTT/2 (the
+//!   one-way time is somewhere in 0..RTT, Cristian's bound); `smooth` the spread of its samples,
+//!   √(transitDev² + (rttDev/2)²) (mean absolute deviations of the two filters); `timescale` none (it estimates no
+//!   offset);
+//! - `renderDelayError`: (best estimate of server now − render time) − delay, how far the rendered moment is
+//!   from where the delay says it should be — `known` and `reanchor` measure it against their own estimate of
+//!   server now (the true offset; the last snapshot's `serverTime − arrival + RTT/2`), `smooth` against its
+//!   filtered, un-slewed target (what slewing and held frames have not caught up yet), `timescale` against the
+//!   newest snapshot (its buffer depth minus the delay);
+//! - `jumpLog`: the last [`JUMP_LOG`] jumps of the render timeline, each with the offset before and after, the
+//!   render times, the input that came in since the previous frame (the snapshot or RTT sample that caused it;
+//!   none when the local clock itself stepped) and what the estimator did.
 //!
 //! Time convention: `clockOffset` is the truth, `server = local + offset` (seconds, default 0). Only `known` (and
 //! `reanchor` with `reanchorEstimate: known`) may read it.
@@ -28,7 +46,7 @@ mod reanchor;
 mod smooth;
 mod timescale;
 
-pub use delay::{AdaptiveDelayParams, DelayController};
+pub use delay::{AdaptiveDelayParams, AdaptiveMode, DelayController, Seed004Params};
 pub use filter::{FilterParams, OutlierEma, Verdict};
 pub use known::KnownClock;
 pub use monitor::TimelineMonitor;
@@ -43,6 +61,8 @@ use std::collections::VecDeque;
 
 /// How many RTT samples are kept for plotting.
 pub const RTT_HISTORY: usize = 1024;
+/// How many clock jumps are kept in the log (the most recent).
+pub const JUMP_LOG: usize = 32;
 /// The largest RTT accepted, seconds; larger, negative or non-finite samples are invalid.
 pub const MAX_RTT: f64 = 10.0;
 
@@ -172,6 +192,34 @@ pub struct RttPoint {
     pub verdict: Verdict,
 }
 
+/// A sample fed to the clock: what may have caused a jump of its timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
+pub enum ClockInput {
+    Snapshot { server_time: f64, arrival: f64 },
+    Rtt { at: f64, rtt: f64 },
+}
+
+/// One jump of the render timeline (seed 002 "时钟跳变 … 应记录：旧偏移 新偏移 触发样本 估计器状态 受影响的渲染时间").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockJump {
+    /// Local time of the frame that jumped.
+    pub at: f64,
+    /// The offset the timeline implied at the previous frame and at this one (render + delay − now).
+    pub old_offset: f64,
+    pub new_offset: f64,
+    /// The render times of the previous frame and of this one.
+    pub render_before: f64,
+    pub render_after: f64,
+    /// The last sample fed to the clock since the previous frame; `None` if none (the local clock stepped, or
+    /// a held timeline started moving again).
+    pub cause: Option<ClockInput>,
+    /// What the estimator did: `known`, `reanchor`, `smoothHardReset`, `smoothHeld`, `smooth`, `timescaleClamp`,
+    /// `timescale`.
+    pub estimator: &'static str,
+}
+
 /// The clock's metrics as they leave the core (camelCase, seconds).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -186,6 +234,12 @@ pub struct ClockMetrics {
     pub offset_estimate: Option<f64>,
     /// `smooth` only: the filtered offset it is slewing towards.
     pub offset_target: Option<f64>,
+    /// How far the true offset may be from the estimate (see the module doc); `None` for `timescale`.
+    pub offset_uncertainty: Option<f64>,
+    /// (Best estimate of server now − render time) − delay at the last frame (see the module doc).
+    pub render_delay_error: Option<f64>,
+    /// The seed 004 adaptive controller's smoothed RTT (its own lerp 0.1 every 200 ms), when that mode is on.
+    pub adaptive_rtt: Option<f64>,
     pub rtt: Option<f64>,
     pub rtt_deviation: f64,
     pub rtt_last: Option<f64>,
@@ -208,6 +262,8 @@ pub struct ClockMetrics {
     pub held_frames: u64,
     /// `timescale` only: the current rate (1 otherwise).
     pub timescale: f64,
+    /// The last [`JUMP_LOG`] jumps, oldest first.
+    pub jump_log: Vec<ClockJump>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -231,6 +287,12 @@ pub struct RenderClock {
     monitor: TimelineMonitor,
     last_now: Option<f64>,
     last_reading: Option<ClockReading>,
+    /// `serverTime − arrival` of the last accepted snapshot (reanchor's estimate of server now uses it).
+    last_transit: Option<f64>,
+    /// The last sample fed since the previous frame.
+    input_since_frame: Option<ClockInput>,
+    jump_log: VecDeque<ClockJump>,
+    render_delay_error: Option<f64>,
 }
 
 impl RenderClock {
@@ -258,6 +320,10 @@ impl RenderClock {
             rtt_history: VecDeque::new(),
             last_now: None,
             last_reading: None,
+            last_transit: None,
+            input_since_frame: None,
+            jump_log: VecDeque::new(),
+            render_delay_error: None,
         })
     }
 
@@ -275,6 +341,8 @@ impl RenderClock {
             return;
         }
         let delay = self.delay.current();
+        self.last_transit = Some(server_time - arrival);
+        self.input_since_frame = Some(ClockInput::Snapshot { server_time, arrival });
         match &mut self.engine {
             Engine::Known(_) => {}
             Engine::Reanchor(clock) => clock.on_snapshot(server_time, arrival, self.rtt_last, delay),
@@ -294,6 +362,7 @@ impl RenderClock {
             self.rtt_invalid += 1;
             Verdict::Invalid
         };
+        self.input_since_frame = Some(ClockInput::Rtt { at: now, rtt });
         if self.rtt_history.len() == RTT_HISTORY {
             self.rtt_history.pop_front();
         }
@@ -303,8 +372,9 @@ impl RenderClock {
 
     /// The render time for the frame at local time `now`, `dt` seconds after the previous frame.
     pub fn render_time(&mut self, now: f64, dt: f64, view: &BufferView) -> ClockReading {
-        let delay = self.delay.update(dt, view, self.latency(view));
+        let delay = self.delay.update(now, dt, view, self.latency(view), self.rtt_last);
         let rtt = self.rtt.mean();
+        let before = self.engine_counters();
         let estimate = match &mut self.engine {
             Engine::Known(clock) => clock.advance(now, delay),
             Engine::Reanchor(clock) => clock.advance(dt, self.rtt_last),
@@ -313,11 +383,89 @@ impl RenderClock {
         };
         let uncertain =
             if now.is_finite() { estimate.uncertain } else { Some(format!("local time {now} is not a finite number")) };
-        self.monitor.observe(estimate.render_time, dt);
+        let render_time = estimate.render_time;
+        if self.monitor.observe(render_time, dt) {
+            self.log_jump(now, render_time, delay, before);
+        }
+        self.render_delay_error = self.best_server_now(now, view).map(|best| best - render_time - delay);
+        self.render_delay_error = self.render_delay_error.filter(|e| e.is_finite());
+        self.input_since_frame = None;
         self.last_now = Some(now).filter(|n| n.is_finite());
-        let reading = ClockReading { render_time: estimate.render_time, delay, uncertain };
+        let reading = ClockReading { render_time, delay, uncertain };
         self.last_reading = Some(reading.clone());
         reading
+    }
+
+    /// (hard resets, held frames, reanchor resets) of the engine, to tell what it did in a frame.
+    fn engine_counters(&self) -> (u64, u64) {
+        match &self.engine {
+            Engine::Known(_) => (0, 0),
+            Engine::Reanchor(clock) => (clock.resets, 0),
+            Engine::Smooth(clock) => (clock.hard_resets, clock.held_frames),
+            Engine::Timescale(clock) => (clock.hard_resets, 0),
+        }
+    }
+
+    fn log_jump(&mut self, now: f64, render_after: f64, delay: f64, before: (u64, u64)) {
+        let (Some(previous), Some(last_now)) = (self.last_reading.as_ref(), self.last_now) else { return };
+        let after = self.engine_counters();
+        let estimator = match &self.engine {
+            Engine::Known(_) => "known",
+            Engine::Reanchor(_) => "reanchor",
+            Engine::Smooth(_) if after.0 > before.0 => "smoothHardReset",
+            Engine::Smooth(_) if after.1 > before.1 => "smoothHeld",
+            Engine::Smooth(_) => "smooth",
+            Engine::Timescale(_) if after.0 > before.0 => "timescaleClamp",
+            Engine::Timescale(_) => "timescale",
+        };
+        if self.jump_log.len() == JUMP_LOG {
+            self.jump_log.pop_front();
+        }
+        self.jump_log.push_back(ClockJump {
+            at: now,
+            old_offset: previous.render_time + previous.delay - last_now,
+            new_offset: render_after + delay - now,
+            render_before: previous.render_time,
+            render_after,
+            cause: self.input_since_frame,
+            estimator,
+        });
+    }
+
+    /// The clock's best estimate of the server's present at local time `now` (see the module doc).
+    fn best_server_now(&self, now: f64, view: &BufferView) -> Option<f64> {
+        match &self.engine {
+            Engine::Known(_) => Some(now + self.params.clock_offset),
+            Engine::Reanchor(_) => self.last_transit.map(|t| now + t + self.rtt_last.unwrap_or(0.0) / 2.0),
+            Engine::Smooth(clock) => clock.target(self.rtt.mean()).map(|offset| now + offset),
+            // The timescale clock counts its delay from the newest snapshot: that is its "present".
+            Engine::Timescale(_) => view.newest_server_time,
+        }
+    }
+
+    /// How far the true offset may be from the estimate, seconds (see the module doc).
+    pub fn offset_uncertainty(&self) -> Option<f64> {
+        match &self.engine {
+            Engine::Known(_) => Some(0.0),
+            Engine::Reanchor(_) => self.rtt_last.map(|r| r / 2.0),
+            Engine::Smooth(clock) => {
+                clock.estimate()?;
+                let transit = clock.transit_filter().deviation();
+                let rtt = self.rtt.deviation() / 2.0;
+                Some((transit * transit + rtt * rtt).sqrt())
+            }
+            Engine::Timescale(_) => None,
+        }
+    }
+
+    /// The render-delay error at the last frame (see the module doc).
+    pub fn render_delay_error(&self) -> Option<f64> {
+        self.render_delay_error
+    }
+
+    /// The delay controller (current delay, target, the seed 004 controller's smoothed RTT).
+    pub fn delay(&self) -> &DelayController {
+        &self.delay
     }
 
     /// The one-way latency this clock believes in (what the adaptive delay adds; see `delay.rs`), seconds.
@@ -350,6 +498,10 @@ impl RenderClock {
             delay_target: self.delay.target(),
             uncertain: self.last_reading.as_ref().is_none_or(|r| r.uncertain.is_some()),
             offset_estimate: render_time.zip(self.last_now).map(|(r, now)| r + self.delay.current() - now),
+            offset_uncertainty: self.offset_uncertainty(),
+            render_delay_error: self.render_delay_error,
+            adaptive_rtt: self.delay.smoothed_rtt(),
+            jump_log: self.jump_log.iter().cloned().collect(),
             rtt: self.rtt.mean(),
             rtt_deviation: self.rtt.deviation(),
             rtt_last: self.rtt_last,

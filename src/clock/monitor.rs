@@ -24,21 +24,25 @@ impl TimelineMonitor {
         TimelineMonitor { jump_threshold, last: None, regressions: 0, jumps: 0, largest_jump: 0.0 }
     }
 
-    /// Observes the render time of a frame `dt` seconds after the previous one. Non-finite times are skipped.
-    pub fn observe(&mut self, render_time: f64, dt: f64) {
+    /// Observes the render time of a frame `dt` seconds after the previous one; returns whether it was a jump.
+    /// Non-finite times are skipped.
+    pub fn observe(&mut self, render_time: f64, dt: f64) -> bool {
         if !render_time.is_finite() {
-            return;
+            return false;
         }
+        let mut jumped = false;
         if let Some(last) = self.last {
             let step = render_time - last;
             let error = (step - dt).abs();
             self.regressions += u64::from(step < 0.0);
-            self.jumps += u64::from(error > self.jump_threshold);
+            jumped = error > self.jump_threshold;
+            self.jumps += u64::from(jumped);
             if error.is_finite() {
                 self.largest_jump = self.largest_jump.max(error);
             }
         }
         self.last = Some(render_time);
+        jumped
     }
 
     pub fn last(&self) -> Option<f64> {

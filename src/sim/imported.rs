@@ -6,7 +6,6 @@ use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::sim::record::{frame, snapshot, Recording};
 use crate::sim::remote::code;
-use crate::trace::params::DEFAULT_RENDER_DELAY;
 use crate::trace::replay::{Replay, ReplaySamples};
 use crate::trace::{Trace, TraceData};
 
@@ -38,7 +37,8 @@ pub fn recording(trace: &Trace, replay: &Replay) -> Option<Recording> {
         row[frame::MODE] = code(&DisplayMode::ALL, &s.mode);
         row[frame::X] = s.x.unwrap_or(f64::NAN);
         row[frame::Y] = s.y.unwrap_or(f64::NAN);
-        row[frame::DELAY] = trace.params.render_delay.unwrap_or(DEFAULT_RENDER_DELAY);
+        row[frame::DELAY] = s.delay;
+        row[frame::GENERATION] = s.generation.map_or(f64::NAN, f64::from);
         rec.frames.push(&row);
         previous = Some(s.local);
     }

@@ -7,7 +7,8 @@
 //!   "remote":   { "buffer": {…}, "clock": {…}, "underrun": {…} },          // crate::playback::PlaybackParams
 //!   "paths":    { "batchInterval": 1, "sampleInterval": 0.1, "withOffsets": true, "player": {…}, "lerp": {…} },
 //!   "local":    { PredictParams },
-//!   "events":   { "stallAt": null, "stallDuration": 1, "stallFps": 1, "kickAt": null, "kick": 0.1 } }
+//!   "events":   { "stallAt": null, "stallDuration": 1, "stallFps": 1, "kickAt": null, "kick": 0.1,
+//!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 } }
 //! ```
 //! Every field has a default, so `{}` is a valid run. The simulator keeps the copies of one fact in step:
 //! the buffer's and clock's `sendInterval` and the local session's `snapshotRate` follow `scenario.sendRate`,
@@ -144,7 +145,9 @@ impl Default for PathSimParams {
     }
 }
 
-/// Disturbances that reproduce real bugs (seed 004, and the Mirror demo's 1 fps / ±100 ms buttons).
+/// Disturbances that reproduce real bugs (seed 004, and the Mirror demo's 1 fps / ±100 ms buttons), and a step of
+/// the remote view's network (seed 004 §4.1–4.2: "RTT从20ms突然跳到80ms"; the adaptive-delay lesson compares both
+/// controllers on an RTT step without jitter and on a jitter rise without an RTT change).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventParams {
@@ -158,11 +161,40 @@ pub struct EventParams {
     pub kick_at: Option<f64>,
     /// Size of the jump, seconds (default +0.1; negative jumps back).
     pub kick: f64,
+    /// Local time from which the remote view's links (snapshots down, pings up, pongs down) change; none by default.
+    pub link_step_at: Option<f64>,
+    /// Added to both directions' one-way latency from then on (default +0.05 s: +100 ms of RTT).
+    pub link_step_latency: f64,
+    /// Added to both directions' jitter from then on (default 0).
+    pub link_step_jitter: f64,
 }
 
 impl Default for EventParams {
     fn default() -> Self {
-        EventParams { stall_at: None, stall_duration: 1.0, stall_fps: 1.0, kick_at: None, kick: 0.1 }
+        EventParams {
+            stall_at: None,
+            stall_duration: 1.0,
+            stall_fps: 1.0,
+            kick_at: None,
+            kick: 0.1,
+            link_step_at: None,
+            link_step_latency: 0.05,
+            link_step_jitter: 0.0,
+        }
+    }
+}
+
+impl EventParams {
+    /// The link conditions for a packet sent at true local time `t`: `base`, stepped from `linkStepAt` on.
+    pub fn link_at(&self, base: LinkParams, t: f64) -> LinkParams {
+        match self.link_step_at {
+            Some(at) if t >= at => LinkParams {
+                latency: (base.latency + self.link_step_latency).clamp(0.0, 2.0),
+                jitter: (base.jitter + self.link_step_jitter).clamp(0.0, 1.0),
+                ..base
+            },
+            _ => base,
+        }
     }
 }
 
@@ -196,6 +228,11 @@ impl SimParams {
             in_range("events.kickAt", at, 0.0, MAX_DURATION, "s")?;
         }
         in_range("events.kick", e.kick, -1.0, 1.0, "s")?;
+        if let Some(at) = e.link_step_at {
+            in_range("events.linkStepAt", at, 0.0, MAX_DURATION, "s")?;
+        }
+        in_range("events.linkStepLatency", e.link_step_latency, -2.0, 2.0, "s")?;
+        in_range("events.linkStepJitter", e.link_step_jitter, -1.0, 1.0, "s")?;
         Ok(())
     }
 

@@ -14,8 +14,9 @@ layout!(
         LOCAL = "local", DT = "dt", SERVER_NOW = "serverNow", RENDER_TIME = "renderTime", STATUS = "status",
         MODE = "mode", X = "x", Y = "y", AHEAD = "ahead", TRUTH_X = "truthX", TRUTH_Y = "truthY",
         TARGET_X = "targetX", TARGET_Y = "targetY", DEPTH = "bufferDepth", BUFFERED = "buffered",
-        CLOCK_ERROR = "clockError", DELAY = "delay", NEWEST = "newestServerTime",
-        HOLD_X = "holdX", HOLD_Y = "holdY", SEED_X = "seedX", SEED_Y = "seedY", DECAY_X = "decayX",
+        CLOCK_ERROR = "clockError", DELAY = "delay", NEWEST = "newestServerTime", GENERATION = "generation",
+        DELAY_TARGET = "delayTarget", ADAPTIVE_RTT = "adaptiveRtt", DELAY_ERROR = "renderDelayError",
+        OFFSET_UNCERTAINTY = "offsetUncertainty", HOLD_X = "holdX", HOLD_Y = "holdY", SEED_X = "seedX", SEED_Y = "seedY", DECAY_X = "decayX",
         DECAY_Y = "decayY", SNAP_X = "snapX", SNAP_Y = "snapY", HIDE_X = "hideX", HIDE_Y = "hideY",
         TIMED_X = "timedX", TIMED_Y = "timedY", LERP_X = "lerpX", LERP_Y = "lerpY", TIMED_SPEED = "timedSpeed",
         LERP_SPEED = "lerpSpeed", PATH_QUEUE = "pathQueue", PATH_MOVING = "pathMoving",
@@ -33,6 +34,7 @@ layout!(
         TICK = "tick", SERVER_TIME = "serverTime", SENT = "sent", ARRIVAL = "arrival",
         DUPLICATE_ARRIVAL = "duplicateArrival", HELD_BACK = "heldBack", OUT_OF_ORDER = "outOfOrder",
         OUTCOME = "outcome", X = "x", Y = "y", VX = "vx", VY = "vy", GENERATION = "generation", TELEPORT = "teleport",
+        DUPLICATE_OUTCOME = "duplicateOutcome",
     }
 );
 
@@ -55,7 +57,7 @@ layout!(
 );
 
 /// Snapshot outcome codes, in order (`-1`/NaN: not delivered yet or lost).
-pub const SNAPSHOT_OUTCOMES: [&str; 5] = ["inserted", "duplicate", "conflict", "invalid", "late"];
+pub const SNAPSHOT_OUTCOMES: [&str; 6] = ["inserted", "duplicate", "conflict", "invalid", "late", "lateDuplicate"];
 /// Batch outcome codes, in order.
 pub const BATCH_OUTCOMES: [&str; 5] = ["started", "queued", "hardSnapped", "droppedStale", "rejected"];
 /// RTT verdict codes, in order.

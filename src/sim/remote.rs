@@ -3,7 +3,9 @@
 //! ```text
 //!  server    tick k at server time k / tickRate; every `ticksPerSnapshot` ticks a snapshot is copied and sent
 //!  downlink  Link<Snapshot>: latency, jitter, loss, reordering, duplicates (arrivals in true local time)
-//!  pings     client ─ping─► server ─pong─► client every PING_INTERVAL: RTT samples for the render clock
+//!  pings     client ─ping─► server ─pong─► client every PING_INTERVAL (200 ms, seed 004 §4.2's "每200毫秒采样一次
+//!            RTT"): RTT samples for the render clock; the RTT is what these echoes measure, on the same lossy,
+//!            jittery links as the snapshots (a `linkStep` event changes all three from its time on)
 //!  client    per frame: deliveries → RemotePlayback (buffer, clock, presenter) → what is drawn;
 //!            the same Sample is also shown through all five underrun policies for comparison
 //! ```
@@ -71,7 +73,10 @@ impl RemotePipeline {
         let playback = RemotePlayback::new(remote.clone())?;
         let presenters = UnderrunPolicy::ALL
             .iter()
-            .map(|&underrun_policy| Presenter::new(UnderrunParams { underrun_policy, ..remote.underrun.clone() }))
+            .map(|&underrun_policy| {
+                let params = UnderrunParams { underrun_policy, ..remote.underrun.clone() };
+                Presenter::for_send_interval(params, remote.buffer.send_interval)
+            })
             .collect::<Result<_, _>>()?;
         let net = params.network;
         let tick_rate = params.scenario.tick_rate;
@@ -117,6 +122,7 @@ impl RemotePipeline {
         let truth_now = truth_table.at(server_now);
         let reading = &played.reading;
         let depth = self.playback.buffer().view().newest_server_time.map(|n| n - reading.render_time);
+        let clock = self.playback.clock();
         let displayed = &played.displayed;
         let target = truth_table.at(reading.render_time);
         put(row, frame::SERVER_NOW, server_now);
@@ -132,6 +138,11 @@ impl RemotePipeline {
         put(row, frame::CLOCK_ERROR, reading.render_time + reading.delay - server_now);
         put(row, frame::DELAY, reading.delay);
         put(row, frame::NEWEST, self.playback.buffer().view().newest_server_time.unwrap_or(f64::NAN));
+        put(row, frame::GENERATION, played.sample.generation.map_or(f64::NAN, f64::from));
+        put(row, frame::DELAY_TARGET, clock.delay().target());
+        put(row, frame::ADAPTIVE_RTT, clock.delay().smoothed_rtt().unwrap_or(f64::NAN));
+        put(row, frame::DELAY_ERROR, clock.render_delay_error().unwrap_or(f64::NAN));
+        put(row, frame::OFFSET_UNCERTAINTY, clock.offset_uncertainty().unwrap_or(f64::NAN));
         for (i, presenter) in self.presenters.iter_mut().enumerate() {
             let shown: Displayed = presenter.show(&played.sample);
             put_xy(row, frame::HOLD_X + 2 * i, shown.position);
@@ -159,6 +170,7 @@ impl RemotePipeline {
                 generation: state.generation,
                 teleport,
             };
+            self.downlink.set_params(self.params.events.link_at(self.params.network.downlink, sent));
             let fate = self.downlink.send_with_fate(sent, snap);
             let (arrival, duplicate, held_back) = match fate {
                 PacketFate::Lost => (f64::NAN, f64::NAN, 0.0),
@@ -188,13 +200,16 @@ impl RemotePipeline {
 
     /// Pings go up every `PING_INTERVAL`; the server echoes each at once; each echo is an RTT sample.
     fn exchange_pings(&mut self, until_local: f64) {
+        let (events, net) = (self.params.events, self.params.network);
         while self.next_ping <= until_local {
+            self.pings.set_params(events.link_at(net.uplink, self.next_ping));
             self.pings.send(self.next_ping, self.map.reading(self.next_ping));
             self.next_ping += PING_INTERVAL;
         }
         self.echoes.clear();
         self.pings.receive(until_local, &mut self.echoes);
         for echo in self.echoes.drain(..) {
+            self.pongs.set_params(events.link_at(net.downlink, echo.arrival));
             self.pongs.send(echo.arrival, echo.item);
         }
         self.pongs.receive(until_local, &mut self.echoes);
@@ -225,6 +240,8 @@ impl RemotePipeline {
                 if let InsertOutcome::Inserted { out_of_order: true, .. } = outcome {
                     row[snapshot::OUT_OF_ORDER] = 1.0;
                 }
+            } else {
+                row[snapshot::DUPLICATE_OUTCOME] = outcome_code(&outcome);
             }
         }
     }
@@ -237,6 +254,7 @@ fn outcome_code(outcome: &InsertOutcome) -> f64 {
         InsertOutcome::Conflict { .. } => 2.0,
         InsertOutcome::Invalid(_) => 3.0,
         InsertOutcome::Late { .. } => 4.0,
+        InsertOutcome::LateDuplicate { .. } => 5.0,
     }
 }
 

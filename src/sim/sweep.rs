@@ -4,7 +4,8 @@
 //!
 //! The network does not depend on the delay, so it runs once: the first pass logs every client input (each
 //! delivered snapshot, RTT sample and frame, in order); each delay then replays only the client — a fresh
-//! buffer, clock and presenter — on that log.
+//! buffer, clock and presenter — on that log. [`capacity_sweep`] does the same for the buffer's capacity (seed 004
+//! §3.3: "缓冲区里至少要有3到4个快照才能稳定工作" — how many snapshots must the buffer be able to hold?).
 
 use crate::buffer::SampleStatus;
 use crate::geom::Vec2;
@@ -30,6 +31,11 @@ pub struct SweepPoint {
     pub underrun_share: f64,
     pub added_latency: f64,
     pub rms_error: f64,
+    /// Share of frames (0..1) that were Ready, and that were a Gap.
+    pub ready_share: f64,
+    pub gap_share: f64,
+    /// The buffer capacity of this point (snapshots).
+    pub capacity: usize,
 }
 
 /// One point per delay in `delays` (seconds), the rest of `params` unchanged.
@@ -41,14 +47,39 @@ pub fn sweep(params: &SimParams, delays: &[f64]) -> Result<Vec<SweepPoint>, Para
     for (i, &delay) in delays.iter().enumerate() {
         in_range(&format!("delays[{i}]"), delay, 0.0, 1.0, "s")?;
     }
+    variants(params, delays, |p, &delay| p.remote.clock.render_delay = delay)
+}
+
+/// One point per buffer capacity in `capacities` (snapshots, 2..=65536), the rest of `params` unchanged
+/// (`minSnapshots` is lowered to the capacity where it is larger).
+pub fn capacity_sweep(params: &SimParams, capacities: &[usize]) -> Result<Vec<SweepPoint>, ParamError> {
+    params.validate()?;
+    if capacities.len() > MAX_POINTS {
+        return Err(ParamError::new("capacities", format!("{} capacities; at most {MAX_POINTS}", capacities.len())));
+    }
+    for (i, &c) in capacities.iter().enumerate() {
+        in_range(&format!("capacities[{i}]"), c as f64, 2.0, crate::buffer::MAX_CAPACITY as f64, "snapshots")?;
+    }
+    variants(params, capacities, |p, &capacity| {
+        p.remote.buffer.capacity = capacity;
+        p.remote.buffer.min_snapshots = p.remote.buffer.min_snapshots.min(capacity);
+    })
+}
+
+/// The client replayed once per value, each time on `params` changed by `apply`.
+fn variants<T>(
+    params: &SimParams,
+    values: &[T],
+    apply: impl Fn(&mut SimParams, &T),
+) -> Result<Vec<SweepPoint>, ParamError> {
     let map = TimeMap::new(params);
     let truth = TruthTrack::new(params.scenario.motion, params.scenario.speed);
     let log = client_inputs(params, map, &truth)?;
-    delays
+    values
         .iter()
-        .map(|&delay| {
+        .map(|value| {
             let mut p = params.clone();
-            p.remote.clock.render_delay = delay;
+            apply(&mut p, value);
             replay(&p, map, &log, &truth)
         })
         .collect()
@@ -77,6 +108,7 @@ fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTr
     let mut playback = RemotePlayback::new(params.effective_remote())?;
     let mut points: Vec<Option<Point>> = Vec::new();
     let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
+    let (mut ready, mut gaps) = (0usize, 0usize);
     for input in log {
         match *input {
             ClientInput::Snapshot(snapshot, arrival) => {
@@ -89,6 +121,8 @@ fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTr
                 let played = playback.frame(tick.reading, tick.dt);
                 let server_now = map.server_of_local(tick.local);
                 underruns += usize::from(played.sample.status == SampleStatus::Underrun);
+                ready += usize::from(played.sample.status == SampleStatus::Ready);
+                gaps += usize::from(played.sample.status == SampleStatus::Gap);
                 let lag = server_now - played.reading.render_time;
                 if lag.is_finite() {
                     lag_sum += lag;
@@ -106,5 +140,8 @@ fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTr
         underrun_share: underruns as f64 / n,
         added_latency: track.added_latency,
         rms_error: track.rms_error,
+        ready_share: ready as f64 / n,
+        gap_share: gaps as f64 / n,
+        capacity: params.remote.buffer.capacity,
     })
 }

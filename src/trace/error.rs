@@ -16,7 +16,7 @@ use crate::param::ParamError;
 use std::fmt;
 
 /// How many characters of a field or message are kept (the rest becomes `…`).
-const MAX_PART: usize = 400;
+const MAX_PART: usize = 600;
 
 /// A trace that was refused: `field` names where (`snapshots[3].serverTime`), `message` what.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,9 +6,11 @@
 //!
 //! ```text
 //!  renderDelay clockOffset clock ─────────────────► ClockParams   (other clock fields: module defaults)
-//!  capacity minSnapshots gapFactor interpolation ─► BufferParams
+//!  adaptiveDelay addLatency adaptive* ─────────────► ClockParams.adaptiveDelay (seed 004 §4.2's constants)
+//!  capacity minSnapshots gapFactor interpolation
+//!  beforeOldest ───────────────────────────────────► BufferParams
 //!  sendInterval ───────────────────────────────────► both            (default: median server-time spacing)
-//!  underrun maxExtrapolation ─────────────────────► UnderrunParams
+//!  underrun maxExtrapolation capRule ─────────────► UnderrunParams
 //!  speed interpolationDelay staleGap
 //!  hardSnapDistance hardSnapTarget ───────────────► PathParams    (duplicatePoints: module default)
 //!  lerpFactor ─────────────────────────────────────► LerpParams    (lerpMode: perFrame)
@@ -16,9 +18,9 @@
 //! ```
 
 use super::TraceSnapshot;
-use crate::buffer::BufferParams;
-use crate::clock::{ClockKind, ClockParams};
-use crate::extrapolate::{UnderrunParams, UnderrunPolicy};
+use crate::buffer::{BeforeOldest, BufferParams};
+use crate::clock::{AdaptiveDelayParams, AdaptiveMode, ClockKind, ClockParams, Seed004Params};
+use crate::extrapolate::{CapRule, UnderrunParams, UnderrunPolicy};
 use crate::interpolate::Interpolation;
 use crate::param::{in_range, ParamError};
 use crate::path::lerp_chase::LerpParams;
@@ -58,6 +60,12 @@ pub const INTERPOLATIONS: [(&str, Interpolation); 2] =
     [("linear", Interpolation::Linear), ("hermite", Interpolation::Hermite)];
 pub const SNAP_TARGETS: [(&str, SnapTarget); 2] =
     [("latestPoint", SnapTarget::LatestPoint), ("batchStart", SnapTarget::BatchStart)];
+pub const BEFORE_OLDEST: [(&str, BeforeOldest); 2] = [("gap", BeforeOldest::Gap), ("oldest", BeforeOldest::Oldest)];
+pub const CAP_RULES: [(&str, CapRule); 2] =
+    [("maxExtrapolation", CapRule::MaxExtrapolation), ("halfSendInterval", CapRule::HalfSendInterval)];
+/// `adaptiveDelay`: `off` (the trace default: a fixed `renderDelay`) or one of the two controllers.
+pub const ADAPTIVE: [(&str, Option<AdaptiveMode>); 3] =
+    [("off", None), ("jitter", Some(AdaptiveMode::Jitter)), ("seed004", Some(AdaptiveMode::Seed004))];
 
 /// The `params` object: every key optional (`None` = the trace default), unknown keys refused.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -97,6 +105,27 @@ pub struct TraceParams {
     pub lerp_factor: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "before_oldest")]
+    pub before_oldest: Option<BeforeOldest>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "cap_rule")]
+    pub cap_rule: Option<CapRule>,
+    /// `Some(None)` is `"off"`.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "adaptive", serialize_with = "adaptive_name")]
+    pub adaptive_delay: Option<Option<AdaptiveMode>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub add_latency: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_sample_interval: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_rtt_gain: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_rtt_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_high_delay: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_low_delay: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adaptive_delay_gain: Option<f64>,
 }
 
 impl TraceParams {
@@ -133,6 +162,7 @@ impl TraceParams {
             min_snapshots: self.min_snapshots.unwrap_or(module.buffer.min_snapshots),
             gap_factor: self.gap_factor.unwrap_or(module.buffer.gap_factor),
             interpolation: self.interpolation.unwrap_or(Interpolation::Linear),
+            before_oldest: self.before_oldest.unwrap_or(BeforeOldest::Gap),
             send_interval,
         };
         let clock = ClockParams {
@@ -140,13 +170,37 @@ impl TraceParams {
             render_delay: self.render_delay.unwrap_or(DEFAULT_RENDER_DELAY),
             clock_offset: self.clock_offset.unwrap_or(0.0),
             send_interval,
+            adaptive_delay: self.adaptive(),
             ..module.clock
         };
         let underrun = UnderrunParams {
             underrun_policy: self.underrun.unwrap_or(UnderrunPolicy::Hold),
             max_extrapolation: self.max_extrapolation.unwrap_or(DEFAULT_MAX_EXTRAPOLATION),
+            cap_rule: self.cap_rule.unwrap_or(CapRule::MaxExtrapolation),
         };
         PlaybackParams { buffer, clock, underrun }
+    }
+
+    /// The adaptive delay: off unless `adaptiveDelay` names a mode; `addLatency` false unless given (a trace's
+    /// delays are counted from server now as written); seed 004's constants from the `adaptive*` keys.
+    fn adaptive(&self) -> AdaptiveDelayParams {
+        let module = AdaptiveDelayParams::default();
+        let seed = Seed004Params::default();
+        let mode = self.adaptive_delay.flatten();
+        AdaptiveDelayParams {
+            enabled: mode.is_some(),
+            mode: mode.unwrap_or(module.mode),
+            add_latency: self.add_latency.unwrap_or(false),
+            seed004: Seed004Params {
+                sample_interval: self.adaptive_sample_interval.unwrap_or(seed.sample_interval),
+                rtt_gain: self.adaptive_rtt_gain.unwrap_or(seed.rtt_gain),
+                rtt_threshold: self.adaptive_rtt_threshold.unwrap_or(seed.rtt_threshold),
+                high_delay: self.adaptive_high_delay.unwrap_or(seed.high_delay),
+                low_delay: self.adaptive_low_delay.unwrap_or(seed.low_delay),
+                delay_gain: self.adaptive_delay_gain.unwrap_or(seed.delay_gain),
+            },
+            ..module
+        }
     }
 
     /// The timed player's parameters (module defaults where not given).
@@ -218,6 +272,23 @@ fn snap_target<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SnapTarget>, D:
     named(d, &SNAP_TARGETS)
 }
 
+fn before_oldest<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BeforeOldest>, D::Error> {
+    named(d, &BEFORE_OLDEST)
+}
+
+fn cap_rule<'de, D: Deserializer<'de>>(d: D) -> Result<Option<CapRule>, D::Error> {
+    named(d, &CAP_RULES)
+}
+
+fn adaptive<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<AdaptiveMode>>, D::Error> {
+    named(d, &ADAPTIVE)
+}
+
+fn adaptive_name<S: serde::Serializer>(value: &Option<Option<AdaptiveMode>>, s: S) -> Result<S::Ok, S::Error> {
+    let name = ADAPTIVE.iter().find(|(_, v)| Some(*v) == *value).map_or("off", |(n, _)| *n);
+    s.serialize_str(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +341,12 @@ mod tests {
             ("hardSnapDistance", TraceParams { hard_snap_distance: Some(-1.0), ..Default::default() }),
             ("lerpFactor", TraceParams { lerp_factor: Some(1.5), ..Default::default() }),
             ("fps", TraceParams { fps: Some(0.5), ..Default::default() }),
+            ("adaptiveDelay.seed004.rttGain", TraceParams { adaptive_rtt_gain: Some(0.0), ..Default::default() }),
+            ("adaptiveDelay.seed004.delayGain", TraceParams { adaptive_delay_gain: Some(2.0), ..Default::default() }),
+            (
+                "adaptiveDelay.seed004.sampleInterval",
+                TraceParams { adaptive_sample_interval: Some(0.0), ..Default::default() },
+            ),
         ];
         for (field, params) in cases {
             assert_eq!(params.validate().unwrap_err().field, field);
@@ -295,5 +372,32 @@ mod tests {
         for (name, value) in UNDERRUNS {
             assert_eq!(value.name(), name);
         }
+    }
+
+    #[test]
+    fn the_new_keys_reach_their_modules_and_old_traces_keep_their_meaning() {
+        let p: TraceParams = serde_json::from_str(
+            r#"{"beforeOldest": "oldest", "capRule": "halfSendInterval", "adaptiveDelay": "seed004",
+                "adaptiveRttThreshold": 0.08, "adaptiveDelayGain": 0.05}"#,
+        )
+        .unwrap();
+        let playback = p.playback(&[]);
+        assert_eq!(playback.buffer.before_oldest, BeforeOldest::Oldest);
+        assert_eq!(playback.underrun.cap_rule, CapRule::HalfSendInterval);
+        let a = &playback.clock.adaptive_delay;
+        assert!(a.enabled && a.mode == AdaptiveMode::Seed004 && !a.add_latency);
+        assert_eq!((a.seed004.rtt_threshold, a.seed004.delay_gain, a.seed004.high_delay), (0.08, 0.05, 0.15));
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(serde_json::from_str::<TraceParams>(&json).unwrap(), p);
+        let off: TraceParams = serde_json::from_str(r#"{"adaptiveDelay": "off"}"#).unwrap();
+        assert!(!off.playback(&[]).clock.adaptive_delay.enabled);
+        assert_eq!(serde_json::to_string(&off).unwrap(), r#"{"adaptiveDelay":"off"}"#);
+        // A trace without the new keys replays as before: Gap before the oldest, the fixed cap, a fixed delay.
+        let old = TraceParams::default().playback(&[]);
+        assert_eq!(old.buffer.before_oldest, BeforeOldest::Gap);
+        assert_eq!(old.underrun.cap_rule, CapRule::MaxExtrapolation);
+        assert!(!old.clock.adaptive_delay.enabled);
+        let err = serde_json::from_str::<TraceParams>(r#"{"adaptiveDelay": "rtt"}"#).unwrap_err().to_string();
+        assert!(err.starts_with(r#"unknown name "rtt" (known: off, jitter, seed004)"#), "{err}");
     }
 }

@@ -1,7 +1,6 @@
 //! `Lessons`: the page's lessons and step-through ask the core through these statics (see `crate::lessons`).
 
-use crate::clock::AdaptiveDelayParams;
-use crate::lessons::{adaptive_step, correction_jumps, hard_snap_table, walk};
+use crate::lessons::{correction_jumps, hard_snap_table, walk};
 use crate::path::params::PathParams;
 use crate::predict::smoothing::SmoothingParams;
 use crate::trace::Trace;
@@ -35,24 +34,6 @@ impl Lessons {
     pub fn hard_snap_table(player: JsValue) -> Result<JsValue, JsError> {
         let params: PathParams = from_js(player, "player")?;
         to_js(&hard_snap_table(&params).map_err(|e| JsError::new(&e.to_string()))?)
-    }
-
-    /// The adaptive delay's answer to a jump of the transit spread to `transitStd` (see `crate::lessons`).
-    #[wasm_bindgen(js_name = adaptiveStep)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn adaptive_step(
-        adaptive: JsValue,
-        send_interval: f64,
-        start: f64,
-        transit_std: f64,
-        latency: f64,
-        fps: f64,
-        duration: f64,
-    ) -> Result<JsValue, JsError> {
-        let params: AdaptiveDelayParams = from_js(adaptive, "adaptiveDelay")?;
-        let step = adaptive_step(&params, send_interval, start, transit_std, latency, fps, duration)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&step)
     }
 
     /// How far the view moves at each correction, per smoothing mode: `rows` is the run's `corrections`

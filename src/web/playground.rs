@@ -12,7 +12,7 @@ use crate::predict::smoothing::SmoothingMode;
 use crate::sim::params::{deserialize_named, SimParams};
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
-use crate::sim::sweep::sweep;
+use crate::sim::sweep::{capacity_sweep, sweep};
 use crate::sim::{export, imported};
 use crate::sim::{run, SimMetrics, Simulation};
 use crate::trace::replay::Replay;
@@ -183,6 +183,13 @@ impl Playground {
     /// The render-delay trade-off: one `{delay, underrunShare, addedLatency, rmsError}` per delay (seconds).
     pub fn sweep(&self, delays: Vec<f64>) -> Result<JsValue, JsError> {
         to_js(&sweep(self.sim.params(), &delays).map_err(js_error)?)
+    }
+
+    /// The same client replayed with other buffer capacities (seed 004 §3.3): one point per capacity, with
+    /// `readyShare`, `gapShare`, `underrunShare` and `capacity`.
+    #[wasm_bindgen(js_name = sweepCapacity)]
+    pub fn sweep_capacity(&self, capacities: Vec<usize>) -> Result<JsValue, JsError> {
+        to_js(&capacity_sweep(self.sim.params(), &capacities).map_err(js_error)?)
     }
 
     /// Each underrun policy's offset against `ahead` for a speed and a cap: `{hold: [{ahead, offset}], …}`.

@@ -6,6 +6,7 @@
 //! cargo xtask dist [--out DIR]    a self-contained static folder of the page (default: dist/)
 //! cargo xtask build               only build www/pkg
 //! cargo xtask serve [--port N]    only serve www/ (no build)
+//! cargo xtask golden              rewrite tests/traces/*.expected.json from the current core (refused under CI)
 //! ```
 //! Every step prints one line saying what it does. Installs are idempotent and come only from the package
 //! registries (apt, crates.io, npm); the wasm toolchain route (rustup or Debian's rustc-web) is picked here.
@@ -28,6 +29,8 @@ const USAGE: &str = "usage: cargo xtask <play|test|dist|build|serve|help> [optio
   dist  [--out DIR]  build and copy the page into a self-contained static folder (default dist/)
   build              build www/pkg only
   serve [--port N]   serve www/ without building
+  golden             rewrite the golden trace files from the current core, then run their hand-derived tests
+                     (refused when CI is set; check `git diff tests/traces` before committing)
 environment: NETCODE_LAB_WASM_ROUTE=rustup|debian forces a toolchain route; CHROMIUM, CHROMEDRIVER pick browsers";
 
 fn main() -> ExitCode {
@@ -62,12 +65,35 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             wasm::build(&root, &tools).map(|_| ())
         }
         "serve" => serve::serve_forever(&root.join("www"), opts.port.unwrap_or(8080)),
+        "golden" => golden(&root),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
         }
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
+}
+
+/// Rewrites the golden trace files (`UPDATE_GOLDEN=1 cargo test --test trace_cli`). CI never rewrites them: a
+/// wrong core would otherwise pass by regenerating its own expectations.
+fn golden(root: &std::path::Path) -> Result<(), String> {
+    if std::env::var_os("CI").is_some() {
+        return Err("golden: refused because CI is set — golden files are rewritten by a person, not by CI".into());
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    println!("[golden] UPDATE_GOLDEN=1 cargo test --test trace_cli (rewrites tests/traces/*.json)");
+    // The traces first (`export --example`), then their replays, which read them.
+    for test in ["export_writes_the_golden", "every_golden_trace_replays"] {
+        run::Cmd::new(&cargo)
+            .dir(root)
+            .args(["test", "--test", "trace_cli", "--", test])
+            .env("UPDATE_GOLDEN", "1")
+            .run()?;
+    }
+    println!("[golden] cargo test --test trace_cli (the hand-derived golden_* tests judge the new files)");
+    run::Cmd::new(&cargo).dir(root).args(["test", "--test", "trace_cli"]).run()?;
+    println!("[golden] done: review `git diff tests/traces` before committing");
+    Ok(())
 }
 
 /// Flags shared by the commands.

@@ -19,7 +19,7 @@ use crate::trace::{RttSample, TraceError, TraceParams, TraceSnapshot};
 use serde::Serialize;
 
 /// One frame of a snapshot replay (see the format doc for each field).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotSample {
     pub local: f64,
@@ -32,6 +32,12 @@ pub struct SnapshotSample {
     pub left: Option<u64>,
     pub right: Option<u64>,
     pub factor: Option<f64>,
+    /// The render delay in force (it moves when `adaptiveDelay` is on).
+    pub delay: f64,
+    /// The lifetime generation of the snapshot the sample stands on (seed 002 "LifetimeGeneration").
+    pub generation: Option<u32>,
+    /// Why the sample is not Ready, in English (`None` when Ready): an Underrun names the delay in force.
+    pub reason: Option<String>,
 }
 
 impl SnapshotSample {
@@ -47,6 +53,9 @@ impl SnapshotSample {
             left: frame.sample.left,
             right: frame.sample.right,
             factor: frame.sample.factor,
+            delay: frame.reading.delay,
+            generation: frame.sample.generation,
+            reason: frame.sample.reason.as_ref().map(ToString::to_string),
         }
     }
 }
