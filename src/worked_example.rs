@@ -69,7 +69,10 @@ impl JitterExample {
         for a in self.arrivals.iter().filter(|a| a.arrival <= local) {
             buffer.insert(a.snapshot, a.arrival);
         }
-        buffer.sample(local - self.render_delay)
+        let mut sample = buffer.sample(local - self.render_delay);
+        // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": an Underrun names the delay in force.
+        sample.reason = sample.reason.map(|r| r.with_delay(self.render_delay));
+        sample
     }
 }
 

@@ -47,6 +47,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
         const { input, output } = inputs[spec.id];
         const value = displayValue(spec, params, getPath);
         if (spec.enabledWhen) input.disabled = !spec.enabledWhen(params);
+        if (spec.visibleWhen) input.closest('.control').hidden = !spec.visibleWhen(params);
         if (spec.kind === 'check') input.checked = Boolean(value);
         else input.value = String(value);
         if (output) output.textContent = formatValue(spec, value);

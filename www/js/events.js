@@ -1,5 +1,7 @@
-// Disturbances that reproduce real bugs at the playhead: a stalled tab (1 fps for a second) and a ±100 ms
-// jump of the client's clock. They are part of the run's parameters (and of the URL: `stall=`, `kick=`).
+// Disturbances that reproduce real bugs at the playhead: a stalled tab (1 fps for a second), a ±100 ms jump of
+// the client's clock, and a step of the remote view's network — +100 ms of RTT without jitter, or +25 ms of
+// jitter without an RTT change (seed 004 §4.1–4.2; the adaptive-delay lesson runs both). They are part of the
+// run's parameters (and of the URL: `stall=`, `kick=`, `net=T:latency:jitter`).
 import { t } from './i18n.js';
 
 export function buildEvents(root, api) {
@@ -25,7 +27,9 @@ export function buildEvents(root, api) {
   make('event-stall', 'button.stall', () => set({ stallAt: round(api.playhead()), stallDuration: 1, stallFps: 1 }));
   make('event-kick-plus', 'button.kickPlus', () => set({ kickAt: round(api.playhead()), kick: 0.1 }));
   make('event-kick-minus', 'button.kickMinus', () => set({ kickAt: round(api.playhead()), kick: -0.1 }));
-  make('event-clear', 'button.clearEvents', () => set({ stallAt: null, kickAt: null }));
+  make('event-rtt-step', 'button.rttStep', () => set({ linkStepAt: round(api.playhead()), linkStepLatency: 0.05, linkStepJitter: 0 }));
+  make('event-jitter-step', 'button.jitterStep', () => set({ linkStepAt: round(api.playhead()), linkStepLatency: 0, linkStepJitter: 0.025 }));
+  make('event-clear', 'button.clearEvents', () => set({ stallAt: null, kickAt: null, linkStepAt: null }));
   const status = document.createElement('p');
   status.className = 'hint';
   status.id = 'events-status';
@@ -37,6 +41,10 @@ export function buildEvents(root, api) {
       const parts = [];
       if (events.stallAt != null) parts.push(t('events.stall', { at: events.stallAt.toFixed(2), duration: events.stallDuration, fps: events.stallFps }));
       if (events.kickAt != null) parts.push(t('events.kick', { amount: `${events.kick > 0 ? '+' : ''}${Math.round(events.kick * 1000)}`, at: events.kickAt.toFixed(2) }));
+      if (events.linkStepAt != null) {
+        const signed = (s) => `${s >= 0 ? '+' : '−'}${Math.round(Math.abs(s) * 1000)}`;
+        parts.push(t('events.linkStep', { at: events.linkStepAt.toFixed(2), rtt: signed(2 * events.linkStepLatency), jitter: signed(events.linkStepJitter) }));
+      }
       status.textContent = parts.length ? parts.join(' · ') : t('events.none');
     },
   };
@@ -59,6 +67,12 @@ export function eventsFromExtras(extras, events, notices) {
       out.kick = s;
     } else notices.push(t('notice.badKick', { value: extras.kick }));
   }
+  if (extras.net !== undefined) {
+    const [at, latency, jitter] = String(extras.net).split(':').map(Number);
+    if ([at, latency, jitter].every(Number.isFinite) && at >= 0 && at <= 120 && Math.abs(latency) <= 2 && Math.abs(jitter) <= 1) {
+      Object.assign(out, { linkStepAt: at, linkStepLatency: latency, linkStepJitter: jitter });
+    } else notices.push(t('notice.badNet', { value: extras.net }));
+  }
   return out;
 }
 
@@ -66,5 +80,6 @@ export function eventsToExtras(events) {
   return {
     stall: events.stallAt ?? undefined,
     kick: events.kickAt != null ? `${events.kickAt}:${events.kick}` : undefined,
+    net: events.linkStepAt != null ? `${events.linkStepAt}:${events.linkStepLatency}:${events.linkStepJitter}` : undefined,
   };
 }

@@ -3,8 +3,13 @@
 // says what to predict, what to look at and what to try, and puts the article's numbers beside the numbers the
 // core computes for the current settings — recomputed after every run, so moving a slider inside a lesson
 // shows at once whether the article's number still holds. The lesson is kept in the URL (`lesson=`).
+//
+// Each row is a check (✓/✗, counted in "N of M checks hold") or an info row (no verdict, not counted). A check
+// the article gets wrong at its own settings carries `expect: 'fail'` and its explanation under the row when it
+// shows ✗. A row whose computation throws shows "error" (data-error) and logs it with console.error, so the
+// end-to-end tests — which fail on any console error — cannot pass over it.
 import { t, has, tagged } from './i18n.js';
-import { LESSONS, byLessonId, lessonParams, PRESETS } from './lesson-data.js';
+import { LESSONS, byLessonId, lessonParams, PRESETS, ARTICLE_PRESETS, ADAPTIVE_ROWS, adaptiveRun, settled, meanLag, statusPct, presetRun } from './lesson-data.js';
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
@@ -88,17 +93,33 @@ class LessonContext {
     return this.cache.get(key);
   }
 
-  /** A built-in trace as JSON with `patch` merged into its params. */
-  traceText(name, patch = {}) {
+  /** A built-in trace as JSON with `patch` merged into its params and `edit(trace)` applied to the rest. */
+  traceText(name, patch = {}, edit = null) {
     if (!this.examples.has(name)) this.examples.set(name, JSON.parse(this.core.Playground.exampleTrace(name)));
     const trace = structuredClone(this.examples.get(name));
     trace.params = { ...trace.params, ...patch };
+    edit?.(trace);
     return JSON.stringify(trace);
   }
 
-  /** The core's replay of a built-in trace with `patch` applied: `{samples, metrics}`. */
-  replay(name, patch = {}) {
-    return this.memo(`replay|${name}|${JSON.stringify(patch)}`, () => this.core.Playground.replayTrace(this.traceText(name, patch)));
+  /** The core's replay of a built-in trace with `patch` (and `edit`, named `editKey`): `{samples, metrics}`. */
+  replay(name, patch = {}, edit = null, editKey = '') {
+    return this.memo(`replay|${name}|${JSON.stringify(patch)}|${editKey}`, () => this.core.Playground.replayTrace(this.traceText(name, patch, edit)));
+  }
+
+  /** Rows of timeline `kind` of the current run as objects with the named columns. */
+  table(kind, names) {
+    return this.memo(`table|${kind}|${names.join(',')}`, () => readRows(this.model.table(kind), names));
+  }
+
+  /** Rows of the current run's frames with the named columns. */
+  frames(names) {
+    return this.table('frames', names);
+  }
+
+  /** The buffer-capacity sweep of the current run (seed 004 §3.3). */
+  sweepCapacity(capacities) {
+    return this.memo(`capacity|${capacities.join(',')}`, () => this.model.pg.sweepCapacity(capacities));
   }
 
   metrics() {
@@ -115,15 +136,59 @@ class LessonContext {
 
   /** Another run of the current parameters changed by `mutate(params)` (which may return new params). */
   run(key, mutate) {
-    return this.memo(`run|${key}`, () => {
+    return this.runFrames(key, mutate, []);
+  }
+
+  /** As `run`, also reading the named frame columns (`rows`) before the run is freed. */
+  runFrames(key, mutate, names) {
+    return this.memo(`run|${key}|${names.join(',')}`, () => {
       const p = structuredClone(this.params);
       const params = mutate(p) ?? p;
       const pg = new this.core.Playground(params);
       try {
-        return { metrics: pg.metrics(), params };
+        const rows = names.length ? readRows(frameTable(pg), names) : [];
+        return { metrics: pg.metrics(), params, rows };
       } finally {
         pg.free();
       }
+    });
+  }
+
+  /**
+   * Seed 003 read from what was drawn: the largest correction of this run that stands alone (no other for three
+   * half-lives before it and one after), its frame k, and from the frames' drawn series
+   * - `halve`: ms until the drawn offset is half its value at k (log-interpolated between frames);
+   * - `jump`: how far the drawn player moved at k beyond its own motion, in % of the correction:
+   *   |Δrendered − (Δpredicted − (after − before))| / size; `snapJump` the same for the snap mode's series.
+   */
+  loneCorrection() {
+    return this.memo('lone', () => {
+      const h = this.params.local.halfLife;
+      const all = this.table('corrections', ['local', 'size', 'reset', 'beforeX', 'beforeY', 'afterX', 'afterY'])
+        .filter((r) => r.size > 1e-9 && r.reset !== 1);
+      const alone = all.filter((r, i) => (i === 0 || r.local - all[i - 1].local >= 3 * h) && (i === all.length - 1 || all[i + 1].local - r.local > 1.05 * h));
+      const none = { halve: NaN, jump: NaN, snapJump: NaN, at: NaN };
+      if (!alone.length) return none;
+      const c = alone.reduce((a, b) => (b.size > a.size ? b : a));
+      const f = this.frames(['local', 'offset', 'renderedX', 'renderedY', 'predictedX', 'predictedY', 'localSnapX', 'localSnapY']);
+      const k = f.findIndex((r) => r.local >= c.local - 1e-9);
+      if (k < 1) return none;
+      const o0 = f[k].offset;
+      let halve = NaN;
+      for (let j = k + 1; j < f.length && o0 > 1e-9; j++) {
+        if (f[j].offset <= o0 / 2) {
+          const [a, b] = [f[j - 1], f[j]];
+          const frac = Math.log(a.offset / (o0 / 2)) / Math.log(a.offset / b.offset);
+          halve = 1000 * (a.local + frac * (b.local - a.local) - f[k].local);
+          break;
+        }
+      }
+      const moved = (x, y) => {
+        const mx = f[k].predictedX - f[k - 1].predictedX - (c.afterX - c.beforeX);
+        const my = f[k].predictedY - f[k - 1].predictedY - (c.afterY - c.beforeY);
+        return (100 * Math.hypot(f[k][x] - f[k - 1][x] - mx, f[k][y] - f[k - 1][y] - my)) / c.size;
+      };
+      return { halve, jump: moved('renderedX', 'renderedY'), snapJump: moved('localSnapX', 'localSnapY'), at: c.local };
     });
   }
 
@@ -172,6 +237,25 @@ class LessonContext {
       return counts;
     });
   }
+}
+
+/** The frame timeline of a (temporary) Playground, as `{view, stride, col, rows}`. */
+function frameTable(pg) {
+  const names = pg.columns('frames');
+  const col = Object.fromEntries(names.map((n, i) => [n, i]));
+  const view = pg.timeline('frames');
+  return { view, stride: names.length, col, rows: view.length / names.length };
+}
+
+/** A timeline's rows as plain objects with the named columns (read before the next call into wasm). */
+function readRows(tab, names) {
+  const out = new Array(tab.rows);
+  for (let i = 0; i < tab.rows; i++) {
+    const row = {};
+    for (const n of names) row[n] = tab.view[i * tab.stride + tab.col[n]];
+    out[i] = row;
+  }
+  return out;
 }
 
 /** The menu, the card and the lesson state. `api`: {app, onStepThrough()}. */
@@ -321,11 +405,12 @@ export class Lessons {
     const table = el('table', { class: 'checks', id: 'lesson-checks' },
       el('thead', {}, el('tr', {}, el('th', { text: t('card.quantity') }), el('th', { text: t('card.article') }), el('th', { text: t('card.core') }), el('th', {}, ''))),
       this.checksBody);
+    this.summary = el('p', { class: 'lesson-summary', id: 'lesson-summary' });
     this.extraRoot = el('div', { class: 'lesson-extra' });
     root.append(head, quote,
       el('h3', { text: t('card.predict') }), el('p', { text: t(k('predict')) }),
       el('h3', { text: t('card.look') }), el('p', { text: t(k('look')) }), buttons,
-      el('h3', { text: t('card.check') }), table, el('p', { class: 'hint', text: t('card.live') }), this.extraRoot,
+      el('h3', { text: t('card.check') }), this.summary, table, el('p', { class: 'hint', text: t('card.live') }), this.extraRoot,
       el('h3', { text: t('card.try') }), el('p', { text: t(k('try')) }));
   }
 
@@ -335,20 +420,33 @@ export class Lessons {
     this.cardRoot.dataset.pending = 'false';
     if (!lesson || !this.checksBody) return;
     const ctx = this.ctx.refresh();
-    const rows = lesson.checks.map((check) => this.checkRow(lesson, check, ctx));
+    const rows = lesson.checks.flatMap((check) => this.checkRow(lesson, check, ctx));
     this.checksBody.replaceChildren(...rows);
-    const allPass = rows.every((r) => r.dataset.info === 'true' || r.dataset.pass === 'true');
-    this.cardRoot.dataset.pass = String(allPass);
-    this.renderExtra(lesson, ctx);
+    const checks = rows.filter((r) => r.dataset.check && r.dataset.info !== 'true');
+    const passed = checks.filter((r) => r.dataset.pass === 'true').length;
+    Object.assign(this.summary.dataset, { checks: String(checks.length), passed: String(passed) });
+    this.summary.textContent = t('card.summary', { passed, checks: checks.length, info: rows.filter((r) => r.dataset.info === 'true').length });
+    this.cardRoot.dataset.pass = String(passed === checks.length);
+    try {
+      this.renderExtra(lesson, ctx);
+    } catch (error) {
+      console.error(`lesson ${lesson.id} extra:`, error);
+      this.extraRoot.replaceChildren(el('p', { class: 'row-error', 'data-error': String(error?.message ?? error), text: t('card.error') }));
+    }
   }
 
+  /** The row of `check` (and, when it is an expected ✗ that shows ✗, the explanation row under it). */
   checkRow(lesson, check, ctx) {
-    let article = typeof check.article === 'function' ? check.article(ctx) : check.article;
+    let article;
     let core;
+    let failure = null;
     try {
+      article = typeof check.article === 'function' ? check.article(ctx) : check.article;
       core = check.core(ctx);
     } catch (error) {
-      console.warn(`lesson ${lesson.id} check ${check.id}:`, error);
+      // An exception is a bug, never a "—": the row says so and the console error fails every e2e test.
+      console.error(`lesson ${lesson.id} check ${check.id}:`, error);
+      failure = String(error?.message ?? error);
       core = NaN;
     }
     const labelKey = `lesson.${lesson.id}.check.${check.label ?? check.id}`;
@@ -359,23 +457,29 @@ export class Lessons {
     // A check without an article sentence shows the article's number itself.
     const shownArticle = has(articleKey) ? t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) }) : articleValue;
     const row = el('tr', { 'data-check': check.id });
-    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: show(core) }));
+    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: failure ? t('card.error') : show(core) }));
+    if (failure) row.dataset.error = failure;
     row.append(el('th', { scope: 'row', text: t(labelKey, vars) }), el('td', { class: 'article', text: shownArticle }), coreCell);
     row.dataset.core = JSON.stringify([core].flat().map((v) => (Number.isFinite(v) ? v : null)));
     if (check.info) {
       row.dataset.info = 'true';
       row.querySelector('th').append(' ', el('span', { class: 'info-note', text: `(${t('card.info')})` }));
       row.append(el('td', { class: 'verdict info' }));
-      return row;
+      return [row];
     }
     article = [article].flat();
-    const pass = passes(check.cmp, article.length === 1 ? article[0] : article, core, check.tol ?? 0);
+    const pass = !failure && passes(check.cmp, article.length === 1 ? article[0] : article, core, check.tol ?? 0);
     const tolText = toleranceText(check, article[0]);
     Object.assign(row.dataset, { article: JSON.stringify(article), cmp: check.cmp, tol: String(check.tol ?? 0), pass: String(pass) });
+    if (check.expect) row.dataset.expect = check.expect;
     coreCell.append(el('small', { class: 'tol', text: tolText }));
     const verdict = t(pass ? 'card.passTitle' : 'card.failTitle', { tol: tolText });
     row.append(el('td', { class: `verdict ${pass ? 'pass' : 'fail'}`, title: verdict, 'aria-label': verdict }, el('b', { text: t(pass ? 'card.pass' : 'card.fail') })));
-    return row;
+    if (pass || check.expect !== 'fail') return [row];
+    // The article's own number does not hold at its settings: why, in one sentence under the row.
+    const why = el('tr', { class: 'why', 'data-why': check.id },
+      el('td', { colspan: 4 }, el('b', { text: `${t('card.why')} ` }), t(`lesson.${lesson.id}.why.${check.id}`, vars)));
+    return [row, why];
   }
 
   renderExtra(lesson, ctx) {
@@ -384,6 +488,27 @@ export class Lessons {
     if (lesson.extra === 'statusJumps') root.append(this.statusJumps(ctx));
     if (lesson.extra === 'snapTable') root.append(this.snapTable(ctx));
     if (lesson.extra === 'presetTable') root.append(this.presetTable(ctx));
+    if (lesson.extra === 'adaptiveTable') root.append(this.adaptiveTable(ctx));
+  }
+
+  /** Seed 004 §4.2: both controllers on an RTT step and on a jitter rise (runs of the current settings). */
+  adaptiveTable(ctx) {
+    const codes = this.app.model.codes.status;
+    const body = el('tbody');
+    for (const [scenario, mode] of ADAPTIVE_ROWS) {
+      const run = adaptiveRun(ctx, scenario, mode);
+      const rows = settled(run);
+      const end = run.rows.at(-1)?.delay ?? NaN;
+      body.append(el('tr', { 'data-scenario': scenario, 'data-mode': mode },
+        el('th', { scope: 'row' }, t(`lesson.adaptive-delay.table.scenario.${scenario}`), el('br'), el('small', { text: t(`lesson.adaptive-delay.table.mode.${mode}`) })),
+        el('td', { text: formatValue(1000 * end, 'ms', 0) }),
+        el('td', { text: formatValue(statusPct(rows, codes, 'underrun'), '%', 1) }),
+        el('td', { text: formatValue(1000 * meanLag(rows), 'ms', 0) })));
+    }
+    const h = (key) => el('th', { text: t(`lesson.adaptive-delay.table.${key}`) });
+    return el('table', { class: 'preset-table', id: 'adaptive-table' },
+      el('caption', { text: t('lesson.adaptive-delay.table.caption') }),
+      el('thead', {}, el('tr', {}, h('scenario'), h('delay'), h('underrun'), h('lag'))), body);
   }
 
   statusJumps(ctx) {
@@ -422,23 +547,23 @@ export class Lessons {
         el('tr', {}, el('th', { scope: 'row', text: t('lesson.v2-snap.table.stale', { gap: player.staleGap }) }), cell(true, false), cell(true, true))));
   }
 
+  /** Each preset's article settings on its network: counted from the newest snapshot, and from the present. */
   presetTable(ctx) {
     const body = el('tbody');
     const cells = (m) => [el('td', { text: formatValue(100 * m.remote.underrunShare, '%', 1) }), el('td', { text: formatValue(1000 * m.remote.meanLag, 'ms', 0) })];
     for (const name of PRESETS) {
-      const fixed = ctx.run(`preset-${name}`, () => ctx.preset(name)).metrics;
-      const adaptive = ctx.run(`preset-${name}-adaptive`, () => {
-        const p = structuredClone(ctx.preset(name));
-        p.remote.clock.adaptiveDelay.enabled = true;
-        return p;
-      }).metrics;
-      body.append(el('tr', { 'data-preset': name }, el('th', { scope: 'row', text: t(`preset.${name}`) }), ...cells(fixed), ...cells(adaptive)));
+      const [rate, delay] = ARTICLE_PRESETS[name];
+      const fromNewest = presetRun(ctx, name, true).metrics;
+      const fromPresent = presetRun(ctx, name, false).metrics;
+      body.append(el('tr', { 'data-preset': name },
+        el('th', { scope: 'row', text: t(`preset.${name}`) }),
+        el('td', { text: `${rate} Hz · ${Math.round(delay * 1000)} ms` }), ...cells(fromNewest), ...cells(fromPresent)));
     }
     const h = (key, attrs = {}) => el('th', { text: t(`lesson.presets.table.${key}`), ...attrs });
     return el('table', { class: 'preset-table', id: 'preset-table' },
       el('caption', { text: t('lesson.presets.table.caption') }),
       el('thead', {},
-        el('tr', {}, el('th', { rowspan: 2 }, t('lesson.presets.table.preset')), h('article', { colspan: 2 }), h('adaptive', { colspan: 2 })),
+        el('tr', {}, el('th', { rowspan: 2 }, t('lesson.presets.table.preset')), h('settings', { rowspan: 2 }), h('newest', { colspan: 2 }), h('present', { colspan: 2 })),
         el('tr', {}, h('underrun'), h('lag'), h('underrun'), h('lag'))),
       body);
   }

@@ -11,6 +11,8 @@ export const GROUPS = [
 ];
 
 const BOTH = (field) => [`network.downlink.${field}`, `network.uplink.${field}`];
+/** Seed 004's controller knobs show only while that controller is on. */
+const seed004 = (params) => params.remote.clock.adaptiveDelay.enabled && params.remote.clock.adaptiveDelay.mode === 'seed004';
 
 export const CONTROLS = [
   { id: 'preset', group: 'network', kind: 'preset', label: 'Network preset',
@@ -28,15 +30,31 @@ export const CONTROLS = [
 
   { id: 'renderDelay', group: 'remote', kind: 'range', label: 'Render delay', paths: ['remote.clock.renderDelay'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000 },
   { id: 'policy', group: 'remote', kind: 'select', label: 'Underrun policy', paths: ['remote.underrun.underrunPolicy'],
-    options: [['hold', 'Hold (freeze last shown)'], ['extrapolate-seed', 'Extrapolate — seed 000 formula'],
-      ['extrapolate-decay', 'Extrapolate — velocity decay'], ['snap', 'Snap to newest'], ['hide', 'Hide']] },
-  { id: 'maxExtrapolation', group: 'remote', kind: 'range', label: 'Max extrapolation', paths: ['remote.underrun.maxExtrapolation'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000 },
+    options: [['extrapolate-decay', 'Extrapolate — velocity decay (recommended)'], ['extrapolate-seed', 'Extrapolate — seed 000 formula'],
+      ['hold', 'Hold (freeze at the newest snapshot)'], ['snap', 'Snap to newest'], ['hide', 'Hide']],
+    hint: 'The decay is the project\'s default: it damps and caps like seed 000 §4.3.5 but never walks back.' },
+  { id: 'capRule', group: 'remote', kind: 'select', label: 'Extrapolation cap', paths: ['remote.underrun.capRule'],
+    options: [['maxExtrapolation', 'Max extrapolation (seed 000: 100–200 ms)'], ['halfSendInterval', '½ send interval (seed 004 §3.4)']] },
+  { id: 'maxExtrapolation', group: 'remote', kind: 'range', label: 'Max extrapolation', paths: ['remote.underrun.maxExtrapolation'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000,
+    enabledWhen: (params) => params.remote.underrun.capRule !== 'halfSendInterval' },
   { id: 'interpolation', group: 'remote', kind: 'select', label: 'Interpolation', paths: ['remote.buffer.interpolation'],
     options: [['linear', 'Linear (the seeds)'], ['hermite', 'Cubic Hermite (uses velocity)']] },
+  { id: 'beforeOldest', group: 'remote', kind: 'select', label: 'Before the oldest snapshot', paths: ['remote.buffer.beforeOldest'],
+    options: [['gap', 'Gap, no position (seed 002)'], ['oldest', 'Show the oldest (seed 000 §4.3.4)']] },
   { id: 'clock', group: 'remote', kind: 'select', label: 'Clock', paths: ['remote.clock.clock'],
     options: [['known', 'Known offset (ideal)'], ['reanchor', 'Re-anchor on every snapshot (seed 000)'],
       ['smooth', 'Smoothed estimate (seed 004)'], ['timescale', 'Timescale to buffer depth']] },
   { id: 'adaptive', group: 'remote', kind: 'check', label: 'Adaptive delay', paths: ['remote.clock.adaptiveDelay.enabled'] },
+  { id: 'adaptiveMode', group: 'remote', kind: 'select', label: 'Adaptive controller', paths: ['remote.clock.adaptiveDelay.mode'],
+    options: [['jitter', 'Follows the jitter (project)'], ['seed004', 'RTT above 100 ms (seed 004 §4.2)']],
+    visibleWhen: (params) => params.remote.clock.adaptiveDelay.enabled },
+  { id: 'adaptiveThreshold', group: 'remote', kind: 'range', label: 'RTT threshold', paths: ['remote.clock.adaptiveDelay.seed004.rttThreshold'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
+  { id: 'adaptiveHigh', group: 'remote', kind: 'range', label: 'Delay above it', paths: ['remote.clock.adaptiveDelay.seed004.highDelay'], min: 0, max: 500, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
+  { id: 'adaptiveLow', group: 'remote', kind: 'range', label: 'Delay below it', paths: ['remote.clock.adaptiveDelay.seed004.lowDelay'], min: 0, max: 500, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
+  { id: 'adaptiveGain', group: 'remote', kind: 'range', label: 'Delay lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.delayGain'], min: 0.005, max: 0.2, step: 0.005, unit: '/sample', scale: 1, visibleWhen: seed004 },
+  { id: 'adaptiveRttGain', group: 'remote', kind: 'range', label: 'RTT lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.rttGain'], min: 0.01, max: 1, step: 0.01, unit: '/sample', scale: 1, visibleWhen: seed004 },
+  { id: 'adaptiveInterval', group: 'remote', kind: 'range', label: 'Sample every', paths: ['remote.clock.adaptiveDelay.seed004.sampleInterval'], min: 50, max: 1000, step: 10, unit: 'ms', scale: 1000, visibleWhen: seed004,
+    hint: 'Seed 004 §4.2: RTT every 200 ms, lerp 0.1; delay lerp 0.02 towards 150 ms above 100 ms of RTT, else 50 ms.' },
 
   { id: 'halfLife', group: 'local', kind: 'range', label: 'Half-life', paths: ['local.halfLife'], min: 5, max: 500, step: 5, unit: 'ms', scale: 1000 },
   { id: 'smoothing', group: 'local', kind: 'select', label: 'Correction smoothing', paths: ['local.smoothing'],
@@ -50,6 +68,8 @@ export const CONTROLS = [
   { id: 'pathSpeed', group: 'paths', kind: 'range', label: 'Path speed', paths: ['paths.player.speed'], min: 30, max: 300, step: 5, unit: 'px/s', scale: 1,
     hint: 'V1 batches only: without offsetMs each segment lasts distance / speed (seed 001).',
     enabledWhen: (params) => !params.paths.withOffsets },
+  { id: 'staleGap', group: 'paths', kind: 'range', label: 'Stale gap (snap condition 1)', paths: ['paths.player.staleGap'], min: 0, max: 3000, step: 50, unit: 'ms', scale: 1000 },
+  { id: 'hardSnapDistance', group: 'paths', kind: 'range', label: 'Hard-snap distance (condition 2)', paths: ['paths.player.hardSnapDistance'], min: 0, max: 400, step: 5, unit: 'px', scale: 1 },
 
   { id: 'motion', group: 'sim', kind: 'select', label: 'Motion script', paths: ['scenario.motion'],
     options: [['turns', 'Straight runs, sharp turns'], ['circle', 'Circle'], ['stopAndGo', 'Stop and go'], ['respawn', 'Respawn every 4 s']] },
@@ -81,6 +101,11 @@ export function applyValue(spec, params, value, setPath) {
   return out;
 }
 
+/** The extrapolation cap in force (s): `maxExtrapolation`, or half of `sendInterval` under seed 004's rule. */
+export function capInForce(params, sendInterval) {
+  return params.remote.underrun.capRule === 'halfSendInterval' ? sendInterval / 2 : params.remote.underrun.maxExtrapolation;
+}
+
 /** English notices, for callers without a translator (`t(key, vars)` from i18n.js words them in either language). */
 const ENGLISH = {
   'notice.unknownSetting': ({ key }) => `Ignored unknown setting “${key}”.`,
@@ -94,7 +119,7 @@ const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.fi
 /**
  * Reads control values from a URL hash. Returns `{values, notices, extras}`: values clamped into range,
  * every ignored or clamped entry explained in `notices` (worded by `t`, English by default), non-control keys
- * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`) in `extras`.
+ * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`) in `extras`.
  */
 export function parseHash(hash, t = english) {
   const values = {};
@@ -102,7 +127,7 @@ export function parseHash(hash, t = english) {
   const extras = {};
   const entries = new URLSearchParams(hash.replace(/^#/, ''));
   for (const [key, rawValue] of entries) {
-    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick'].includes(key)) {
+    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net'].includes(key)) {
       extras[key] = rawValue;
       continue;
     }

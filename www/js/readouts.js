@@ -1,5 +1,7 @@
-// Readouts beside the views: the current sample status with its reason, the seed-002 counters so far,
-// and (per run) the quality metrics of every strategy. Every word comes from `t()` (zh / en).
+// Readouts beside the views: the current sample status with its reason, the buffer's depth in snapshots (seed
+// 004 §3.3), the clock's observability (seed 002 "时钟指标": offset uncertainty, render-delay error, the last
+// clock jump with its cause), the seed-002 counters so far, and (per run) the quality metrics of every strategy.
+// Every word comes from `t()` (zh / en).
 import { ms } from './canvas.js';
 import { t } from './i18n.js';
 
@@ -14,7 +16,7 @@ export function reasonFor(status, f) {
       return t('reason.ready', { render: f.renderTime.toFixed(3), runway: ms(f.bufferDepth) });
     case 'underrun':
       if (!Number.isFinite(f.newestServerTime)) return t('reason.underrunShort', { render: f.renderTime.toFixed(3) });
-      return t('reason.underrun', { render: f.renderTime.toFixed(3), past: ms(f.renderTime - f.newestServerTime), newest: f.newestServerTime.toFixed(3) });
+      return t('reason.underrun', { render: f.renderTime.toFixed(3), past: ms(f.renderTime - f.newestServerTime), newest: f.newestServerTime.toFixed(3), delay: ms(f.delay) });
     case 'priming':
     case 'gap':
     case 'clockUncertain':
@@ -35,7 +37,7 @@ function counterIndex(model) {
   if (model._counterIndex?.runId === model.runId) return model._counterIndex;
   const s = model.table('snapshots');
   const outcomes = model.codes.snapshotOutcome;
-  const times = { sent: [], lost: [], received: [], duplicates: [], outOfOrder: [], conflicts: [], late: [] };
+  const times = { sent: [], lost: [], received: [], duplicates: [], lateDuplicates: [], outOfOrder: [], conflicts: [], late: [] };
   for (let i = 0; i < s.rows; i++) {
     const row = i * s.stride;
     const sent = s.view[row + s.col.sent];
@@ -45,6 +47,7 @@ function counterIndex(model) {
     times.received.push(arrival);
     const dup = s.view[row + s.col.duplicateArrival];
     if (Number.isFinite(dup)) times.duplicates.push(dup);
+    if (outcomes[s.view[row + s.col.duplicateOutcome]] === 'lateDuplicate') times.lateDuplicates.push(Math.max(arrival, dup));
     if (s.view[row + s.col.outOfOrder] === 1) times.outOfOrder.push(arrival);
     const outcome = outcomes[s.view[row + s.col.outcome]];
     if (outcome === 'conflict') times.conflicts.push(arrival);
@@ -100,11 +103,52 @@ export function drawStatus(root, model, frame) {
     delay: ms(frame.delay),
     error: ms(frame.clockError, 1),
   });
-  root.append(head, why, shown);
+  root.append(head, why, shown, bufferLine(model, frame), clockLine(model, frame));
+}
+
+/**
+ * Seed 004 §3.3 ("缓冲区里至少要有3到4个快照"): how many snapshots the buffer holds now, and how far its newest
+ * is ahead of the render time — in send intervals and in multiples of the delay; the generation shown (seed 002).
+ */
+function bufferLine(model, f) {
+  const line = document.createElement('div');
+  line.id = 'buffer-depth';
+  const interval = model.sendInterval;
+  const parts = [];
+  if (Number.isFinite(f.buffered)) parts.push(t('status.buffered', { n: f.buffered }));
+  if (Number.isFinite(f.bufferDepth)) {
+    parts.push(t('status.depth', { depth: ms(f.bufferDepth), intervals: (f.bufferDepth / interval).toFixed(1),
+      times: f.delay > 0 ? (f.bufferDepth / f.delay).toFixed(1) : '—' }));
+  }
+  if (Number.isFinite(f.generation)) parts.push(t('status.generation', { g: f.generation }));
+  line.textContent = parts.join(' · ');
+  line.dataset.buffered = String(f.buffered);
+  return line;
+}
+
+/** Seed 002's clock metrics at the playhead: the offset uncertainty, the render-delay error, the last jump. */
+function clockLine(model, f) {
+  const line = document.createElement('div');
+  line.id = 'clock-line';
+  const parts = [];
+  if (Number.isFinite(f.offsetUncertainty)) parts.push(t('status.uncertainty', { ms: ms(f.offsetUncertainty, 1) }));
+  if (Number.isFinite(f.renderDelayError)) parts.push(t('status.delayError', { ms: ms(f.renderDelayError, 1) }));
+  if (Number.isFinite(f.adaptiveRtt)) parts.push(t('status.adaptiveRtt', { ms: ms(f.adaptiveRtt) }));
+  const jumps = model.imported ? [] : (model.metrics().clock.jumpLog ?? []);
+  const last = jumps.filter((j) => j.at <= f.local + 1e-9).at(-1);
+  if (last) {
+    const cause = last.cause ? t(`status.cause.${last.cause.kind}`, last.cause.kind === 'rtt'
+      ? { rtt: ms(last.cause.rtt) } : { server: last.cause.serverTime.toFixed(3), arrival: last.cause.arrival.toFixed(3) }) : t('status.cause.none');
+    parts.push(t('status.lastJump', { at: last.at.toFixed(2), from: ms(last.oldOffset, 1), to: ms(last.newOffset, 1),
+      step: ms(last.renderAfter - last.renderBefore, 1), cause, estimator: t(`status.estimator.${last.estimator}`) }));
+    line.dataset.jumpAt = String(last.at);
+  }
+  line.textContent = parts.join(' · ');
+  return line;
 }
 
 export function drawCounters(root, counters) {
-  const items = ['sent', 'received', 'lost', 'duplicates', 'outOfOrder', 'conflicts', 'late'];
+  const items = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'outOfOrder', 'conflicts', 'late'];
   root.innerHTML = '';
   for (const key of items) {
     const c = document.createElement('div');
@@ -170,7 +214,7 @@ function drawTraceMetrics(root, m) {
   root.innerHTML = '';
   const p = document.createElement('p');
   p.id = 'trace-metrics';
-  const keys = ['received', 'inserted', 'duplicates', 'conflicts', 'outOfOrder', 'invalid', 'late', 'underruns', 'gaps', 'readySamples'];
+  const keys = ['received', 'inserted', 'duplicates', 'lateDuplicates', 'conflicts', 'outOfOrder', 'invalid', 'late', 'underruns', 'gaps', 'readySamples'];
   p.textContent = t('metrics.trace') + keys.filter((k) => k in m).map((k) => `${t(`trace.${k}`)} ${m[k]}`).join(' · ');
   root.append(p);
 }

@@ -77,7 +77,7 @@ function whySentence(f, buffer) {
     case 'noSnapshot': return t('step.why.noSnapshot', { buffer });
     case 'priming': return t('step.why.priming', { held: w.held, needed: w.needed, buffer });
     case 'beforeOldest': return t('step.why.beforeOldest', { render: sec(w.renderTime), ms: Math.round((w.oldestTime - w.renderTime) * 1000), tick: w.oldestTick, time: sec(w.oldestTime) });
-    case 'pastNewest': return t('step.why.pastNewest', { render: sec(w.renderTime), ms: Math.round((w.renderTime - w.newestTime) * 1000), tick: w.newestTick, time: sec(w.newestTime) });
+    case 'pastNewest': return t('step.why.pastNewest', { render: sec(w.renderTime), ms: Math.round((w.renderTime - w.newestTime) * 1000), tick: w.newestTick, time: sec(w.newestTime), delay: Math.round((w.delay ?? f.delay) * 1000) });
     case 'respawn': return t('step.why.respawn', { left: w.left, right: w.right, lg: w.leftGeneration, rg: w.rightGeneration });
     case 'teleport': return t('step.why.teleport', { tick: w.tick });
     case 'wideBracket': return t('step.why.wideBracket', { left: w.left, right: w.right, span: Math.round(w.span * 1000), factor: w.gapFactor, interval: Math.round(w.sendInterval * 1000) });

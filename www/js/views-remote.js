@@ -8,6 +8,7 @@ import { COLORS, circle, square, diamond } from './canvas.js';
 import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, openDiamond, bracketOf, column, fitText } from './view-kit.js';
 import { fadeBuckets, worldSurface } from './views-world.js';
 import { statusText } from './readouts.js';
+import { capInForce } from './params.js';
 import { t } from './i18n.js';
 import { highlightRemote } from './views-highlight.js';
 
@@ -149,7 +150,7 @@ function corner(ctx, theme, model, frames, index, mode, bracket, w) {
   const status = model.codes.status[at(index, 'status')] ?? 'priming';
   const { glyph, name } = statusText(status);
   const ahead = at(index, 'ahead');
-  const cap = model.params.remote.underrun.maxExtrapolation;
+  const cap = model.imported ? model.params.remote.underrun.maxExtrapolation : capInForce(model.params, model.sendInterval);
   let doing = t(`view.remote.doing.${mode}`);
   if (mode === 'extrapolated' && Number.isFinite(ahead)) doing += t('view.remote.ahead', { ahead: Math.round(ahead * 1000), cap: Math.round(cap * 1000) });
   // The delay sits top right; the status takes what is left of the line (the glyph alone when even that is short).

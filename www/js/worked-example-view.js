@@ -209,7 +209,7 @@ export function reasonText(reason) {
     [/^no snapshot received yet$/, 'we.why.noSnapshot', []],
     [/^(\d+) of (\d+) snapshots needed to start$/, 'we.why.priming', ['held', 'needed']],
     [/^render time (\S+) s is (\S+) ms before the oldest snapshot \(tick (\d+), (\S+) s\)$/, 'we.why.beforeOldest', ['render', 'ms', 'tick', 'time']],
-    [/^render time (\S+) s is (\S+) ms past the newest snapshot \(tick (\d+), (\S+) s\); recent arrival interval (?:(\S+) ms|unknown)$/, 'we.why.pastNewest', ['render', 'ms', 'tick', 'time', 'interval']],
+    [/^render time (\S+) s is (\S+) ms past the newest snapshot \(tick (\d+), (\S+) s\); recent arrival interval (?:(\S+) ms|unknown)(?:; interpolation delay (\S+) ms)?$/, 'we.why.pastNewest', ['render', 'ms', 'tick', 'time', 'interval', 'delay']],
     [/^ticks (\d+) and (\d+) belong to lifetime generations (\d+) and (\d+): no interpolation across a respawn$/, 'we.why.respawn', ['left', 'right', 'lg', 'rg']],
     [/^tick (\d+) is a teleport: no interpolation across the discontinuity$/, 'we.why.teleport', ['tick']],
     [/^ticks (\d+) and (\d+) are (\S+) ms apart, more than (\S+) × the (\S+) ms send interval$/, 'we.why.wideBracket', ['left', 'right', 'span', 'factor', 'interval']],
@@ -219,7 +219,10 @@ export function reasonText(reason) {
     const m = reason.match(re);
     if (!m) continue;
     const vars = Object.fromEntries(names.map((n, i) => [n, m[i + 1]]));
-    if (key === 'we.why.pastNewest') vars.interval = vars.interval === undefined ? t('we.why.unknown') : `${vars.interval} ms`;
+    if (key === 'we.why.pastNewest') {
+      vars.interval = vars.interval === undefined ? t('we.why.unknown') : `${vars.interval} ms`;
+      vars.delay = vars.delay === undefined ? t('we.why.unknown') : `${vars.delay} ms`;
+    }
     return t(key, vars);
   }
   return reason;

@@ -2,14 +2,17 @@
 //
 // Top: every RTT sample the render clock took (○ accepted, ✕ rejected as an outlier — seed 004 §2.2 "如果某个
 // 样本偏离平均值太多直接丢弃", ◎ a reseed after too many rejects), the smoothed RTT the clock trusts, and the
-// render delay in use (it only moves when Adaptive delay is on: RTT up → delay up, slowly).
+// render delay in use (it only moves when Adaptive delay is on) and where it is heading. The controller that is on
+// is drawn: seed 004 §4.2's (its own smoothed RTT, sampled every 200 ms with lerp 0.1, against its 100 ms
+// threshold: RTT above it → delay towards 150 ms, else 50 ms, by 2 % per sample) or the project's (the target
+// follows the measured jitter: k send intervals + m standard deviations, plus the latency the clock believes in).
 // Bottom: the clock error, estimated server time minus the true one: it should settle near zero and stay there
 // while the raw RTT jumps about — "a smooth curve, no sudden steps back or leaps forward".
 // The cursor is the playhead. Clicking the plot moves the playhead there.
 
 import { COLORS, cross, cssWidth } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
-import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor } from './axes.js';
+import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor, needsCasing } from './axes.js';
 import { t, getLang } from '../i18n.js';
 
 /** Everything the plot needs from one run, copied out of wasm memory once. */
@@ -31,16 +34,23 @@ function readRun(model) {
   const local = new Float64Array(n);
   const error = new Float64Array(n);
   const delay = new Float64Array(n);
+  const target = new Float64Array(n);
+  const controllerRtt = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const row = i * f.stride;
     local[i] = f.view[row + f.col.local];
     error[i] = f.view[row + f.col.clockError];
     delay[i] = f.view[row + f.col.delay];
+    target[i] = f.view[row + f.col.delayTarget];
+    controllerRtt[i] = f.view[row + f.col.adaptiveRtt];
   }
+  const adaptive = model.imported ? { enabled: false } : model.params.remote.clock.adaptiveDelay;
+  const mode = adaptive.enabled ? adaptive.mode : 'fixed';
+  const threshold = mode === 'seed004' ? adaptive.seed004.rttThreshold : NaN;
   const finite = (a) => a.filter(Number.isFinite);
   const rtts = finite(samples.map((s) => s.rtt)).sort((a, b) => a - b);
   const p98 = rtts.length ? rtts[Math.min(rtts.length - 1, Math.floor(rtts.length * 0.98))] : 0.1;
-  const maxDelay = Math.max(0, ...finite(Array.from(delay)));
+  const maxDelay = Math.max(0, ...finite(Array.from(delay)), ...(mode === 'fixed' ? [] : finite(Array.from(target))), Number.isFinite(threshold) ? threshold : 0);
   // The error's range once settled (the first seconds converge from far off and are drawn clipped).
   const settled = [];
   let first = NaN;
@@ -53,7 +63,7 @@ function readRun(model) {
   const maxErr = settled.length ? settled[Math.floor((settled.length - 1) * 0.99)] * 1.6 : 0;
   return {
     runId: model.runId,
-    samples, local, error, delay,
+    samples, local, error, delay, target, controllerRtt, mode, threshold,
     yMax: niceCeil(Math.max(p98 * 1.15, maxDelay * 1.1, 0.02) * 1000, 4),
     errMax: niceCeil(Math.max(maxErr * 1000, 2), 2),
     firstError: first,
@@ -97,6 +107,21 @@ export function mount(root, app) {
     const step = Math.max(1, Math.floor(d.local.length / (l.top.right - l.top.left)));
     for (let i = 0; i < d.local.length; i += step) delayPts.push([x(d.local[i]), y(Math.min(d.delay[i] * 1000, d.yMax))]);
     polyline(ctx, delayPts, { color: COLORS.render, width: 2 });
+    if (d.mode !== 'fixed') {
+      // Where the adaptive delay is heading (the controller that is on).
+      const targetPts = [];
+      for (let i = 0; i < d.local.length; i += step) targetPts.push(Number.isFinite(d.target[i]) ? [x(d.local[i]), y(Math.min(d.target[i] * 1000, d.yMax))] : null);
+      polyline(ctx, targetPts, { color: COLORS.render, width: 1.2, dash: [5, 4] });
+    }
+    if (d.mode === 'seed004') {
+      // Seed 004 §4.2: its own smoothed RTT (lerp 0.1 every 200 ms) against the threshold.
+      const ty = Math.round(y(Math.min(d.threshold * 1000, d.yMax))) + 0.5;
+      polyline(ctx, [[l.top.left, ty], [l.top.right, ty]], { color: COLORS.extrapolated, width: 1, dash: [2, 3] });
+      label(ctx, t('plot.clock.threshold', { ms: Math.round(d.threshold * 1000) }), l.top.left + 4, ty - 3, { color: theme.ink, size: 10, halo: theme.panel });
+      const rttPts = [];
+      for (let i = 0; i < d.local.length; i += step) rttPts.push(Number.isFinite(d.controllerRtt[i]) ? [x(d.local[i]), y(Math.min(d.controllerRtt[i] * 1000, d.yMax))] : null);
+      polyline(ctx, rttPts, { color: COLORS.extrapolated, width: 2, cased: needsCasing(COLORS.extrapolated, theme) });
+    }
     // Raw samples.
     const top = y(d.yMax);
     for (const s of d.samples) {
@@ -210,9 +235,12 @@ export function mount(root, app) {
         { text: t('plot.clock.legendSample'), swatch: { color: theme.muted, mark: 'ring', line: false } },
         { text: t('plot.clock.legendRejected'), swatch: { color: theme.ink, mark: 'cross', line: false } },
         { text: t('plot.clock.legendSmoothed'), swatch: { color: theme.ink, width: 1.8 } },
-        { text: t('plot.clock.legendDelay'), swatch: { color: COLORS.render, width: 2 } },
+        ...(run.mode === 'seed004' ? [{ text: t('plot.clock.legendSeed004'), swatch: { color: COLORS.extrapolated, width: 2, cased: !theme.dark } }] : []),
+        { text: t(`plot.clock.legendDelay.${run.mode}`), swatch: { color: COLORS.render, width: 2 } },
+        ...(run.mode !== 'fixed' ? [{ text: t('plot.clock.legendTarget'), swatch: { color: COLORS.render, width: 1.2, dash: '5 4' } }] : []),
         { text: t('plot.clock.legendError'), swatch: { color: theme.ink, width: 1.5 } },
       ]);
+      fig.figure.dataset.controller = run.mode;
       fig.paint(
         [run.runId, duration, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => paintStatic(ctx, w, h, run, duration, theme),

@@ -11,6 +11,7 @@ import { COLORS, diamond } from '../canvas.js';
 import { createFigure } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing } from './axes.js';
 import { t, getLang } from '../i18n.js';
+import { capInForce } from '../params.js';
 
 const POINTS = 161;
 const RANGES = [0.1, 0.2, 0.4, 0.8];
@@ -47,7 +48,7 @@ export function mount(root, app) {
 
   function data(model) {
     const v = Math.abs(model.params.scenario.speed);
-    const cap = model.params.remote.underrun.maxExtrapolation;
+    const cap = capInForce(model.params, model.sendInterval);
     const until = rangeFor(cap);
     const key = `${v}|${cap}|${until}`;
     if (cache.key !== key) {
