@@ -262,3 +262,68 @@ fn a_lossy_uplink_keeps_reconciling_thanks_to_repeated_inputs() {
     let m = run(&without).unwrap().metrics();
     assert!(m.session.server.substituted > 10, "without repeats the server fills gaps: {:?}", m.session.server);
 }
+
+/// Seed 000 §4.3.5 "冻结在最新快照位置" in a whole run with a stalled second (1 fps from 5 s to 6 s): on every Underrun
+/// frame the hold policy shows the newest snapshot the client holds — also on the frame right after the stall.
+#[test]
+fn hold_shows_the_newest_snapshot_on_every_underrun_even_after_a_stall() {
+    let mut p = base();
+    p.remote.underrun.underrun_policy = netcode_lab::extrapolate::UnderrunPolicy::Hold;
+    p.remote.clock.render_delay = 0.05; // most frames underrun
+    p.events.stall_at = Some(5.0);
+    p.events.stall_duration = 1.0;
+    p.events.stall_fps = 1.0;
+    let sim = run(&p).unwrap();
+    let rec = sim.recording();
+    let shot = |server_time: f64| {
+        (0..rec.snapshots.len())
+            .filter_map(|i| rec.snapshots.row(i))
+            .find(|r| r[snapshot::SERVER_TIME] == server_time)
+            .map(|r| (r[snapshot::X], r[snapshot::Y]))
+    };
+    let (mut underruns, mut after_stall) = (0, 0);
+    for i in 0..rec.frames.len() {
+        let r = rec.frames.row(i).unwrap();
+        if r[frame::STATUS] != 2.0 {
+            continue; // 2: Underrun
+        }
+        underruns += 1;
+        after_stall += usize::from(r[frame::DT] > 0.5);
+        let newest = shot(r[frame::NEWEST]).expect("the newest snapshot was sent");
+        assert_eq!((r[frame::X], r[frame::Y]), newest, "frame {i} at {}", r[frame::LOCAL]);
+    }
+    assert!(underruns > 100, "{underruns}");
+    assert_eq!(after_stall, 1, "the frame after the stalled second underruns too");
+}
+
+/// Seed 004 §4.2's disturbance: a link step at 5 s adds 50 ms each way; the pings (every 200 ms) measure it.
+#[test]
+fn a_link_step_raises_the_measured_rtt_from_its_time_on() {
+    let mut p = base();
+    p.network.downlink.jitter = 0.0;
+    p.network.uplink.jitter = 0.0;
+    p.events.link_step_at = Some(5.0);
+    let sim = run(&p).unwrap();
+    let rtt = &sim.recording().rtt;
+    let samples: Vec<(f64, f64)> = (0..rtt.len()).map(|i| rtt.row(i).unwrap()).map(|r| (r[0], r[1])).collect();
+    // Before: 2 × 50 ms. Pings sent from 5 s on (answered ≥ 5.1 s) take 2 × 100 ms.
+    assert!(samples.iter().filter(|s| s.0 < 5.0).all(|s| (s.1 - 0.1).abs() < 1e-9));
+    assert!(samples.iter().filter(|s| s.0 > 5.3).all(|s| (s.1 - 0.2).abs() < 1e-9));
+    assert!(samples.len() > 40, "every 200 ms for 10 s, a few pongs lost: {}", samples.len());
+}
+
+/// Seed 004 §3.3 "缓冲区里至少要有3到4个快照": at 30 Hz with 50 ms held behind the newest snapshot (timescale clock),
+/// a buffer of 2 cannot hold the bracket, 4 plays as well as 32.
+#[test]
+fn the_capacity_sweep_finds_the_snapshots_a_delay_needs() {
+    let mut p = base();
+    p.scenario.send_rate = 30.0;
+    p.remote.clock.clock = netcode_lab::clock::ClockKind::Timescale;
+    p.remote.clock.render_delay = 0.05;
+    let points = netcode_lab::sim::sweep::capacity_sweep(&p, &[2, 3, 4, 32]).unwrap();
+    let ready: Vec<f64> = points.iter().map(|q| q.ready_share).collect();
+    assert!(ready[0] < 0.5 && ready[1] < ready[2], "{ready:?}");
+    assert!((ready[2] - ready[3]).abs() < 0.005, "{ready:?}");
+    assert_eq!(points.iter().map(|q| q.capacity).collect::<Vec<_>>(), [2, 3, 4, 32]);
+    assert_eq!(netcode_lab::sim::sweep::capacity_sweep(&p, &[1]).unwrap_err().field, "capacities[0]");
+}

@@ -215,8 +215,8 @@ pub struct ClockJump {
     /// The last sample fed to the clock since the previous frame; `None` if none (the local clock stepped, or
     /// a held timeline started moving again).
     pub cause: Option<ClockInput>,
-    /// What the estimator did: `known`, `reanchor`, `smoothHardReset`, `smoothHeld`, `smooth`, `timescaleClamp`,
-    /// `timescale`.
+    /// What the estimator did: `localClock` (the client's clock itself stepped: now − previous now ≠ dt), `known`,
+    /// `reanchor`, `smoothHardReset`, `smoothHeld`, `smooth`, `timescaleClamp`, `timescale`.
     pub estimator: &'static str,
 }
 
@@ -385,7 +385,7 @@ impl RenderClock {
             if now.is_finite() { estimate.uncertain } else { Some(format!("local time {now} is not a finite number")) };
         let render_time = estimate.render_time;
         if self.monitor.observe(render_time, dt) {
-            self.log_jump(now, render_time, delay, before);
+            self.log_jump(now, dt, render_time, delay, before);
         }
         self.render_delay_error = self.best_server_now(now, view).map(|best| best - render_time - delay);
         self.render_delay_error = self.render_delay_error.filter(|e| e.is_finite());
@@ -406,10 +406,13 @@ impl RenderClock {
         }
     }
 
-    fn log_jump(&mut self, now: f64, render_after: f64, delay: f64, before: (u64, u64)) {
+    fn log_jump(&mut self, now: f64, dt: f64, render_after: f64, delay: f64, before: (u64, u64)) {
         let (Some(previous), Some(last_now)) = (self.last_reading.as_ref(), self.last_now) else { return };
         let after = self.engine_counters();
+        // The client's own clock read a step other than dt: the local clock moved, not the estimate.
+        let local_step = (now - last_now - dt).abs() > self.params.jump_threshold;
         let estimator = match &self.engine {
+            _ if local_step => "localClock",
             Engine::Known(_) => "known",
             Engine::Reanchor(_) => "reanchor",
             Engine::Smooth(_) if after.0 > before.0 => "smoothHardReset",
@@ -427,7 +430,8 @@ impl RenderClock {
             new_offset: render_after + delay - now,
             render_before: previous.render_time,
             render_after,
-            cause: self.input_since_frame,
+            // The known clock never reads a sample, and a local clock step is nobody's sample.
+            cause: self.input_since_frame.filter(|_| !local_step && !matches!(self.engine, Engine::Known(_))),
             estimator,
         });
     }

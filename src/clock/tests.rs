@@ -112,3 +112,78 @@ fn external_names_and_params() {
     let slew = SmoothParams { slew_rate: 0.0, ..Default::default() };
     assert_eq!(bad(ClockParams { smooth: slew, ..Default::default() }), "smooth.slewRate");
 }
+
+/// Seed 002 "时钟跳变 … 应记录：旧偏移 新偏移 触发样本 估计器状态 受影响的渲染时间": the late packet of the test above
+/// moves the reanchor timeline from 5.04 + 0.01 to 5.00, so the offset it implies drops by 50 ms (5.09 − 5.14 … the
+/// render time regresses); the record names that snapshot as the cause.
+#[test]
+fn every_jump_is_logged_with_its_offsets_and_the_sample_that_caused_it() {
+    let mut c = clock(ClockKind::Reanchor);
+    c.on_rtt_sample(0.0, 0.08);
+    let view = BufferView::default();
+    c.on_snapshot(5.00, 0.04);
+    for frame in 5..=14 {
+        c.render_time(0.01 * frame as f64, 0.01, &view);
+    }
+    c.on_snapshot(5.05, 0.14);
+    c.render_time(0.15, 0.01, &view);
+    let log = c.metrics().jump_log;
+    let jump = log.last().expect("a jump");
+    assert_relative_eq!(jump.at, 0.15, epsilon = 1e-12);
+    assert_relative_eq!(jump.render_before, 5.04, epsilon = 1e-9);
+    assert_relative_eq!(jump.render_after, 5.00, epsilon = 1e-9);
+    // offset = render + delay − now: 5.04 + 0.1 − 0.14 = 5.00 before, 5.00 + 0.1 − 0.15 = 4.95 after.
+    assert_relative_eq!(jump.old_offset, 5.00, epsilon = 1e-9);
+    assert_relative_eq!(jump.new_offset, 4.95, epsilon = 1e-9);
+    assert_eq!(jump.cause, Some(ClockInput::Snapshot { server_time: 5.05, arrival: 0.14 }));
+    assert_eq!(jump.estimator, "reanchor");
+}
+
+#[test]
+fn a_step_of_the_local_clock_is_logged_as_such_and_the_log_is_bounded() {
+    let mut c = clock(ClockKind::Known);
+    let view = BufferView::default();
+    let mut now = 0.0;
+    for k in 0..(JUMP_LOG + 10) {
+        for _ in 0..5 {
+            now += 0.01;
+            c.render_time(now, 0.01, &view);
+        }
+        c.on_snapshot(1.0 + k as f64, 0.5); // a sample in the same frame: not the cause of a local step
+        now += 0.01 + 0.1; // the client clock jumps 100 ms forward
+        c.render_time(now, 0.01, &view);
+    }
+    let log = c.metrics().jump_log;
+    assert_eq!(log.len(), JUMP_LOG, "bounded");
+    for jump in &log {
+        assert_eq!((jump.estimator, jump.cause), ("localClock", None));
+        assert_relative_eq!(jump.render_after - jump.render_before, 0.11, epsilon = 1e-9);
+        assert_relative_eq!(jump.new_offset, jump.old_offset, epsilon = 1e-9); // the known offset did not move
+    }
+    assert_eq!(c.metrics().jumps, (JUMP_LOG + 10) as u64);
+}
+
+/// Seed 002 时钟指标 "OffsetUncertainty" and 缓冲过深 "RenderDelayError": the known clock knows the offset (± 0, error
+/// 0); reanchor's single sample is only good to ± RTT/2 = 40 ms; timescale counts from the newest snapshot, so its
+/// error is the depth minus the delay.
+#[test]
+fn offset_uncertainty_and_render_delay_error_per_clock() {
+    let mut known = clock(ClockKind::Known);
+    run_steady(&mut known, 2.0);
+    let m = known.metrics();
+    assert_eq!(m.offset_uncertainty, Some(0.0));
+    assert_relative_eq!(m.render_delay_error.unwrap(), 0.0, epsilon = 1e-9);
+    let mut reanchor = clock(ClockKind::Reanchor);
+    run_steady(&mut reanchor, 2.0);
+    assert_relative_eq!(reanchor.metrics().offset_uncertainty.unwrap(), 0.04, epsilon = 1e-12);
+    let mut timescale = clock(ClockKind::Timescale);
+    let (reading, _) = run_steady(&mut timescale, 3.0);
+    assert_eq!(timescale.metrics().offset_uncertainty, None);
+    let newest = 3.0 - 0.04 + 5.0; // the view at the last frame (frame % 5 == 0)
+    assert_relative_eq!(timescale.render_delay_error().unwrap(), newest - reading.render_time - 0.1, epsilon = 1e-9);
+    let mut smooth = clock(ClockKind::Smooth);
+    run_steady(&mut smooth, 3.0);
+    let m = smooth.metrics();
+    assert!(m.offset_uncertainty.unwrap() < 1e-3, "a steady link: {:?}", m.offset_uncertainty);
+    assert!(m.render_delay_error.unwrap().abs() < 2e-3, "{:?}", m.render_delay_error);
+}

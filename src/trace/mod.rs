@@ -51,9 +51,19 @@
 //! | `renderDelay` | snapshots | 0.1 s | 0..=1 s | render time = server now − delay |
 //! | `clockOffset` | snapshots | 0 s | ±1e6 s | server = local + offset (what `known` knows) |
 //! | `clock` | snapshots | `known` | `known` `reanchor` `smooth` `timescale` | `crate::clock` |
-//! | `underrun` | snapshots | `hold` | `hold` `extrapolate-seed` `extrapolate-decay` `snap` `hide` | `crate::display` |
-//! | `maxExtrapolation` | snapshots | 0.12 s | 0..=1 s | the extrapolation cap |
+//! | `underrun` | snapshots | `hold` | `hold` `extrapolate-seed` `extrapolate-decay` `snap` `hide` | `crate::display` (hold: the newest snapshot on an Underrun, seed 000 §4.3.5) |
+//! | `maxExtrapolation` | snapshots | 0.12 s | 0..=1 s | the extrapolation cap under `capRule: maxExtrapolation` |
+//! | `capRule` | snapshots | `maxExtrapolation` | `maxExtrapolation` (seed 000 §4.3.5) `halfSendInterval` (seed 004 §3.4) | the cap in force |
 //! | `interpolation` | snapshots | `linear` | `linear` `hermite` | `crate::interpolate` |
+//! | `beforeOldest` | snapshots | `gap` | `gap` (seed 002) `oldest` (seed 000 §4.3.4: ready at the oldest snapshot) | a render time before the oldest snapshot held |
+//! | `adaptiveDelay` | snapshots | `off` | `off` `jitter` `seed004` | `crate::clock` adaptive delay: `seed004` is seed 004 §4.2 as written |
+//! | `addLatency` | snapshots | false | true, false | adds the latency the clock believes in to the adaptive target (the simulator's default is true) |
+//! | `adaptiveSampleInterval` | snapshots | 0.2 s | 0.01..=5 s | seed004: RTT sampled on this grid of local time from the first frame |
+//! | `adaptiveRttGain` | snapshots | 0.1 | 0.001..=1 | seed004: smoothedRtt = lerp(smoothedRtt, rtt, gain), from 0 |
+//! | `adaptiveRttThreshold` | snapshots | 0.1 s | 0..=2 s | seed004: above it the delay heads for `adaptiveHighDelay` |
+//! | `adaptiveHighDelay` | snapshots | 0.15 s | 0..=1 s | seed004 |
+//! | `adaptiveLowDelay` | snapshots | 0.05 s | 0..=1 s | seed004 |
+//! | `adaptiveDelayGain` | snapshots | 0.02 | 0.0001..=1 | seed004: delay = lerp(delay, target, gain) per sample; starts at `renderDelay` |
 //! | `capacity` | snapshots | 32 | 2..=65536 | buffer size |
 //! | `sendInterval` | snapshots | median spacing of the snapshots' distinct server times, clamped to 0.001..=1 s (0.05 s with fewer than two) | 0.001..=1 s | Gap detection, clocks |
 //! | `minSnapshots` | snapshots | 2 | 1..=capacity | Priming |
@@ -67,7 +77,17 @@
 //! | `fps` | paths | 60 | 1..=1000 | the chase's frame rate |
 //!
 //! Keys of the other kind are checked and otherwise ignored. Everything else takes the module's default
-//! (clock filters, `minSamples` 3, adaptive delay off, `duplicatePoints: remove`, `lerpMode: perFrame`).
+//! (clock filters, `minSamples` 3, the jitter controller's constants, `duplicatePoints: remove`,
+//! `lerpMode: perFrame`). Older traces read as before: every key added since is optional and defaults to the
+//! behaviour those traces had (a Gap before the oldest, the fixed cap, a fixed delay).
+//!
+//! The seed 004 controller (`adaptiveDelay: seed004`) runs exactly as the article writes it: at every point of a
+//! grid of `adaptiveSampleInterval` local seconds that starts at the first frame (a frame that passes several
+//! points takes each of them, in order), `currentRtt` is the latest `rtt` sample delivered (0 before the first),
+//! `smoothedRtt += (currentRtt − smoothedRtt) · adaptiveRttGain` (from 0), and `delay += (target − delay) ·
+//! adaptiveDelayGain` with `target = adaptiveHighDelay` while `smoothedRtt > adaptiveRttThreshold`, else
+//! `adaptiveLowDelay` (plus the clock's latency when `addLatency`). The frame's render time uses the delay after
+//! that frame's samples.
 //!
 //! # Replay (`replay/`; `netcode-lab replay TRACE.json`)
 //!
@@ -82,15 +102,20 @@
 //! 3. after the last sample the rest is delivered (it only shows in `metrics`), and the metrics are taken at
 //!    the latest time in the trace.
 //!
-//! A sample: `{local, renderTime, status, mode, x, y, left, right, factor}` — `renderTime` is null while the
-//! clock has no estimate; `status` one of `ready` `priming` `underrun` `gap` `clockUncertain`
-//! `invalidInterval`; `mode` how x/y were obtained: `interpolated` `extrapolated` `held` `snapped` `hidden`;
-//! `x`, `y` the displayed position after the underrun policy (null when hidden); `left`, `right` the ticks of
-//! the bracket (null when none: an underrun has only `left`, a render time before the oldest snapshot only
-//! `right`); `factor` where the render time sits between them (null unless ready).
-//! Metrics: the buffer's counters and statistics flat (`received`, `inserted`, `duplicates`, `conflicts`,
-//! `invalid`, `late`, `outOfOrder`, `evicted`, `pruned`, …, `samples: {ready, …}`, `underruns`, `gaps`, …),
-//! `display: {interpolated, extrapolated, held, snapped, hidden}` (samples per mode) and `clock: {…}`.
+//! A sample: `{local, renderTime, status, mode, x, y, left, right, factor, delay, generation, reason}` —
+//! `renderTime` is null while the clock has no estimate; `status` one of `ready` `priming` `underrun` `gap`
+//! `clockUncertain` `invalidInterval`; `mode` how x/y were obtained: `interpolated` `extrapolated` `held` `snapped`
+//! `hidden`; `x`, `y` the displayed position after the underrun policy (null when hidden); `left`, `right` the
+//! ticks of the bracket (null when none: an underrun has only `left`, a render time before the oldest snapshot
+//! only `right` — or both the oldest under `beforeOldest: oldest`); `factor` where the render time sits between
+//! them (null unless ready); `delay` the render delay in force; `generation` the lifetime generation of the
+//! snapshot the sample stands on (null when none); `reason` why it is not ready, in English (null when ready; an
+//! underrun names the interpolation delay in force).
+//! Metrics: the buffer's counters and statistics flat (`received`, `inserted`, `duplicates` — of which
+//! `lateDuplicates`, copies of a tick already pruned —, `conflicts`, `invalid`, `late`, `outOfOrder`, `evicted`,
+//! `pruned`, …, `samples: {ready, …}`, `underruns`, `gaps`, …), `display: {interpolated, extrapolated, held,
+//! snapped, hidden}` (samples per mode) and `clock: {…}` (with `offsetUncertainty`, `renderDelayError`,
+//! `adaptiveRtt` and `jumpLog: [{at, oldOffset, newOffset, renderBefore, renderAfter, cause, estimator}]`).
 //!
 //! **paths** — a timed [`PathPlayer`](crate::path::player::PathPlayer) and a
 //! [`LerpChase`](crate::path::lerp_chase::LerpChase) on the same batches, taken in arrival order (ties:

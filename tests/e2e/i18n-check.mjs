@@ -12,6 +12,8 @@ export const ALLOWED = [
   'ms', 'Hz', 'fps', 'px',
   // names the articles use as they are (seed 002's statuses and Tick, seed 001's lerp and seq, seed 004's RTT)
   'Tick', 'Ready', 'Priming', 'Underrun', 'Gap', 'lerp', 'seq', 'RTT',
+  // seed 004 writes "tick" and "NGO" inside its Chinese sentences ("外推时间不能超过一个tick的一半", "NGO默认是外推")
+  'tick', 'NGO',
   // proper names and file names
   'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
   // key names

@@ -1,7 +1,11 @@
-// The teaching layer: every lesson loads and its article-vs-core checks pass (read from the card's data
-// attributes), a slider inside a lesson recomputes them, the step-through walks forward and back with the
-// playhead and `app.highlight` following, the language switch leaves no English word in zh mode (except units
-// and code names) and comes back, and lesson, step and language survive a reload. Any console error fails.
+// The teaching layer: every lesson loads with its checks as the card states them (read from the card's data
+// attributes and recomputed here): every check holds except the ones the lesson says the article gets wrong
+// (`expect: fail`), which show ✗ and their explanation; info rows carry no verdict and are not counted. For every
+// lesson one control of its rail, moved as a reader would, turns a named check red. A row whose computation
+// throws fails the test (data-error, console.error). A slider inside a lesson recomputes the core number live,
+// the step-through walks forward and back with the playhead and `app.highlight` following, the language switch
+// leaves no English word in zh mode (except units and code names) and comes back, and lesson, step and language
+// survive a reload. Any console error fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitReady, screenshot, canvasStats, urlHash } from './harness.mjs';
@@ -14,9 +18,13 @@ after(async () => { await browser?.close(); });
 /** Every check row of the lesson card: the numbers, the comparison and the verdict as the card states them. */
 async function checks(page) {
   await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
-  return page.$$eval('#lesson-checks tbody tr', (rows) => rows.map((r) => ({
+  return page.$$eval('#lesson-checks tbody tr[data-check]', (rows) => rows.map((r) => ({
     id: r.dataset.check,
     info: r.dataset.info === 'true',
+    expect: r.dataset.expect ?? null,
+    error: r.dataset.error ?? null,
+    verdict: r.querySelector('td.verdict')?.textContent ?? '',
+    why: r.nextElementSibling?.dataset.why === r.dataset.check ? r.nextElementSibling.textContent : null,
     article: r.dataset.article ? JSON.parse(r.dataset.article) : null,
     core: JSON.parse(r.dataset.core),
     cmp: r.dataset.cmp,
@@ -44,13 +52,61 @@ async function lessonIds(page) {
   return page.$$eval('#lesson-select option', (options) => options.map((o) => o.value).filter(Boolean));
 }
 
-function assertAllPass(id, rows) {
+/**
+ * A lesson as it opens: no row failed to compute; every check holds (recomputed here) and shows ✓, except the ones
+ * marked `expect: fail`, which do not hold, show ✗ and explain why under the row; info rows show no verdict; the
+ * summary counts only checks.
+ */
+async function assertOpening(page, id, rows) {
   const real = rows.filter((r) => !r.info);
   assert.ok(real.length >= 1, `${id}: at least one article-vs-core check`);
+  for (const r of rows) assert.equal(r.error, null, `${id}/${r.id}: computed without an error`);
   for (const r of real) {
-    assert.ok(holds(r), `${id}/${r.id}: core ${JSON.stringify(r.core)} vs article ${JSON.stringify(r.article)} (${r.cmp} ${r.tol})`);
-    assert.ok(r.pass, `${id}/${r.id}: the card shows ✓`);
+    const detail = `core ${JSON.stringify(r.core)} vs article ${JSON.stringify(r.article)} (${r.cmp} ${r.tol})`;
+    if (r.expect === 'fail') {
+      assert.ok(!holds(r), `${id}/${r.id}: the article's number is not expected to hold here: ${detail}`);
+      assert.equal(r.pass, false);
+      assert.equal(r.verdict, '✗');
+      assert.ok(r.why && r.why.length > 40, `${id}/${r.id}: the ✗ is explained under the row`);
+    } else {
+      assert.ok(holds(r), `${id}/${r.id}: ${detail}`);
+      assert.ok(r.pass, `${id}/${r.id}: the card shows ✓`);
+      assert.equal(r.verdict, '✓');
+    }
   }
+  for (const r of rows.filter((x) => x.info)) assert.equal(r.verdict, '', `${id}/${r.id}: an info row has no verdict`);
+  const summary = await page.$eval('#lesson-summary', (e) => ({ ...e.dataset }));
+  assert.equal(Number(summary.checks), real.length, `${id}: the summary counts checks only`);
+  assert.equal(Number(summary.passed), real.filter((r) => r.pass).length);
+}
+
+/**
+ * For every lesson: a control of its rail, the value a reader can set it to, and the check that must turn red —
+ * the article's claim no longer holds, or the core stops agreeing with it.
+ */
+const BREAKS = {
+  'render-delay': ['sendRate', 5, 'fromNewest'],
+  'extrapolation-cap': ['policy', 'extrapolate-decay', 'peak'],
+  jitter: ['jitter', 60, 'ready'],
+  'timed-path': ['pathSpeed', 150, 'at650'],
+  'v2-snap': ['withOffsets', false, 'at120'],
+  'out-of-order': ['renderDelay', 120, 'x'],
+  statuses: ['loss', 0, 'seen'],
+  'correction-offset': ['smoothing', 'snap', 'continuity'],
+  mismatch: ['loss', 20, 'fixed'],
+  clock: ['clock', 'reanchor', 'regressions'],
+  'buffer-depth': ['renderDelay', 150, 'snapshots'],
+  'adaptive-delay': ['adaptiveGain', 0.05, 'tau'],
+  presets: ['loss', 20, 'preset-sameRegion'],
+};
+
+/** Moves rail control `id` to `value` as a reader would: drag (fill) a slider, pick an option, tick a box. */
+async function setControl(page, id, value) {
+  const sel = `#control-${id}`;
+  const kind = await page.$eval(sel, (e) => (e.tagName === 'SELECT' ? 'select' : e.type));
+  if (kind === 'select') await page.selectOption(sel, String(value));
+  else if (kind === 'checkbox') await page.setChecked(sel, Boolean(value));
+  else await page.locator(sel).fill(String(value));
 }
 
 test('the lessons menu lists at least twelve lessons and the sandbox; each loads and its numbers match', async () => {
@@ -64,7 +120,7 @@ test('the lessons menu lists at least twelve lessons and the sandbox; each loads
     await page.waitForFunction((id) => document.getElementById('lesson-card').dataset.lesson === id, id);
     assert.equal(await page.isVisible('#lesson-card'), true);
     assert.match(await page.textContent('#lesson-card cite'), /\d{3}/, `${id}: cites its article`);
-    assertAllPass(id, await checks(page));
+    await assertOpening(page, id, await checks(page));
     const state = { hash: await urlHash(page), playing: await page.evaluate(() => window.netcodeLab.app.state.playing) };
     assert.match(state.hash, new RegExp(`lesson=${id}(&|$)`), `${id}: kept in the URL`);
     assert.equal(state.playing, false, `${id}: opens paused at its moment`);
@@ -86,9 +142,48 @@ test('every lesson survives a reload from its URL, numbers included', async () =
     await waitReady(page);
     assert.equal(await page.$eval('#lesson-card', (c) => c.dataset.lesson), id);
     assert.equal(await page.inputValue('#lesson-select'), id);
-    assertAllPass(id, await checks(page));
+    await assertOpening(page, id, await checks(page));
   }
   assert.deepEqual(problems(), []);
+});
+
+test('in every lesson one control of its rail turns a named check red', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const ids = await lessonIds(page);
+  assert.deepEqual(Object.keys(BREAKS).sort(), [...ids].sort(), 'every lesson has a setting that breaks a check');
+  for (const id of ids) {
+    const [control, value, row] = BREAKS[id];
+    await page.selectOption('#lesson-select', id);
+    await page.waitForFunction((id) => document.getElementById('lesson-card').dataset.lesson === id, id);
+    const before = (await checks(page)).find((r) => r.id === row);
+    assert.ok(before && !before.info && before.pass, `${id}/${row}: holds as the lesson opens`);
+    assert.equal(await page.isVisible(`#control-${control}`), true, `${id}: ${control} is on the lesson's rail`);
+    await setControl(page, control, value);
+    await page.waitForFunction((row) => document.querySelector(`#lesson-checks tr[data-check="${row}"]`)?.dataset.pass === 'false', row);
+    const after = (await checks(page)).find((r) => r.id === row);
+    assert.equal(after.error, null, `${id}/${row}: computed`);
+    assert.ok(!holds(after), `${id}/${row}: ${control} = ${value} breaks it: core ${JSON.stringify(after.core)} vs ${JSON.stringify(after.article)}`);
+    assert.equal(after.verdict, '✗');
+    assert.notDeepEqual(after.core, before.core, `${id}/${row}: the core number moved`);
+  }
+  assert.deepEqual(problems(), []);
+});
+
+test('a row that throws is an error on the card and in the console, never a quiet “—”', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=out-of-order' });
+  await waitReady(page);
+  await page.evaluate(() => {
+    const lessons = window.netcodeLab.app.teach.lessons;
+    const lesson = lessons.lesson;
+    lessons.lesson = { ...lesson, checks: lesson.checks.map((c, i) => (i === 0 ? { ...c, core: () => { throw new Error('boom'); } } : c)) };
+    lessons.update();
+  });
+  const rows = await checks(page);
+  assert.equal(rows[0].error, 'boom');
+  assert.equal(rows[0].pass, false);
+  assert.match(await page.textContent('#lesson-checks tr[data-error] td.core'), /error/);
+  assert.ok(problems().some((p) => p.includes('boom')), 'console.error reported it, so the harness fails the test');
 });
 
 test('an unknown lesson in a link is ignored with a notice', async () => {

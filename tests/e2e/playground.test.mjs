@@ -48,6 +48,38 @@ async function otherValue(page, id) {
   }, id);
 }
 
+/** What a reader sets first so that a control that depends on another is shown and enabled. */
+function enablers(id) {
+  if (id === 'maxExtrapolation') return [['capRule', 'maxExtrapolation']];
+  if (id === 'pathSpeed') return [['withOffsets', false]];
+  // Before the oldest snapshot happens in the first frames, while the smooth clock is still uncertain; the known
+  // clock renders from the first frame, before the first snapshot has arrived.
+  if (id === 'beforeOldest') return [['clock', 'known']];
+  // Seed 001's hard snap needs both conditions: each threshold matters once the other one always holds.
+  if (id === 'staleGap') return [['hardSnapDistance', 0]];
+  if (id === 'hardSnapDistance') return [['staleGap', 0]];
+  if (id === 'adaptiveMode') return [['adaptive', true]];
+  if (id.startsWith('adaptive') && id !== 'adaptive') return [['adaptive', true], ['adaptiveMode', 'seed004']];
+  return [];
+}
+
+/** Makes control `id` usable, through the controls it depends on (moved as a reader would). */
+async function enable(page, id) {
+  for (const [other, value] of enablers(id)) {
+    const el = page.locator(`#control-${other}`);
+    const type = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
+    if (type === 'checkbox') await el.setChecked(value);
+    else if (type === 'select') await el.selectOption(String(value));
+    else { await el.fill(String(value)); await el.dispatchEvent('change'); }
+    await freeze(page, 6);
+  }
+  const usable = await page.evaluate((id) => {
+    const el = document.getElementById(`control-${id}`);
+    return !el.disabled && !el.closest('.control').hidden;
+  }, id);
+  assert.ok(usable, `${id}: usable once ${JSON.stringify(enablers(id))}`);
+}
+
 test('the playground loads, draws every view and shows a status without console errors', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
@@ -75,6 +107,7 @@ test('every control changes its readout, the re-simulated run and the drawing', 
     assert.ok(label.trim().length > 0, `${required} has a label`);
   }
   for (const id of ids) {
+    await enable(page, id);
     const beforeState = await fingerprint(page);
     const readoutBefore = await page.evaluate((id) => {
       const out = document.querySelector(`[data-control=${id}] output`);
@@ -206,5 +239,54 @@ test('time controls step, scrub and the keyboard steers the local player', async
   await page.evaluate(() => window.netcodeLab.app.seek(8.2));
   const localAfter = await canvasStats(page, '#view-local');
   assert.notEqual(localAfter.checksum, localBefore.checksum);
+  assert.deepEqual(problems(), []);
+});
+
+test('the status card says the buffer depth in snapshots and the clock\'s jumps (seeds 002 and 004)', async () => {
+  // Known clock, a +100 ms jump of the client clock at 6 s: the render time leaps with no sample to blame.
+  const { page, problems } = await openPage(browser, { path: '#clock=known&kick=6:0.1' });
+  await waitReady(page);
+  await freeze(page, 5);
+  const depth = await page.$eval('#buffer-depth', (e) => ({ text: e.textContent, n: Number(e.dataset.buffered) }));
+  assert.ok(depth.n >= 2 && depth.n <= 6, `snapshots held: ${depth.n}`);
+  assert.match(depth.text, new RegExp(`^${depth.n} snapshots held · newest \\d+ ms ahead = [\\d.]+ send intervals = [\\d.]+ × delay · generation 0$`));
+  assert.doesNotMatch(await page.textContent('#clock-line'), /last clock jump/, 'no jump before 6 s');
+  await freeze(page, 7);
+  const line = await page.textContent('#clock-line');
+  assert.match(line, /offset ± 0\.0 ms · render-delay error 0\.0 ms/);
+  // The client clock reads 6.1 s at the first frame after 6 s: the render time steps 100 ms + one frame.
+  assert.match(line, /last clock jump at 6\.1\d s: offset 0\.0 ms → 0\.0 ms \(render 116\.7 ms\), no sample caused it, the client's own clock stepped/);
+  // An underrun names the interpolation delay in force (seed 002).
+  await page.locator('#control-renderDelay').fill('0');
+  await freeze(page, 7);
+  assert.equal(await page.getAttribute('#status', 'data-status'), 'underrun');
+  assert.match(await page.textContent('#reason'), /past the newest snapshot \([\d.]+ s\); interpolation delay 0 ms$/);
+  assert.deepEqual(problems(), []);
+});
+
+test('the clock plot draws the adaptive controller that is on; the network steps are disturbances', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const controller = () => page.$eval('#plot-clock', (e) => e.dataset.controller);
+  const checksum = async () => (await canvasStats(page, '#plot-clock .plot-static')).checksum;
+  assert.equal(await controller(), 'fixed');
+  await page.setChecked('#control-adaptive', true);
+  await page.waitForFunction(() => document.getElementById('plot-clock').dataset.controller === 'jitter');
+  assert.equal(await page.inputValue('#control-adaptiveMode'), 'jitter', 'the project\'s controller by default');
+  assert.equal(await page.isVisible('#control-adaptiveThreshold'), false, 'seed 004\'s knobs only with its controller');
+  const jitterDrawing = await checksum();
+  await page.selectOption('#control-adaptiveMode', 'seed004');
+  await page.waitForFunction(() => document.getElementById('plot-clock').dataset.controller === 'seed004');
+  assert.equal(await page.isVisible('#control-adaptiveThreshold'), true);
+  assert.match(await page.textContent('#plot-clock .plot-legend'), /seed 004 smoothed RTT/);
+  assert.notEqual(await checksum(), jitterDrawing, 'another controller, another drawing');
+  await freeze(page, 3);
+  await page.click('#event-rtt-step');
+  await page.waitForFunction(() => /net=3:0.05:0/.test(decodeURIComponent(location.hash)));
+  assert.match(await page.textContent('#events-status'), /network at 3\.00 s: RTT \+100 ms, jitter \+0 ms/);
+  const p = await page.evaluate(() => window.netcodeLab.model().params);
+  assert.deepEqual([p.events.linkStepAt, p.events.linkStepLatency, p.events.linkStepJitter], [3, 0.05, 0]);
+  const rtt = await page.evaluate(() => window.netcodeLab.model().metrics().clock.rtt);
+  assert.ok(rtt > 0.15 && rtt < 0.25, `the RTT measured by the pings rose: ${rtt}`);
   assert.deepEqual(problems(), []);
 });

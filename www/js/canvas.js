@@ -179,4 +179,5 @@ export function worldMapper({ w, h, pad = 14, extent = { x: 130, y: 80 }, center
 }
 
 /** Formats seconds as milliseconds for readouts. */
-export const ms = (s, digits = 0) => (Number.isFinite(s) ? `${(s * 1000).toFixed(digits)} ms` : '—');
+/** Seconds as milliseconds with `digits` decimals; a value that rounds to zero is 0, never −0. */
+export const ms = (s, digits = 0) => (Number.isFinite(s) ? `${(s * 1000).toFixed(digits).replace(/^-(0(\.0+)?)$/, '$1')} ms` : '—');

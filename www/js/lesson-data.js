@@ -18,6 +18,8 @@
 // `digits` · `format(value)` instead of unit and digits · `articleVars(ctx)` for the article text ·
 // `info: true` · `expect: 'fail'`.
 
+import { t } from './i18n.js';
+
 const both = (p, field, value) => {
   p.network.downlink[field] = value;
   p.network.uplink[field] = value;
@@ -166,7 +168,7 @@ function neededCapacity(c) {
 
 /** One run of the current settings with extrapolation cap rule `rule` (seed 000 §4.3.5 or seed 004 §3.4). */
 const capRun = (c, rule) => c.run(`cap-${rule}`, (p) => { p.remote.underrun.capRule = rule; }).metrics.remote.shown;
-const capFormat = ([rms, max]) => `RMS ${rms.toFixed(2)} · max ${max.toFixed(1)}`;
+const capFormat = ([rms, max]) => t('lesson.buffer-depth.capFormat', { rms: rms.toFixed(2), max: max.toFixed(1) });
 
 export const LESSONS = [
   {

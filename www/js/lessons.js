@@ -450,7 +450,7 @@ export class Lessons {
       core = NaN;
     }
     const labelKey = `lesson.${lesson.id}.check.${check.label ?? check.id}`;
-    const vars = check.preset ? { preset: t(`preset.${check.preset}`) } : {};
+    const vars = { ...(check.preset ? { preset: t(`preset.${check.preset}`) } : {}), ...(failure ? {} : check.articleVars?.(ctx) ?? {}) };
     const articleKey = `lesson.${lesson.id}.article.${check.id}`;
     const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
     const articleValue = article === undefined ? '' : show(article);

@@ -3,6 +3,11 @@
 //! A stage that fails does not stop the others; a stage whose prerequisite failed is skipped and says why.
 //! Each stage's full output is in `target/xtask/logs/<stage>.log` (`--verbose` streams it instead); on failure
 //! its last lines are printed.
+//!
+//! A green summary means tests ran: a stage fails when any of its suites runs zero tests (a test binary whose
+//! `running 0 tests`, an end-to-end file without a test, a skipped end-to-end test) and when a stage cannot run
+//! its tool (clippy for the wasm32 binding). The one suite that is empty by design is `tests/web.rs` natively: it
+//! is wasm32-only and the wasm-bindgen-test stage must run it (and fails when it runs nothing).
 
 use crate::config::{check, BuildConfig};
 use crate::run::Cmd;
@@ -97,7 +102,7 @@ pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
     });
     r.stage("native tests", |r| {
         let log = r.exec("native tests", cargo(&r.root).args(["test", "--workspace"]))?;
-        Ok(((), count_rust_tests(&log)))
+        Ok(((), every_rust_suite_ran(&log, &["tests/web.rs"])?))
     });
 
     let Some((tools, browser)) = tools else {
@@ -127,7 +132,11 @@ fn cargo(root: &Path) -> Cmd {
 
 fn wasm_clippy(r: &Runner, tools: &Tools) -> Result<((), String), String> {
     if !tools.wasm_cargo.has_clippy() {
-        return Ok(((), "clippy is not available for this route; the wasm build still compiles the binding".into()));
+        return Err(format!(
+            "clippy is not available for the {:?} route, so the wasm32 binding layer is not linted; install it \
+             (rustup component add clippy, or Debian's rust-clippy) — the test command does not pass without it",
+            tools.wasm_cargo.route
+        ));
     }
     let cmd = tools
         .wasm_cargo
@@ -168,7 +177,7 @@ fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<(()
         .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &caps_file)
         .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
     let log = r.exec("wasm-bindgen-test", cmd)?;
-    Ok(((), format!("headless Chromium: {}", count_rust_tests(&log))))
+    Ok(((), format!("headless Chromium: {}", every_rust_suite_ran(&log, &[])?)))
 }
 
 fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
@@ -180,15 +189,83 @@ fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
         .collect();
     files.sort();
+    // The spec reporter for people, a JUnit file to count what ran (node counts a file without tests as one test).
+    let junit = r.root.join("target/xtask/e2e-junit.xml");
+    let _ = std::fs::remove_file(&junit);
     let cmd = Cmd::new("node")
-        .args(["--test", "--test-reporter=spec", "--test-concurrency=1"])
+        .args(["--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout"])
+        .arg("--test-reporter=junit")
+        .arg(format!("--test-reporter-destination={}", junit.display()))
         .args(&files)
         .dir(&r.root)
         .env("NETCODE_LAB_URL", &url)
         .env("CHROMIUM", &browser.chromium)
         .env("NETCODE_LAB_ARTIFACTS", r.root.join("artifacts/e2e"));
     let log = r.exec("end-to-end", cmd)?;
-    Ok(((), format!("{} (screenshots in artifacts/e2e/)", count_node_tests(&log))))
+    let report = std::fs::read_to_string(&junit).map_err(|e| format!("no test report {}: {e}", junit.display()))?;
+    let ran = every_node_file_ran(&report, &files)?;
+    Ok(((), format!("{ran} passed, {} (screenshots in artifacts/e2e/)", count_node_tests(&log))))
+}
+
+/// The suites of a cargo test log: (`Running tests/x.rs (…)` / `Running unittests src/lib.rs (…)` /
+/// `Doc-tests name`, how many tests it ran).
+fn rust_suites(log: &str) -> Vec<(String, usize)> {
+    let mut suites: Vec<(String, usize)> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in log.lines() {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("Running ") {
+            current = Some(rest.split(" (").next().unwrap_or(rest).trim().to_string());
+        } else if let Some(rest) = l.strip_prefix("Doc-tests ") {
+            current = Some(format!("doc-tests {rest}"));
+        } else if let Some(n) = l.strip_prefix("running ").and_then(|r| r.split_whitespace().next()?.parse().ok()) {
+            if let Some(name) = current.take() {
+                suites.push((name, n));
+            }
+        }
+    }
+    suites
+}
+
+/// "N passed in M suites", or an error naming every suite that ran zero tests (except the `allowed` ones).
+fn every_rust_suite_ran(log: &str, allowed: &[&str]) -> Result<String, String> {
+    if log.is_empty() {
+        return Ok(String::new()); // --verbose: streamed, nothing to read
+    }
+    let suites = rust_suites(log);
+    let empty: Vec<&str> = suites
+        .iter()
+        .filter(|(name, n)| *n == 0 && !allowed.iter().any(|a| name.ends_with(a) || name.contains(&format!("{a} "))))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if suites.is_empty() {
+        return Err("no test suite ran".into());
+    }
+    if !empty.is_empty() {
+        return Err(format!("these suites ran zero tests: {}", empty.join(", ")));
+    }
+    Ok(format!("{} in {} suites", count_rust_tests(log), suites.len()))
+}
+
+/// The number of tests the JUnit report says ran, or an error for a file without tests (node reports such a file
+/// as one test named after it), a skipped or to-do test, or no test at all.
+fn every_node_file_ran(report: &str, files: &[PathBuf]) -> Result<usize, String> {
+    let cases: Vec<&str> = report.split("<testcase ").skip(1).collect();
+    let name = |case: &str| case.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("").to_string();
+    let empty: Vec<String> =
+        cases.iter().map(|c| name(c)).filter(|n| files.iter().any(|f| f.to_string_lossy() == n.as_str())).collect();
+    if !empty.is_empty() {
+        return Err(format!("these end-to-end files ran zero tests: {}", empty.join(", ")));
+    }
+    let skipped: Vec<String> =
+        cases.iter().filter(|c| c.contains("<skipped") || c.contains("<todo")).map(|c| name(c)).collect();
+    if !skipped.is_empty() {
+        return Err(format!("skipped end-to-end tests: {}", skipped.join(", ")));
+    }
+    if cases.is_empty() {
+        return Err("the end-to-end stage ran no test".into());
+    }
+    Ok(cases.len())
 }
 
 /// "N passed" summed over cargo's `test result:` lines.
@@ -239,6 +316,41 @@ mod tests {
     fn rust_test_counts_are_summed_over_binaries() {
         let log = "test result: ok. 12 passed; 0 failed; 0 ignored\nfoo\ntest result: ok. 3 passed; 0 failed";
         assert_eq!(count_rust_tests(log), "15 passed");
+    }
+
+    #[test]
+    fn a_suite_that_runs_zero_tests_fails_the_stage() {
+        let log = "     Running unittests src/lib.rs (target/debug/deps/x-1)\nrunning 3 tests\ntest result: ok. 3 passed; 0 failed\n\
+                   \x20    Running tests/web.rs (target/debug/deps/web-2)\nrunning 0 tests\ntest result: ok. 0 passed; 0 failed\n\
+                   \x20    Running tests/sim.rs (target/debug/deps/sim-3)\nrunning 0 tests\n\
+                   \x20  Doc-tests x\nrunning 0 tests\n";
+        let err = every_rust_suite_ran(log, &["tests/web.rs"]).unwrap_err();
+        assert_eq!(err, "these suites ran zero tests: tests/sim.rs, doc-tests x");
+        let fine = log.replace(
+            "Running tests/sim.rs (target/debug/deps/sim-3)\nrunning 0",
+            "Running tests/sim.rs (x)\nrunning 2",
+        );
+        let fine = fine.replace("  Doc-tests x\nrunning 0 tests\n", "");
+        assert_eq!(every_rust_suite_ran(&fine, &["tests/web.rs"]).unwrap(), "3 passed in 3 suites");
+        assert_eq!(every_rust_suite_ran("nothing here", &[]).unwrap_err(), "no test suite ran");
+    }
+
+    #[test]
+    fn an_end_to_end_file_without_tests_or_with_a_skipped_test_fails_the_stage() {
+        let files = [PathBuf::from("/r/tests/e2e/a.test.mjs"), PathBuf::from("/r/tests/e2e/b.test.mjs")];
+        let good = r#"<testsuites><testcase name="one" time="1"/><testcase name="two" time="1"/></testsuites>"#;
+        assert_eq!(every_node_file_ran(good, &files), Ok(2));
+        let empty = r#"<testsuites><testcase name="one" time="1"/><testcase name="/r/tests/e2e/b.test.mjs" time="1"/></testsuites>"#;
+        assert_eq!(
+            every_node_file_ran(empty, &files).unwrap_err(),
+            "these end-to-end files ran zero tests: /r/tests/e2e/b.test.mjs"
+        );
+        let skipped = r#"<testsuites><testcase name="one" time="1"><skipped type="skipped" message="true"/></testcase></testsuites>"#;
+        assert_eq!(every_node_file_ran(skipped, &files).unwrap_err(), "skipped end-to-end tests: one");
+        assert_eq!(
+            every_node_file_ran("<testsuites></testsuites>", &files).unwrap_err(),
+            "the end-to-end stage ran no test"
+        );
     }
 
     #[test]
