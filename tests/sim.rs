@@ -145,22 +145,36 @@ fn the_longest_window_stays_bounded() {
 
 #[test]
 fn a_replay_of_the_exported_trace_reproduces_the_remote_view() {
-    use netcode_lab::clock::ClockKind;
+    use netcode_lab::buffer::BeforeOldest;
+    use netcode_lab::clock::{AdaptiveMode, ClockKind};
+    use netcode_lab::extrapolate::{CapRule, UnderrunPolicy};
     use netcode_lab::trace::replay::{replay, ReplaySamples};
     let mut p = base();
     p.remote.clock.clock = ClockKind::Known;
     p.network.downlink.duplicate = 0.05;
     p.network.downlink.reorder = 0.1;
-    let mut sim = run(&p).unwrap();
-    let trace = netcode_lab::sim::export::snapshot_trace(&sim);
-    let text = trace.to_json();
-    let parsed = netcode_lab::trace::Trace::from_json(&text).unwrap();
-    let ReplaySamples::Snapshots(samples) = replay(&parsed).unwrap().samples else { panic!("snapshots") };
-    let rows = sim.recording_mut().frames.rows().to_vec();
-    assert_eq!(samples.len(), rows.len() / frame::STRIDE);
-    for (s, r) in samples.iter().zip(rows.chunks(frame::STRIDE)) {
-        assert_eq!(s.x.unwrap_or(f64::NAN).to_bits(), r[frame::X].to_bits(), "x at {}", s.local);
-        assert_eq!(s.y.unwrap_or(f64::NAN).to_bits(), r[frame::Y].to_bits(), "y at {}", s.local);
+    // The same with every option added since: the trace carries them, the CLI honours them.
+    let mut newer = p.clone();
+    newer.remote.clock.render_delay = 0.06;
+    newer.remote.clock.adaptive_delay.enabled = true;
+    newer.remote.clock.adaptive_delay.mode = AdaptiveMode::Seed004;
+    newer.remote.clock.adaptive_delay.seed004.rtt_threshold = 0.05;
+    newer.remote.underrun.cap_rule = CapRule::HalfSendInterval;
+    newer.remote.buffer.before_oldest = BeforeOldest::Oldest;
+    newer.remote.underrun.underrun_policy = UnderrunPolicy::Hold;
+    for p in [p, newer] {
+        let mut sim = run(&p).unwrap();
+        let trace = netcode_lab::sim::export::snapshot_trace(&sim);
+        let text = trace.to_json();
+        let parsed = netcode_lab::trace::Trace::from_json(&text).unwrap();
+        let ReplaySamples::Snapshots(samples) = replay(&parsed).unwrap().samples else { panic!("snapshots") };
+        let rows = sim.recording_mut().frames.rows().to_vec();
+        assert_eq!(samples.len(), rows.len() / frame::STRIDE);
+        for (s, r) in samples.iter().zip(rows.chunks(frame::STRIDE)) {
+            assert_eq!(s.x.unwrap_or(f64::NAN).to_bits(), r[frame::X].to_bits(), "x at {}", s.local);
+            assert_eq!(s.y.unwrap_or(f64::NAN).to_bits(), r[frame::Y].to_bits(), "y at {}", s.local);
+            assert_eq!(s.delay.to_bits(), r[frame::DELAY].to_bits(), "delay at {}", s.local);
+        }
     }
 }
 

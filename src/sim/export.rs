@@ -51,6 +51,7 @@ pub fn snapshot_trace(sim: &Simulation) -> Trace {
         gap_factor: Some(remote.buffer.gap_factor),
         ..TraceParams::default()
     };
+    let params = with_newer_options(params, &remote);
     Trace {
         note: Some(format!(
             "exported from netcode-lab's simulator, seed {}, {} s at {} fps",
@@ -60,6 +61,27 @@ pub fn snapshot_trace(sim: &Simulation) -> Trace {
         data: TraceData::Snapshots { snapshots, rtt },
         sample_at: rec.frames.column(frame::LOCAL).collect(),
     }
+}
+
+/// The options added to the trace format later (the cap rule, seed 000's before-the-oldest rule, the adaptive
+/// delay), written only where the run does not use the trace's defaults, so older exports read the same.
+fn with_newer_options(mut params: TraceParams, remote: &crate::playback::PlaybackParams) -> TraceParams {
+    use crate::buffer::BeforeOldest;
+    use crate::extrapolate::CapRule;
+    params.cap_rule = (remote.underrun.cap_rule != CapRule::MaxExtrapolation).then_some(remote.underrun.cap_rule);
+    params.before_oldest = (remote.buffer.before_oldest != BeforeOldest::Gap).then_some(remote.buffer.before_oldest);
+    let a = &remote.clock.adaptive_delay;
+    if a.enabled {
+        params.adaptive_delay = Some(Some(a.mode));
+        params.add_latency = Some(a.add_latency);
+        params.adaptive_sample_interval = Some(a.seed004.sample_interval);
+        params.adaptive_rtt_gain = Some(a.seed004.rtt_gain);
+        params.adaptive_rtt_threshold = Some(a.seed004.rtt_threshold);
+        params.adaptive_high_delay = Some(a.seed004.high_delay);
+        params.adaptive_low_delay = Some(a.seed004.low_delay);
+        params.adaptive_delay_gain = Some(a.seed004.delay_gain);
+    }
+    params
 }
 
 /// The path batches of `sim` as a trace of kind `paths` (lost batches are absent).
