@@ -14,7 +14,7 @@
 // Nothing here copies the article's answer into the "core" column.
 //
 // Row fields: `article` (number, array or function of ctx) · `core(ctx)` · `cmp` (`abs` |a − c| ≤ tol each,
-// `ge` c ≥ a − tol, `le` c ≤ a + tol, `lt` c < a, `gt` c > a) · `tol` · `unit` (ms %, s, u, px, Hz, '') ·
+// `ge` c ≥ a − tol, `le` c ≤ a + tol, `lt` c < a, `gt` c > a, `in` a₀ − tol ≤ c ≤ a₁ + tol) · `tol` · `unit` (ms %, s, u, px, Hz, '') ·
 // `digits` · `format(value)` instead of unit and digits · `articleVars(ctx)` for the article text ·
 // `info: true` · `expect: 'fail'`.
 
@@ -455,10 +455,10 @@ export const LESSONS = [
       both(p, 'loss', 0.05);
     },
     checks: [
-      { id: 'snapshots', article: 3.5, cmp: 'abs', tol: 0.5, unit: '', digits: 0, format: (v) => `${v}`, core: (c) => neededCapacity(c) },
+      { id: 'snapshots', article: [3, 4], cmp: 'in', unit: '', digits: 0, core: (c) => neededCapacity(c) },
       {
-        id: 'span', article: 2.5, cmp: 'abs', tol: 0.5, unit: '', digits: 1,
-        format: (v) => `${v.toFixed(1)} ×`,
+        id: 'span', article: [2, 3], cmp: 'in', unit: '', digits: 1,
+        format: (v) => [v].flat().map((x) => `${x.toFixed(1)} ×`).join(' – '),
         core: (c) => (neededCapacity(c) * c.model.sendInterval) / c.params.remote.clock.renderDelay,
       },
       {

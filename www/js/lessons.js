@@ -38,6 +38,7 @@ export function formatValue(value, unit = '', digits = 2) {
 export function passes(cmp, article, core, tol = 0) {
   const a = [article].flat();
   const c = [core].flat();
+  if (cmp === 'in') return c.length === 1 && Number.isFinite(c[0]) && c[0] >= a[0] - tol - 1e-12 && c[0] <= a[1] + tol + 1e-12;
   if (a.length !== c.length || c.some((v) => !Number.isFinite(v))) return false;
   return a.every((av, i) => {
     const cv = c[i];
@@ -52,7 +53,7 @@ export function passes(cmp, article, core, tol = 0) {
   });
 }
 
-function toleranceText(check, article) {
+function toleranceText(check, article, range = [article]) {
   const a = (v) => formatValue(v, check.unit, check.digits);
   switch (check.cmp) {
     case 'abs': return check.tol ? t('card.tolerance', { tol: check.tol < 0.01 ? check.tol.toExponential(0) : formatValue(check.tol, check.unit, check.digits) }) : t('card.exact');
@@ -60,6 +61,7 @@ function toleranceText(check, article) {
     case 'le': return `≤ ${a(article + (check.tol ?? 0))}`;
     case 'lt': return `< ${a(article)}`;
     case 'gt': return `> ${a(article)}`;
+    case 'in': return `${a(range[0])} – ${a(range[1])}`;
     default: return '';
   }
 }
@@ -425,7 +427,8 @@ export class Lessons {
     const checks = rows.filter((r) => r.dataset.check && r.dataset.info !== 'true');
     const passed = checks.filter((r) => r.dataset.pass === 'true').length;
     Object.assign(this.summary.dataset, { checks: String(checks.length), passed: String(passed) });
-    this.summary.textContent = t('card.summary', { passed, checks: checks.length, info: rows.filter((r) => r.dataset.info === 'true').length });
+    const info = rows.filter((r) => r.dataset.info === 'true').length;
+    this.summary.textContent = [t('card.summary', { passed, checks: checks.length }), ...(info ? [t('card.summaryInfo', { info })] : [])].join(' · ');
     this.cardRoot.dataset.pass = String(passed === checks.length);
     try {
       this.renderExtra(lesson, ctx);
@@ -437,12 +440,22 @@ export class Lessons {
 
   /** The row of `check` (and, when it is an expected ✗ that shows ✗, the explanation row under it). */
   checkRow(lesson, check, ctx) {
+    const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
+    const articleKey = `lesson.${lesson.id}.article.${check.id}`;
     let article;
     let core;
     let failure = null;
+    let vars = check.preset ? { preset: t(`preset.${check.preset}`) } : {};
+    let shownArticle = '';
+    let shownCore = '';
     try {
       article = typeof check.article === 'function' ? check.article(ctx) : check.article;
       core = check.core(ctx);
+      vars = { ...vars, ...(check.articleVars?.(ctx) ?? {}) };
+      const articleValue = article === undefined ? '' : show(article);
+      // A check without an article sentence shows the article's number itself.
+      shownArticle = has(articleKey) ? t(articleKey, { value: articleValue, ...vars }) : articleValue;
+      shownCore = show(core);
     } catch (error) {
       // An exception is a bug, never a "—": the row says so and the console error fails every e2e test.
       console.error(`lesson ${lesson.id} check ${check.id}:`, error);
@@ -450,14 +463,8 @@ export class Lessons {
       core = NaN;
     }
     const labelKey = `lesson.${lesson.id}.check.${check.label ?? check.id}`;
-    const vars = { ...(check.preset ? { preset: t(`preset.${check.preset}`) } : {}), ...(failure ? {} : check.articleVars?.(ctx) ?? {}) };
-    const articleKey = `lesson.${lesson.id}.article.${check.id}`;
-    const show = (v) => (check.format && [v].flat().every(Number.isFinite) ? check.format(v) : formatValue(v, check.unit, check.digits));
-    const articleValue = article === undefined ? '' : show(article);
-    // A check without an article sentence shows the article's number itself.
-    const shownArticle = has(articleKey) ? t(articleKey, { value: articleValue, ...(check.articleVars?.(ctx) ?? {}) }) : articleValue;
     const row = el('tr', { 'data-check': check.id });
-    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: failure ? t('card.error') : show(core) }));
+    const coreCell = el('td', { class: 'core' }, el('span', { class: 'value', text: failure ? t('card.error') : shownCore }));
     if (failure) row.dataset.error = failure;
     row.append(el('th', { scope: 'row', text: t(labelKey, vars) }), el('td', { class: 'article', text: shownArticle }), coreCell);
     row.dataset.core = JSON.stringify([core].flat().map((v) => (Number.isFinite(v) ? v : null)));
@@ -468,8 +475,8 @@ export class Lessons {
       return [row];
     }
     article = [article].flat();
-    const pass = !failure && passes(check.cmp, article.length === 1 ? article[0] : article, core, check.tol ?? 0);
-    const tolText = toleranceText(check, article[0]);
+    const pass = !failure && passes(check.cmp, article.length === 1 && check.cmp !== 'in' ? article[0] : article, core, check.tol ?? 0);
+    const tolText = toleranceText(check, article[0], article);
     Object.assign(row.dataset, { article: JSON.stringify(article), cmp: check.cmp, tol: String(check.tol ?? 0), pass: String(pass) });
     if (check.expect) row.dataset.expect = check.expect;
     coreCell.append(el('small', { class: 'tol', text: tolText }));

@@ -198,7 +198,8 @@ export default {
   'card.exact': 'exactly',
   'card.live': 'Computed by the core for the current settings; move a control and it is recomputed.',
   'card.close': 'Close lesson',
-  'card.summary': '{passed} of {checks} checks hold · {info} rows for comparison only',
+  'card.summary': '{passed} of {checks} checks hold',
+  'card.summaryInfo': '{info} more for comparison only',
   'card.why': 'Why ✗:',
   'card.error': 'error',
 

@@ -266,7 +266,8 @@ export default {
   'card.exact': '精确相等',
   'card.live': '由内核按当前设置计算；拖动任一控件都会重新计算。',
   'card.close': '关闭课程',
-  'card.summary': '{checks} 项核对中 {passed} 项成立 · 另有 {info} 行仅供对照',
+  'card.summary': '{checks} 项核对中 {passed} 项成立',
+  'card.summaryInfo': '另有 {info} 行仅供对照',
   'card.why': '为什么是 ✗：',
   'card.error': '出错',
 
