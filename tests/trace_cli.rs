@@ -73,14 +73,19 @@ fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
 }
 
+/// Whether a run rewrites the golden files: only when asked (`UPDATE_GOLDEN`), and never under `CI`.
+fn rewrite_golden(update: bool, ci: bool) -> Result<bool, &'static str> {
+    match (update, ci) {
+        (true, true) => Err("UPDATE_GOLDEN is refused when CI is set: golden files are rewritten by hand \
+                             (`cargo xtask golden`), after checking the new numbers, never by CI"),
+        (update, _) => Ok(update),
+    }
+}
+
 /// Compares with the golden file, or rewrites it when `UPDATE_GOLDEN` is set — never under `CI`.
 fn check_golden(path: &Path, actual: &str) {
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "UPDATE_GOLDEN is refused when CI is set: golden files are rewritten by hand (`cargo xtask golden`), \
-             after checking the new numbers, never by CI"
-        );
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    if rewrite_golden(update, std::env::var_os("CI").is_some()).unwrap_or_else(|refused| panic!("{refused}")) {
         fs::write(path, actual).expect("golden file written");
         return;
     }
@@ -128,6 +133,14 @@ fn export_writes_the_golden_traces_and_lists_them() {
     let list = stdout(&run(&["export", "--list"]));
     let names: Vec<&str> = list.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
     assert_eq!(names, GOLDEN);
+}
+
+#[test]
+fn rewriting_the_golden_files_needs_a_request_and_is_refused_under_ci() {
+    assert_eq!(rewrite_golden(false, false), Ok(false));
+    assert_eq!(rewrite_golden(false, true), Ok(false));
+    assert_eq!(rewrite_golden(true, false), Ok(true));
+    assert!(rewrite_golden(true, true).unwrap_err().contains("refused when CI is set"));
 }
 
 #[test]

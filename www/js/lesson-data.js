@@ -247,6 +247,9 @@ export const LESSONS = [
       both(p, 'jitter', 0.015);
       both(p, 'jitterModel', 'uniform');
       p.remote.clock.renderDelay = 0.12;
+      // The article's test samples its own SnapshotBuffer: `buf.sample(t, 100)`, the seed formula with a 100 ms cap.
+      p.remote.underrun.underrunPolicy = 'extrapolate-seed';
+      p.remote.underrun.maxExtrapolation = 0.1;
     },
     checks: [
       {

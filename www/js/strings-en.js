@@ -241,7 +241,7 @@ export default {
   'lesson.jitter.quote': 'const jitter = [0, 12, -8, 5, -15, 10, 0, -3]; … expect(maxJump).toBeLessThan(30);',
   'lesson.jitter.predict': 'Each snapshot\'s time is off by up to ±15 ms. Sampled every 10 ms, can the position jump by 30 units or more between two samples?',
   'lesson.jitter.look': 'On the arrival lane the circles come unevenly, yet the remote view moves steadily: the buffer sorts by server time and interpolates between the two snapshots around the render time. The check replays the article\'s eight snapshots, their jitter scaled so its largest is the rail\'s Jitter (15 ms: the article\'s own).',
-  'lesson.jitter.try': 'Set Jitter to 60 ms: the article\'s pattern four times wider — snapshots stamped out of tick order are refused and not every sample is interpolated any more.',
+  'lesson.jitter.try': 'Set Jitter to 60 ms: the article\'s pattern four times wider — snapshots stamped out of tick order are refused, not every sample is interpolated, and across the holes the seed\'s extrapolation walks back: one 10 ms step jumps 40 units.',
   'lesson.jitter.check.maxJump': 'Largest step between two 10 ms samples (jitter up to ±{jitter} ms)',
   'lesson.jitter.article.maxJump': '< 30 (at ±15 ms)',
   'lesson.jitter.check.ready': 'Samples interpolated',

@@ -309,7 +309,7 @@ export default {
   'lesson.jitter.quote': 'const jitter = [0, 12, -8, 5, -15, 10, 0, -3]; … expect(maxJump).toBeLessThan(30);',
   'lesson.jitter.predict': '每份快照的时间戳偏差最多 ±15 ms。每 10 ms 采样一次，相邻两次采样之间位置会跳 30 单位以上吗？',
   'lesson.jitter.look': '到达轨道上的圆点来得忽快忽慢，远端视图却走得很稳：缓冲按服务器时间排序，在渲染时间前后的两份快照之间插值。核对回放的是文章里的八份快照，其抖动按比例缩放，使最大值等于左栏的抖动（15 ms 时就是文章的原数据）。',
-  'lesson.jitter.try': '把抖动调到 60 ms：文章的抖动放大四倍——时间戳与 Tick 顺序不符的快照被拒收，不再每个采样都能插值。',
+  'lesson.jitter.try': '把抖动调到 60 ms：文章的抖动放大四倍——时间戳与 Tick 顺序不符的快照被拒收，不再每个采样都能插值，空洞处文章公式的外推还会往回走：一次 10 ms 的采样跳了 40 单位。',
   'lesson.jitter.check.maxJump': '相邻两次 10 ms 采样之间的最大位移（抖动最多 ±{jitter} ms）',
   'lesson.jitter.article.maxJump': '< 30（±15 ms 时）',
   'lesson.jitter.check.ready': '做插值的采样',

@@ -77,9 +77,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
 /// Rewrites the golden trace files (`UPDATE_GOLDEN=1 cargo test --test trace_cli`). CI never rewrites them: a
 /// wrong core would otherwise pass by regenerating its own expectations.
 fn golden(root: &std::path::Path) -> Result<(), String> {
-    if std::env::var_os("CI").is_some() {
-        return Err("golden: refused because CI is set — golden files are rewritten by a person, not by CI".into());
-    }
+    refuse_under_ci(std::env::var_os("CI").is_some())?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     println!("[golden] UPDATE_GOLDEN=1 cargo test --test trace_cli (rewrites tests/traces/*.json)");
     // The traces first (`export --example`), then their replays, which read them.
@@ -93,6 +91,13 @@ fn golden(root: &std::path::Path) -> Result<(), String> {
     println!("[golden] cargo test --test trace_cli (the hand-derived golden_* tests judge the new files)");
     run::Cmd::new(&cargo).dir(root).args(["test", "--test", "trace_cli"]).run()?;
     println!("[golden] done: review `git diff tests/traces` before committing");
+    Ok(())
+}
+
+fn refuse_under_ci(ci: bool) -> Result<(), String> {
+    if ci {
+        return Err("golden: refused because CI is set — golden files are rewritten by a person, not by CI".into());
+    }
     Ok(())
 }
 
@@ -126,4 +131,13 @@ impl Options {
 /// The repository root: the folder above this crate.
 fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives inside the repository").to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn golden_is_refused_under_ci() {
+        assert!(super::refuse_under_ci(true).unwrap_err().contains("refused because CI is set"));
+        assert_eq!(super::refuse_under_ci(false), Ok(()));
+    }
 }

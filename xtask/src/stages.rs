@@ -204,7 +204,8 @@ fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
     let log = r.exec("end-to-end", cmd)?;
     let report = std::fs::read_to_string(&junit).map_err(|e| format!("no test report {}: {e}", junit.display()))?;
     let ran = every_node_file_ran(&report, &files)?;
-    Ok(((), format!("{ran} passed, {} (screenshots in artifacts/e2e/)", count_node_tests(&log))))
+    let summary = count_node_tests(&log);
+    Ok(((), format!("{summary} of {ran} tests in {} files (screenshots in artifacts/e2e/)", files.len())))
 }
 
 /// The suites of a cargo test log: (`Running tests/x.rs (…)` / `Running unittests src/lib.rs (…)` /
