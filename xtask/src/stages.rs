@@ -10,8 +10,9 @@
 //! is wasm32-only and the wasm-bindgen-test stage must run it (and fails when it runs nothing).
 
 use crate::config::{check, BuildConfig};
+use crate::dist;
 use crate::run::Cmd;
-use crate::serve::serve_in_background;
+use crate::serve::{serve_in_background, Encoding};
 use crate::toolchain::{browser, Browser, Tools, WASM_TARGET};
 use crate::wasm;
 use std::path::{Path, PathBuf};
@@ -181,7 +182,10 @@ fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<(()
 }
 
 fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
-    let url = serve_in_background(&r.root.join("www"))?;
+    // What users get: the dist folder (module preloads, precompressed files) through the same server.
+    let site = r.root.join("target/xtask/e2e-site");
+    dist::make(&r.root, &site)?;
+    let url = serve_in_background(&site, Encoding::Compressed)?;
     let dir = r.root.join("tests/e2e");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
