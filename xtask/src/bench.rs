@@ -180,10 +180,10 @@ fn native_figures(root: &Path, side: &Side) -> Result<serde_json::Value, String>
     say("bench", format!("{}: criterion (sim, buffer) — log in {}", side.name, log.display()));
     Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["bench", "--bench", "sim", "--bench", "buffer", "--", "--noplot"])
-        .arg("run_60s_60fps|insert_sample/128|ring_insert_sample/128")
+        .arg("rerun_60s_everything|insert_sample/128")
         .dir(&side.tree)
         .run_logged(&log)?;
-    Ok(criterion_medians(&side.tree, &["run_60s_60fps", "insert_sample/128", "ring_insert_sample/128"]))
+    Ok(criterion_medians(&side.tree, &["rerun_60s_everything", "insert_sample/128", "ring_insert_sample/128"]))
 }
 
 /// peerbench (workloads a and a', goodjs against this side's core in wasm): its results JSON.
