@@ -46,9 +46,12 @@ export async function loadOnce(browser, url, condition) {
   cdp.on('Network.loadingFinished', (e) => { if (counting) { bytes += e.encodedDataLength; requests += 1; } });
   await page.addInitScript(watchReady);
   await page.goto(url, { waitUntil: 'commit', timeout: 120000 });
-  await page.waitForFunction(() => window.__readyAt !== undefined, null, { timeout: 120000, polling: 50 });
+  await page.waitForFunction(() => ['ready', 'failed'].some((k) => document.documentElement?.dataset[k] === 'true'), null, { timeout: 120000, polling: 50 });
   counting = false;
-  const { ms, failed } = await page.evaluate(() => ({ ms: window.__readyAt, failed: document.documentElement.dataset.failed === 'true' }));
+  const { ms, failed } = await page.evaluate(() => ({
+    ms: window.__readyAt ?? performance.getEntriesByName('boot:first-frame')[0]?.startTime ?? performance.now(),
+    failed: document.documentElement.dataset.failed === 'true',
+  }));
   await context.close();
   if (failed) throw new Error(`${url} failed to load`);
   return { ms, bytes, requests };
