@@ -18,6 +18,7 @@ import { startLanguage, installTeaching } from './teach.js';
 import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
 import { loadCore } from './core.js';
+import { SimWorker } from './worker-client.js';
 
 watchForErrors();
 
@@ -36,6 +37,8 @@ class App {
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.state = { playhead: 0, playing: !reducedMotion, speed: 1, keys: { left: false, right: false, up: false, down: false } };
     this.model = new Model(core);
+    /** Heavy re-simulation that is not the frame's own (the delay sweep) runs here, on its own core. */
+    this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
     /** Milliseconds per applied change: re-simulation + full redraw (the bench reads them). */

@@ -203,6 +203,7 @@ fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
         .args(&files)
         .dir(&r.root)
         .env("NETCODE_LAB_URL", &url)
+        .env("NETCODE_LAB_SITE", "dist")
         .env("CHROMIUM", &browser.chromium)
         .env("NETCODE_LAB_ARTIFACTS", r.root.join("artifacts/e2e"));
     let log = r.exec("end-to-end", cmd)?;
