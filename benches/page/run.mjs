@@ -76,6 +76,7 @@ const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].
 const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 console.log(`\n${line(header)}\n${widths.map((w) => '─'.repeat(w)).join('  ')}`);
 for (const row of table) console.log(line(row));
+for (const [name, side] of Object.entries(figures)) if (side.peer?.error) console.log(`peerbench (${name}) failed: ${side.peer.error.split('\n')[0]}`);
 const afterPeer = figures.after?.peer;
 if (afterPeer?.verify) console.log(`\npeerbench check, wasm core vs JS: ${afterPeer.verify.compared} samples compared, ${afterPeer.verify.mismatches} mismatches (max |Δ| ${afterPeer.verify.maxAbsDiff})`);
 if (figures.after?.lighthouse?.failed?.length) console.log(`Lighthouse audits not passed (after): ${figures.after.lighthouse.failed.join(', ')}`);

@@ -4,7 +4,7 @@ const core = require('./netcode_lab_buffer_bench.js');
 
 exports.createInterpolator = (capacity, maxExtrapolateMs) => {
   const b = new core.CoreBuffer(capacity, maxExtrapolateMs);
-  const memory = core.memory();
+  const memory = core.wasmMemory();
   let buffer = null;
   let view = null;
   return {

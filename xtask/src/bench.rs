@@ -219,6 +219,8 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     let bg = out.join("netcode_lab_buffer_bench_bg.wasm");
     Cmd::new(&tools.wasm_opt).args(&cfg.wasm_opt.flags).arg(&bg).arg("-o").arg(&bg).run()?;
     std::fs::copy(crate_dir.join("adapter.cjs"), out.join("adapter.cjs")).map_err(|e| e.to_string())?;
+    // wasm-bindgen's nodejs glue is CommonJS; the repository's package.json says "type": "module".
+    std::fs::write(out.join("package.json"), "{\"type\": \"commonjs\"}\n").map_err(|e| e.to_string())?;
     let results = root.join(format!("target/bench/peer-{}.json", side.name));
     say("bench", format!("{}: peerbench goodjs vs wasm (workloads a, a')", side.name));
     Cmd::new("node")

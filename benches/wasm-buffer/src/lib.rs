@@ -18,6 +18,9 @@ pub struct CoreBuffer {
     buffer: SnapshotBuffer,
     cap: f64,
     out: [f64; 2],
+    /// The first server time pushed (ms): times are kept relative to it, or seconds since 1970 would leave
+    /// f64 only ~0.2 µs of resolution and the positions would drift from the JavaScript buffer's by ~1e-5.
+    epoch: Option<f64>,
 }
 
 #[wasm_bindgen]
@@ -33,19 +36,19 @@ impl CoreBuffer {
             ..BufferParams::default()
         };
         let buffer = SnapshotBuffer::with_params(params).expect("valid buffer parameters");
-        CoreBuffer { buffer, cap: max_extrapolate_ms / 1000.0, out: [0.0; 2] }
+        CoreBuffer { buffer, cap: max_extrapolate_ms / 1000.0, out: [0.0; 2], epoch: None }
     }
 
     /// One arrival (its arrival time is not part of the contract; the server time stands in for it).
     pub fn push(&mut self, tick: f64, server_time_ms: f64, x: f64, y: f64, vx: f64, vy: f64) {
-        let t = server_time_ms / 1000.0;
+        let t = (server_time_ms - *self.epoch.get_or_insert(server_time_ms)) / 1000.0;
         let snapshot = Snapshot::moving(tick as u64, t, Vec2::new(x, y), Vec2::new(vx, vy));
         self.buffer.insert(snapshot, t);
     }
 
     /// Samples at `render_time_ms`; the position is at `out_ptr()`. `false` when the buffer is empty.
     pub fn sample_into(&mut self, render_time_ms: f64) -> bool {
-        let sample = self.buffer.sample(render_time_ms / 1000.0);
+        let sample = self.buffer.sample((render_time_ms - self.epoch.unwrap_or(0.0)) / 1000.0);
         let position = match sample.status {
             SampleStatus::Ready => sample.position,
             _ => match (sample.anchor, sample.newest, self.buffer.oldest()) {
@@ -74,7 +77,7 @@ impl CoreBuffer {
 }
 
 /// The module's memory, for a `Float64Array` view over `out_ptr()`.
-#[wasm_bindgen]
-pub fn memory() -> JsValue {
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
