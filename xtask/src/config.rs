@@ -15,6 +15,14 @@ pub struct BuildConfig {
     #[serde(rename = "wasm-opt")]
     pub wasm_opt: WasmOpt,
     pub profile: toml::Table,
+    pub budget: Budget,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Budget {
+    /// The largest optimised wasm `cargo xtask test` accepts.
+    pub wasm_bytes: u64,
 }
 
 #[derive(Debug, Deserialize)]

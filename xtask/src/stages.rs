@@ -114,7 +114,20 @@ pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
     };
     let built = r.stage("wasm build", |r| {
         let report = wasm::build(&r.root, &tools)?;
-        Ok(((), format!("{} B optimised (wasm-bindgen output {} B)", report.optimised_wasm, report.bindgen_wasm)))
+        let budget = tools.cfg.budget.wasm_bytes;
+        if report.optimised_wasm > budget {
+            return Err(format!(
+                "the optimised wasm is {} B, over the budget of {budget} B (wasm-pack.toml [budget] wasm-bytes)",
+                report.optimised_wasm
+            ));
+        }
+        Ok((
+            (),
+            format!(
+                "{} B optimised, budget {budget} B (wasm-bindgen output {} B)",
+                report.optimised_wasm, report.bindgen_wasm
+            ),
+        ))
     });
     r.stage("wasm clippy", |r| wasm_clippy(r, &tools));
     r.stage("wasm-bindgen-test", |r| wasm_bindgen_test(r, &tools, &browser));
