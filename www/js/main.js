@@ -8,8 +8,6 @@ import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js
 import { theme, measureWidths } from './canvas.js';
 import * as views from './views.js';
 import * as lanes from './lanes.js';
-import * as plots from './plots.js';
-import * as comparison from './comparison.js';
 import * as inspector from './inspector.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
@@ -91,8 +89,11 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
-    // Below the fold: the plots, then the lerp-chase comparison; each joins the frame loop once mounted.
-    for (const module of [plots, comparison]) {
+    // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
+    // first frame's download); each joins the frame loop once mounted.
+    const later = [import('./plots.js'), import('./comparison.js')];
+    for (const loading of later) {
+      const module = await loading;
       await nextTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
