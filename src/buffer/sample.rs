@@ -231,6 +231,7 @@ impl SnapshotBuffer {
             reason: None,
             anchor: Some(left),
             newest: Some(newest),
+            generation: Some(left.generation),
         })
     }
 
