@@ -9,7 +9,8 @@ use netcode_lab::interpolate::Interpolation;
 use netcode_lab::trace::params::{ADAPTIVE, BEFORE_OLDEST, CAP_RULES, CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS};
 use netcode_lab::trace::replay::{ReplayMetrics, ReplaySamples, SnapshotSample};
 use netcode_lab::trace::{
-    replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT,
+    replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT, MAX_EARLY_ARRIVAL,
+    MAX_TIME,
 };
 use proptest::prelude::*;
 
@@ -282,9 +283,27 @@ fn any_trace() -> impl Strategy<Value = Trace> {
             } else {
                 sample_at
             };
+            let data = plausible_for_the_known_clock(&params, data);
             Trace { note, params, data, sample_at }
         },
     )
+}
+
+/// With the `known` clock no snapshot arrives more than `MAX_EARLY_ARRIVAL` before its server time: such a
+/// trace is refused (the offset is wrong). Arrivals that would be are moved to the earliest plausible time.
+fn plausible_for_the_known_clock(params: &TraceParams, data: TraceData) -> TraceData {
+    let TraceData::Snapshots { mut snapshots, rtt } = data else { return data };
+    if params.clock.unwrap_or(ClockKind::Known) == ClockKind::Known {
+        let offset = params.clock_offset.unwrap_or(0.0);
+        for s in &mut snapshots {
+            let earliest = s.server_time - offset - MAX_EARLY_ARRIVAL;
+            if s.arrival < earliest {
+                s.arrival = earliest.min(MAX_TIME);
+                s.server_time = s.server_time.min(s.arrival + offset);
+            }
+        }
+    }
+    TraceData::Snapshots { snapshots, rtt }
 }
 
 /// A small, realistic snapshot trace: 20 Hz with jitter, duplicates, reordering, teleports, any policy.

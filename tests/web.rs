@@ -100,7 +100,7 @@ fn sweep_and_curves_cross_as_plain_objects() {
     let playground = Playground::new(params(r#"{"duration": 3}"#)).unwrap();
     let points = playground.sweep(vec![0.0, 0.1, 0.2]).unwrap();
     assert_eq!(js_sys::Array::from(&points).length(), 3);
-    let curves = Playground::extrapolation_curves(3000.0, 0.1, 0.2, 21).unwrap();
+    let curves = Playground::extrapolation_curves(3000.0, 0.1, 0.2, 21.0).unwrap();
     let seed = js_sys::Array::from(&get(&curves, &["extrapolate-seed"]));
     let peak = (0..seed.length()).filter_map(|i| get(&seed.get(i), &["offset"]).as_f64()).fold(0.0, f64::max);
     assert!((peak - 75.0).abs() < 1e-6, "seed 000 §4.3.5 peaks at 75: {peak}");

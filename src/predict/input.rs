@@ -116,7 +116,10 @@ impl InputScript {
     /// Events with equal times keep their order, so the later one wins.
     pub fn new(mut events: Vec<KeyEvent>) -> Result<Self, ParamError> {
         if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| !e.time.is_finite() || e.time < 0.0) {
-            return Err(ParamError::new(format!("script[{i}].time"), format!("{} is not a finite time ≥ 0 s", e.time)));
+            return Err(ParamError::new(
+                format!("script[{i}].time"),
+                format!("{} is not a finite time ≥ 0 s", crate::words::num(e.time)),
+            ));
         }
         events.sort_by(|a, b| a.time.total_cmp(&b.time));
         Ok(InputScript { events })

@@ -22,7 +22,9 @@ use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
 use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
+use crate::words;
 use serde::{Deserialize, Serialize};
+use serde_json::error::Category;
 
 /// The longest run the simulator accepts, in seconds.
 pub const MAX_DURATION: f64 = 120.0;
@@ -248,10 +250,23 @@ impl SimParams {
         PredictParams { snapshot_rate: self.scenario.send_rate, ..self.local }
     }
 
-    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`).
+    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`). Every group is a JSON
+    /// object: an array in its place is refused (serde would otherwise read it as the fields in order).
     pub fn from_json(text: &str) -> Result<SimParams, ParamError> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let params = deserialize_named(&mut de)?;
+        let params: SimParams = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let field = field_name(e.path());
+            let e = e.into_inner();
+            let message = match e.classify() {
+                Category::Syntax | Category::Eof => words::syntax(text, e.line(), e.column(), &e.to_string()),
+                _ => words::plain(&e.to_string()),
+            };
+            ParamError::new(field, message)
+        })?;
+        de.end().map_err(|e| ParamError::new("params", format!("not valid JSON ({e})")))?;
+        let shape: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ParamError::new("params", e.to_string()))?;
+        objects_only(&shape)?;
         params.validate()?;
         Ok(params)
     }
@@ -262,14 +277,52 @@ pub fn deserialize_named<'de, D: serde::Deserializer<'de>>(de: D) -> Result<SimP
 where
     D::Error: std::fmt::Display,
 {
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { "params".to_string() } else { path };
-        ParamError::new(field, e.into_inner().to_string())
-    })
+    serde_path_to_error::deserialize(de)
+        .map_err(|e| ParamError::new(field_name(e.path()), words::plain(&e.into_inner().to_string())))
 }
 
-impl SimParams {}
+fn field_name(path: &serde_path_to_error::Path) -> String {
+    match path.to_string().as_str() {
+        "." => "params".to_string(),
+        path => path.to_string(),
+    }
+}
+
+/// The shape of parameters read elsewhere (a JS object, whose reader sees only the keys it knows): no array where
+/// an object belongs, no unknown key. Values are not judged here (a JS `NaN` arrives as `null`).
+pub fn check_shape(value: &serde_json::Value) -> Result<(), ParamError> {
+    objects_only(value)?;
+    if let Err(e) = serde_path_to_error::deserialize::<_, SimParams>(value) {
+        let message = words::plain(&e.inner().to_string());
+        if message.starts_with("unknown key") {
+            return Err(ParamError::new(field_name(e.path()), message));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an array where a group of parameters (an object) belongs: serde reads an array as the fields in
+/// order, and `[5]` must not silently mean `{"seed": 5}`. The only array among the parameters is `script`.
+pub fn objects_only(value: &serde_json::Value) -> Result<(), ParamError> {
+    fn walk(value: &serde_json::Value, path: &str) -> Result<(), ParamError> {
+        use serde_json::Value;
+        let name = |key: &str| if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
+        match value {
+            Value::Object(map) => map.iter().try_for_each(|(k, v)| match (path, k.as_str(), v) {
+                ("", "script", Value::Array(events)) => {
+                    events.iter().enumerate().try_for_each(|(i, e)| walk(e, &format!("script[{i}]")))
+                }
+                _ => walk(v, &name(k)),
+            }),
+            Value::Array(_) => {
+                let field = if path.is_empty() { "params" } else { path };
+                Err(ParamError::new(field, "expected an object, found an array"))
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(value, "")
+}
 
 #[cfg(test)]
 mod tests {
@@ -290,7 +343,8 @@ mod tests {
         p.remote.clock.render_delay = f64::NAN;
         assert_eq!(p.validate().unwrap_err().field, "remote.clock.renderDelay");
         let err = SimParams::from_json(r#"{"sead": 3}"#).unwrap_err();
-        assert!(err.message.contains("unknown field `sead`"), "{err}");
+        assert!(err.message.starts_with("unknown key \"sead\" (known: seed, duration, fps,"), "{err}");
+        assert!(SimParams::from_json("{} []").is_err(), "trailing characters");
         let err = SimParams::from_json(r#"{"network": {"downlink": {"loss": "lots"}}}"#).unwrap_err();
         assert_eq!(err.field, "network.downlink.loss", "{err}");
     }

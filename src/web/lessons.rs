@@ -4,16 +4,9 @@ use crate::lessons::{correction_jumps, hard_snap_table, walk};
 use crate::path::params::PathParams;
 use crate::predict::smoothing::SmoothingParams;
 use crate::trace::Trace;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
-}
-
-fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("`{what}`: {e}")))
-}
+use super::convert::{group_from_js as from_js, to_js};
 
 /// Statics only: nothing is kept between calls.
 #[wasm_bindgen]
