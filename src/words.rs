@@ -95,6 +95,8 @@ fn offset(text: &str, line: usize, column: usize) -> Option<usize> {
 /// `the key "x" appears twice`. Positions (`at line 1 column 9`) are dropped when the message is about a value;
 /// anything else is returned as serde said it.
 pub fn plain(text: &str) -> String {
+    // serde-wasm-bindgen's errors are JS `Error`s, and say so.
+    let text = text.strip_prefix("Error: ").unwrap_or(text);
     let text = match text.rfind(" at line ") {
         Some(at) if text[at..].contains(" column ") && is_about_a_value(text) => &text[..at],
         _ => text,
@@ -156,6 +158,7 @@ fn expected_words(expected: &str) -> String {
         "a sequence" => "an array".into(),
         "a map" => "an object".into(),
         other if other.starts_with("struct ") => "an object".into(),
+        other if other.starts_with("enum ") || other == "variant identifier" => "a name (a string)".into(),
         other => other.to_string(),
     }
 }
@@ -261,5 +264,10 @@ mod tests {
         assert_eq!(plain("duplicate field `seed` at line 1 column 20"), r#"the key "seed" appears twice"#);
         assert_eq!(plain("number out of range at line 1 column 20"), "number out of range (beyond ±1.8e308)");
         assert_eq!(plain("expected value at line 1 column 2"), "expected value at line 1 column 2", "syntax kept");
+        assert_eq!(
+            plain("Error: invalid type: floating point `3.0`, expected enum UnderrunPolicy"),
+            "expected a name (a string), found 3",
+            "serde-wasm-bindgen's words"
+        );
     }
 }

@@ -135,7 +135,7 @@ impl Seed004Params {
 /// | `maxRate` | 0.1 s/s | 0.001..=0.5 s/s | jitter: project choice, the timeline never slows below 90 % speed |
 /// | `seed004` | see [`Seed004Params`] | | seed004 |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct AdaptiveDelayParams {
     pub enabled: bool,
     pub mode: AdaptiveMode,

@@ -104,7 +104,7 @@ impl ClockKind {
 /// | `rtt` | gain 0.1, factor 3, floor 5 ms, 5 rejects | see `FilterParams` | seed 004 §2.2, §4.2 |
 /// | `smooth`, `timescale`, `adaptiveDelay` | see their types | | |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ClockParams {
     pub clock: ClockKind,
     pub render_delay: f64,

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which movement keys are held. Opposite keys cancel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Keys {
     pub left: bool,
     pub right: bool,
@@ -99,6 +99,7 @@ impl InputPacket {
 
 /// From `time` on (seconds), `keys` are held — until the next event.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KeyEvent {
     pub time: f64,
     pub keys: Keys,

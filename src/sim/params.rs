@@ -253,6 +253,7 @@ impl SimParams {
     /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`). Every group is a JSON
     /// object: an array in its place is refused (serde would otherwise read it as the fields in order).
     pub fn from_json(text: &str) -> Result<SimParams, ParamError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut de = serde_json::Deserializer::from_str(text);
         let params: SimParams = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let field = field_name(e.path());
@@ -261,7 +262,7 @@ impl SimParams {
                 Category::Syntax | Category::Eof => words::syntax(text, e.line(), e.column(), &e.to_string()),
                 _ => words::plain(&e.to_string()),
             };
-            ParamError::new(field, message)
+            named(field, message)
         })?;
         de.end().map_err(|e| ParamError::new("params", format!("not valid JSON ({e})")))?;
         let shape: serde_json::Value =
@@ -277,8 +278,20 @@ pub fn deserialize_named<'de, D: serde::Deserializer<'de>>(de: D) -> Result<SimP
 where
     D::Error: std::fmt::Display,
 {
-    serde_path_to_error::deserialize(de)
-        .map_err(|e| ParamError::new(field_name(e.path()), words::plain(&e.into_inner().to_string())))
+    serde_path_to_error::deserialize(de).map_err(|e| named(field_name(e.path()), words::plain(&e.inner().to_string())))
+}
+
+/// The error at `field`, unless the message is itself a checked value's error (`` `script[2].time`: … ``, from a
+/// type that checks itself while it is read): then that one, which names the field more exactly.
+pub fn named(field: String, message: String) -> ParamError {
+    if let Some((inner, rest)) = message.strip_prefix('`').and_then(|m| m.split_once("`: ")) {
+        let rest = match rest.rfind(" at line ") {
+            Some(at) if rest[at..].contains(" column ") => &rest[..at],
+            _ => rest,
+        };
+        return ParamError::new(inner, rest);
+    }
+    ParamError::new(field, message)
 }
 
 fn field_name(path: &serde_path_to_error::Path) -> String {

@@ -53,6 +53,9 @@ impl TraceError {
         if let Some(missing) = between(text, "missing field `", "`") {
             return TraceError::new(join(&field, missing), "missing");
         }
+        if let Some(twice) = between(text, "duplicate field `", "`") {
+            return TraceError::new(join(&field, twice), plain(text));
+        }
         if e.is_syntax() || e.is_eof() {
             return match text.strip_prefix("number out of range") {
                 Some(_) => TraceError::new(field, "number out of range (beyond ±1.8e308)"),
@@ -80,7 +83,7 @@ fn field_path(path: &serde_path_to_error::Path) -> String {
             Segment::Seq { index } => out.push_str(&format!("[{index}]")),
             Segment::Map { key } => out = join(&out, key),
             Segment::Enum { variant } => out = join(&out, variant),
-            Segment::Unknown => out = join(&out, "?"),
+            Segment::Unknown => {} // a key that could not be read: the place is its object
         }
     }
     if out.is_empty() {

@@ -30,7 +30,7 @@ pub fn group_from_js<T: DeserializeOwned>(value: JsValue, group: &str) -> Result
     let named = |path: &serde_path_to_error::Path, message: String| {
         let path = path.to_string();
         let field = if path == "." { group.to_string() } else { format!("{group}.{path}") };
-        JsError::new(&ParamError::new(field, message).to_string())
+        JsError::new(&crate::sim::params::named(field, message).to_string())
     };
     let typed: T = serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(value.clone()))
         .map_err(|e| named(e.path(), plain(&e.inner().to_string())))?;
