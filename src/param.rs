@@ -12,8 +12,9 @@ pub struct ParamError {
 }
 
 impl ParamError {
+    /// An error at `field` — one line, shortened if huge (a field can be a key from a file).
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ParamError { field: field.into(), message: message.into() }
+        ParamError { field: crate::words::one_line(&field.into()), message: crate::words::one_line(&message.into()) }
     }
 }
 
@@ -68,6 +69,13 @@ mod tests {
         let err = in_range("renderDelay", f64::INFINITY, 0.0, 1.0, "s").unwrap_err();
         assert_eq!(err.to_string(), "`renderDelay`: Infinity is not a finite number");
         assert_eq!(in_range("renderDelay", -0.0, 0.0, 1.0, "s").map(f64::to_bits), Ok((-0.0f64).to_bits()));
+    }
+
+    /// Found by the sim_params fuzz target: a key holding a newline made the CLI's error two lines.
+    #[test]
+    fn an_error_is_one_line_whatever_the_key() {
+        let err = ParamError::new("seed\ndurnure", "unknown key \"seed\ndurnure\"");
+        assert_eq!(err.to_string(), "`seed\\ndurnure`: unknown key \"seed\\ndurnure\"");
     }
 
     #[test]

@@ -44,6 +44,26 @@ impl fmt::Display for Num {
     }
 }
 
+/// How many characters of a field or a message are kept (the rest becomes `…`).
+pub const MAX_PART: usize = 600;
+
+/// Control characters escaped and the text shortened to [`MAX_PART`] characters (escapes included): whatever an
+/// input held, the error that quotes it stays one short line.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in text.chars() {
+        let piece: String = if c.is_control() { c.escape_default().collect() } else { c.to_string() };
+        count += piece.chars().count();
+        if count > MAX_PART {
+            out.push('…');
+            break;
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
 /// `5 s is outside 0..=1 s` (no unit: `2 is outside 0..=1`).
 pub fn outside(value: f64, min: f64, max: f64, unit: &str) -> String {
     match unit {
@@ -81,6 +101,22 @@ pub fn syntax(text: &str, line: usize, column: usize, message: &str) -> String {
         return format!("expected a name (a string), found {found}");
     }
     format!("not valid JSON ({message})")
+}
+
+/// A serde path as the documents spell it: `snapshots[3].serverTime`; a key serde could not read (the
+/// document ended inside it) names its object. `None` for the document itself.
+pub fn path(path: &serde_path_to_error::Path) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } if out.is_empty() => out.push_str(key),
+            Segment::Map { key } | Segment::Enum { variant: key } => out = format!("{out}.{key}"),
+            Segment::Unknown => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The byte offset of `line`/`column` (1-based) in `text`.
@@ -218,6 +254,14 @@ mod tests {
                 assert_eq!(text.parse::<f64>().unwrap().to_bits(), value.to_bits(), "{text} reads back");
             }
         }
+    }
+
+    #[test]
+    fn one_line_escapes_and_shortens() {
+        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
+        assert_eq!(one_line(&"x".repeat(1000)).chars().count(), MAX_PART + 1);
+        // Found by the trace_parser fuzz target: 400 characters that each escape to six made a line of 2400.
+        assert!(one_line(&"\u{7f}".repeat(1000)).chars().count() <= MAX_PART + 1);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! one sample per `sampleAt` with the documented nulls, twice the same).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
+
 use netcode_lab::clock::ClockKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::interpolate::Interpolation;
@@ -348,7 +350,7 @@ fn playback_trace() -> impl Strategy<Value = Trace> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(256)))]
 
     /// Export, then read: the same trace, to the last bit of every number.
     #[test]

@@ -381,8 +381,14 @@ impl RenderClock {
             Engine::Smooth(clock) => clock.advance(now, dt, delay, rtt),
             Engine::Timescale(clock) => clock.advance(dt, delay, view),
         };
-        let uncertain =
-            if now.is_finite() { estimate.uncertain } else { Some(format!("local time {now} is not a finite number")) };
+        let uncertain = if !now.is_finite() {
+            Some(format!("local time {} is not a finite number", crate::words::num(now)))
+        } else if estimate.uncertain.is_none() && !estimate.render_time.is_finite() {
+            // A clock that ran off the end of f64 (frames of absurd length) says so rather than claim it.
+            Some(format!("the render time {} is not a finite number", crate::words::num(estimate.render_time)))
+        } else {
+            estimate.uncertain
+        };
         let render_time = estimate.render_time;
         if self.monitor.observe(render_time, dt) {
             self.log_jump(now, dt, render_time, delay, before);

@@ -295,10 +295,7 @@ pub fn named(field: String, message: String) -> ParamError {
 }
 
 fn field_name(path: &serde_path_to_error::Path) -> String {
-    match path.to_string().as_str() {
-        "." => "params".to_string(),
-        path => path.to_string(),
-    }
+    words::path(path).unwrap_or_else(|| "params".into())
 }
 
 /// The shape of parameters read elsewhere (a JS object, whose reader sees only the keys it knows): no array where
@@ -360,6 +357,17 @@ mod tests {
         assert!(SimParams::from_json("{} []").is_err(), "trailing characters");
         let err = SimParams::from_json(r#"{"network": {"downlink": {"loss": "lots"}}}"#).unwrap_err();
         assert_eq!(err.field, "network.downlink.loss", "{err}");
+    }
+
+    /// Found by the `sim_params` fuzz target (fuzz/regressions/sim_params/): a file that ends inside a key named
+    /// the key `?`.
+    #[test]
+    fn a_key_cut_off_by_the_end_of_the_file_names_its_object() {
+        let err = SimParams::from_json(r#"{"network": {"downlink": {"duplicate*: 0.05}}}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`network.downlink`: not valid JSON (EOF while parsing a string at line 1 column 46)"
+        );
     }
 
     #[test]

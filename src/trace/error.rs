@@ -13,11 +13,8 @@
 //! always exactly one line.
 
 use crate::param::ParamError;
-use crate::words::{between, plain, syntax};
+use crate::words::{between, one_line, plain, syntax};
 use std::fmt;
-
-/// How many characters of a field or message are kept (the rest becomes `…`).
-const MAX_PART: usize = 600;
 
 /// A trace that was refused: `field` names where (`snapshots[3].serverTime`), `message` what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,21 +73,7 @@ impl std::error::Error for TraceError {}
 
 /// `snapshots[3].serverTime`; the document itself is `trace`.
 fn field_path(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            Segment::Map { key } => out = join(&out, key),
-            Segment::Enum { variant } => out = join(&out, variant),
-            Segment::Unknown => {} // a key that could not be read: the place is its object
-        }
-    }
-    if out.is_empty() {
-        "trace".into()
-    } else {
-        out
-    }
+    crate::words::path(path).unwrap_or_else(|| "trace".into())
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -100,32 +83,12 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// Control characters escaped and the text shortened: whatever the file held, the error stays one line.
-fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_PART {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn one_line_escapes_and_shortens() {
-        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
-        let long = "x".repeat(1000);
-        assert_eq!(one_line(&long).chars().count(), MAX_PART + 1);
+    fn an_error_is_one_line() {
         assert_eq!(TraceError::new("f\n", "m").to_string(), "f\\n: m");
     }
 

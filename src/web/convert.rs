@@ -28,8 +28,7 @@ pub fn shape_of(value: &JsValue) -> Result<serde_json::Value, JsError> {
 /// key and no array in place of an object.
 pub fn group_from_js<T: DeserializeOwned>(value: JsValue, group: &str) -> Result<T, JsError> {
     let named = |path: &serde_path_to_error::Path, message: String| {
-        let path = path.to_string();
-        let field = if path == "." { group.to_string() } else { format!("{group}.{path}") };
+        let field = crate::words::path(path).map_or_else(|| group.to_string(), |p| format!("{group}.{p}"));
         JsError::new(&crate::sim::params::named(field, message).to_string())
     };
     let typed: T = serde_path_to_error::deserialize(serde_wasm_bindgen::Deserializer::from(value.clone()))

@@ -15,7 +15,7 @@ import { buildTraceIO } from './trace-io.js';
 import { startLanguage, installTeaching } from './teach.js';
 import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
-import { loadCore } from './core.js';
+import { loadCore, wasmMemoryBytes } from './core.js';
 import { SimWorker } from './worker-client.js';
 
 watchForErrors();
@@ -86,7 +86,7 @@ class App {
     window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
     window.addEventListener('keydown', (e) => this.onKey(e, true));
     window.addEventListener('keyup', (e) => this.onKey(e, false));
-    window.netcodeLab = { app: this, core: this.core, model: () => this.model };
+    window.netcodeLab = { app: this, core: this.core, model: () => this.model, wasmMemoryBytes };
     this.last = performance.now();
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
@@ -283,6 +283,7 @@ class App {
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
     if (this.frameTimes.length > 600) this.frameTimes.shift();
+    this.draws = (this.draws ?? 0) + 1;
   }
 }
 
