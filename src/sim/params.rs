@@ -359,6 +359,34 @@ mod tests {
         assert_eq!(err.field, "network.downlink.loss", "{err}");
     }
 
+    /// Every group of parameters refuses a key it does not know (a typo must not silently become a default):
+    /// `zzz` is put into each object of the defaults in turn. A new group without `deny_unknown_fields` fails here.
+    #[test]
+    fn every_group_refuses_an_unknown_key() {
+        fn objects(value: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+            if let serde_json::Value::Object(map) = value {
+                out.push(path.to_string());
+                for (key, inner) in map {
+                    objects(inner, &if path.is_empty() { key.clone() } else { format!("{path}.{key}") }, out);
+                }
+            }
+        }
+        let defaults = serde_json::to_value(SimParams::default()).unwrap();
+        let mut paths = Vec::new();
+        objects(&defaults, "", &mut paths);
+        assert!(paths.len() >= 15, "{paths:?}");
+        for path in paths {
+            let mut value = defaults.clone();
+            let target = path.split('.').filter(|k| !k.is_empty()).fold(&mut value, |v, k| &mut v[k]);
+            target.as_object_mut().unwrap().insert("zzz".into(), 1.into());
+            let err = SimParams::from_json(&value.to_string()).unwrap_err();
+            let field = if path.is_empty() { "zzz".to_string() } else { format!("{path}.zzz") };
+            // A group with a flattened part (`local`) names the group, and the key in the message.
+            let named = err.field == field || (err.field == path && err.message.starts_with("unknown key \"zzz\""));
+            assert!(named, "{path}: {err}");
+        }
+    }
+
     /// Found by the `sim_params` fuzz target (fuzz/regressions/sim_params/): a file that ends inside a key named
     /// the key `?`.
     #[test]
