@@ -48,10 +48,12 @@ pub const TARGETS: [(&str, Oracle); 6] = [
     ("prediction_ops", prediction_ops),
 ];
 
-/// A refusal is one line that names a field (keys from the file are named as written, whatever they hold).
+/// A refusal is one line that names a field (keys from the file are named as written, whatever they hold): at
+/// most a field and a message of `MAX_PART` characters each (and an ellipsis).
 fn one_line(field: &str, text: &str) {
     assert!(!field.is_empty(), "the field is named: {text}");
-    assert!(!text.contains('\n') && text.chars().count() < 1000, "one short line: {text}");
+    let most = 2 * (netcode_lab::words::MAX_PART + 1) + 8;
+    assert!(!text.contains('\n') && text.chars().count() <= most, "one short line: {text}");
 }
 
 // ---------------------------------------------------------------------------------------------- trace_parser
@@ -243,7 +245,7 @@ pub fn buffer_ops(data: &[u8]) {
     };
     let Ok(cap_rule) = pick(&mut u, &CapRule::ALL) else { return };
     let underrun = UnderrunParams { underrun_policy: policy, max_extrapolation: cap, cap_rule };
-    let presenter = Presenter::new(underrun);
+    let presenter = Presenter::for_send_interval(underrun, params.send_interval);
     let Ok(mut presenter) = presenter else {
         assert!(!(0.0..=1.0).contains(&cap), "a valid cap is accepted: {cap}");
         return;
