@@ -6,9 +6,9 @@
 //! ```
 //! The limits keep memory bounded whatever a file holds: the text is refused by its size before anything is
 //! parsed, and each array is counted *while* it is read, so a file of ten million `sampleAt` entries stops at
-//! entry 200 001 instead of allocating them all. A trace at every count limit, written as [`Trace::to_json`]
-//! writes it, still fits in the byte limit. The page shows a trace with 150 000 samples in about 66 MB of
-//! timelines (55 columns × 8 bytes per frame).
+//! entry 150 001 instead of allocating them all. A trace at every count limit, written as [`Trace::to_json`]
+//! writes it, still fits in the byte limit. The page shows a trace with 150 000 samples in about 71 MB of
+//! timelines (59 columns × 8 bytes per frame).
 //!
 //! [`Trace::to_json`]: super::Trace::to_json
 
