@@ -63,7 +63,7 @@ export default {
   'button.import': 'Import trace…',
   'button.exportSnapshots': 'Export snapshots',
   'button.exportPaths': 'Export paths',
-  'hint.trace': 'Or drop a trace file anywhere on the page. Format: netcode-lab/trace@1 (see the README).',
+  'hint.trace': 'Or drop a trace file anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Format: netcode-lab/trace@1 (see the README).',
 
   // Transport
   'button.play': 'Play',

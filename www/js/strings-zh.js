@@ -131,7 +131,7 @@ export default {
   'button.import': '导入记录…',
   'button.exportSnapshots': '导出快照',
   'button.exportPaths': '导出路径',
-  'hint.trace': '也可以把记录文件拖到页面任意位置。格式：netcode-lab/trace@1（见 README）。',
+  'hint.trace': '也可以把记录文件拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1（见 README）。',
 
   // 播放控制
   'button.play': '播放',

@@ -26,8 +26,13 @@ export function buildTraceIO(root, api) {
         <button type="button" id="export-paths" data-i18n="button.exportPaths">${t('button.exportPaths')}</button>
       </div>
       <p class="hint import-progress" id="trace-progress" hidden><progress max="1"></progress> <span></span></p>
-      <p class="hint" data-i18n="hint.trace">${t('hint.trace')}</p>
+      <p class="hint" id="trace-hint" data-i18n="hint.trace"></p>
     </details>`;
+  // The limits come from the core (src/trace/limits.rs), so the page says what the reader enforces.
+  const limits = api.core().Playground.traceLimits();
+  const hint = root.querySelector('#trace-hint');
+  hint.dataset.i18nVars = JSON.stringify({ mib: limits.bytes / 1048576, snapshots: limits.snapshots, samples: limits.sampleAt });
+  hint.textContent = t('hint.trace', JSON.parse(hint.dataset.i18nVars));
   const progress = root.querySelector('#trace-progress');
   const say = (text, fraction) => {
     progress.hidden = text === null;
