@@ -107,6 +107,7 @@ fn main() -> ExitCode {
         "soak: {hours} simulated hours, {frames} frames at {FPS} fps, 20 % burst loss, 10 % reordering, 5 % duplicates"
     );
     println!("soak: hour  resident MiB  (clock: frames uncertain, render regressions)");
+    println!("soak: {:>5.1}  {:>8.2}  (before the first frame)", 0.0, curve[0].1 as f64 / 1048576.0);
     let mut row = [f64::NAN; frame::STRIDE];
     let uncertain_code = SampleStatus::ALL.iter().position(|s| *s == SampleStatus::ClockUncertain).unwrap_or(0) as f64;
     for k in 1..=frames {
