@@ -430,7 +430,8 @@ fn every_bad_trace_exits_2_with_one_line_naming_the_field() {
 
 #[test]
 fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
-    let usage = "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | export --scenario NAME | --help";
+    let usage = "usage: netcode-lab replay TRACE.json [--strategy NAME] | export --example NAME | export --list \
+                 | export --scenario NAME | compare --scenario NAME | --help";
     let missing = traces().join("no-such-trace.json");
     let missing = missing.to_str().unwrap();
     let dir = traces();
@@ -438,8 +439,14 @@ fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
     let cases: [(&[&str], String); 8] = [
         (&[], format!("no command ({usage})")),
         (&["play"], format!("unknown command `play` ({usage})")),
-        (&["replay"], format!("replay: expected exactly one trace file, `-` for stdin ({usage})")),
-        (&["replay", "a.json", "b.json"], format!("replay: expected exactly one trace file, `-` for stdin ({usage})")),
+        (
+            &["replay"],
+            format!("replay: expected one trace file (`-` for stdin) and optionally --strategy NAME ({usage})"),
+        ),
+        (
+            &["replay", "a.json", "b.json"],
+            format!("replay: expected one trace file (`-` for stdin) and optionally --strategy NAME ({usage})"),
+        ),
         (&["replay", missing], format!("{missing}: cannot read (No such file or directory (os error 2))")),
         (&["replay", dir], format!("{dir}: cannot read (Is a directory (os error 21))")),
         (
