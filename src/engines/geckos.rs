@@ -34,6 +34,7 @@ use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// The time-offset correction threshold in `addSnapshot`, milliseconds (hard-coded in the library).
 pub const AUTO_CORRECT_MS: f64 = 50.0;
@@ -82,19 +83,19 @@ pub struct VaultEntry {
 /// `Vault`: kept sorted by time (oldest first) — the library sorts on every `get`, which finds the same pair.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vault {
-    entries: Vec<VaultEntry>,
+    entries: VecDeque<VaultEntry>,
     max_size: usize,
 }
 
 impl Vault {
     pub fn new(max_size: usize) -> Self {
-        Vault { entries: Vec::new(), max_size }
+        Vault { entries: VecDeque::new(), max_size }
     }
 
     /// `add`: beyond the maximum the oldest goes first.
     pub fn add(&mut self, entry: VaultEntry) {
         if self.entries.len() > self.max_size.saturating_sub(1) {
-            self.entries.remove(0);
+            self.entries.pop_front();
         }
         let at = self.entries.partition_point(|e| e.time <= entry.time);
         self.entries.insert(at, entry);
@@ -119,7 +120,7 @@ impl Vault {
 
     /// The newest snapshot (`get()`).
     pub fn latest(&self) -> Option<VaultEntry> {
-        self.entries.last().copied()
+        self.entries.back().copied()
     }
 }
 

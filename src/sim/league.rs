@@ -10,7 +10,7 @@
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
 
-use crate::engines::run::{run, StrategyMetrics};
+use crate::engines::run::{run, Keep, StrategyMetrics};
 use crate::engines::{Setup, StrategyKind, Stream};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
@@ -120,13 +120,8 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         let setup = setup(&p, network.preset);
         let first = cells.len();
         for &kind in strategies {
-            let made = run(&setup, kind, &inputs, &map, &truth, false)?;
-            cells.push(Cell {
-                network: network.label.clone(),
-                strategy: kind,
-                metrics: made.metrics,
-                best: Vec::new(),
-            });
+            let metrics = run(&setup, kind, &inputs, &map, &truth, Keep::METRICS)?.metrics.expect("scored");
+            cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
         }
         mark_best(&mut cells[first..]);
     }

@@ -1,8 +1,9 @@
 //! Whole runs: every strategy replays the run's own client inputs; the page's cache re-runs only what a change
 //! touches; the league table ranks them on every network.
 
-use netcode_lab::engines::run::Bank;
+use netcode_lab::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep};
 use netcode_lab::engines::StrategyKind;
+use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::sim::league::{league, setup, Network, COLUMNS};
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::presets::NetworkPreset;
@@ -27,22 +28,48 @@ fn bank_run(sim: &Simulation, bank: &mut Bank, kind: StrategyKind) -> Vec<u64> {
 }
 
 /// The `playground` strategy is the page's own pipeline replayed on its logged inputs: the same positions, bit
-/// for bit, on a mobile network with losses, reordering and a clock kick.
+/// for bit, on a mobile network with losses, reordering and a clock kick — so the page reads its rows from the
+/// frames (`rows_from_frames`), modes included, whatever the underrun policy, and its metrics are the page's.
 #[test]
 fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
-    let mut p = params();
-    NetworkPreset::Mobile.apply(&mut p);
-    p.network.downlink.reorder = 0.05;
-    p.events.kick_at = Some(3.0);
-    let sim = run(&p).unwrap();
-    let rows = bank_run(&sim, &mut Bank::default(), StrategyKind::Playground);
-    let frames = &sim.recording().frames;
-    assert_eq!(rows.len(), frames.len() * 4);
-    for i in 0..frames.len() {
-        let f = frames.row(i).unwrap();
-        let same = |a: u64, b: f64| a == b.to_bits();
-        assert!(same(rows[i * 4 + 1], f[frame::X]) && same(rows[i * 4 + 2], f[frame::Y]), "frame {i}");
-        assert!(same(rows[i * 4], f[frame::RENDER_TIME]), "frame {i}");
+    for policy in UnderrunPolicy::ALL {
+        let mut p = params();
+        NetworkPreset::Mobile.apply(&mut p);
+        p.network.downlink.reorder = 0.05;
+        p.events.kick_at = Some(3.0);
+        p.remote.underrun.underrun_policy = policy;
+        let sim = run(&p).unwrap();
+        let rows = bank_run(&sim, &mut Bank::default(), StrategyKind::Playground);
+        let frames = &sim.recording().frames;
+        assert_eq!(rows.len(), frames.len() * 4);
+        for i in 0..frames.len() {
+            let f = frames.row(i).unwrap();
+            let same = |a: u64, b: f64| a == b.to_bits();
+            assert!(same(rows[i * 4 + 1], f[frame::X]) && same(rows[i * 4 + 2], f[frame::Y]), "{policy:?} frame {i}");
+            assert!(same(rows[i * 4], f[frame::RENDER_TIME]), "{policy:?} frame {i}");
+        }
+        let read: Vec<u64> = rows_from_frames(frames).iter().map(|v| v.to_bits()).collect();
+        assert_eq!(read, rows, "{policy:?}: modes read from the frames");
+        let (_, inputs) = sim.client_inputs();
+        let scored = run_strategy(
+            &setup(&p, None),
+            StrategyKind::Playground,
+            inputs,
+            sim.time_map(),
+            sim.truth(),
+            Keep::METRICS,
+        )
+        .unwrap()
+        .metrics
+        .unwrap();
+        let page = sim.metrics().remote;
+        assert_eq!(scored.track, page.shown, "{policy:?}");
+        assert_eq!(scored.underrun_share, Some(page.underrun_share), "{policy:?}");
+        assert_eq!(
+            (scored.extrapolation_share, scored.mean_lag),
+            (page.extrapolation_share, page.mean_lag),
+            "{policy:?}"
+        );
     }
 }
 
@@ -112,18 +139,17 @@ fn the_league_ranks_every_strategy_on_every_network() {
     assert_eq!(league(&params(), &Network::all(), &StrategyKind::ALL).unwrap(), table, "deterministic");
 }
 
-/// The table's custom column is what the page computes on its own run, and an engine's parameter moves only
+/// The table's custom column is the strategies run on the page's own run, and an engine's parameter moves only
 /// that engine's row: a fixed Mirror buffer of 4 send intervals instead of ~2 adds about 100 ms of latency.
 #[test]
 fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
     let p = params();
     let sim = run(&p).unwrap();
-    let mut bank = Bank::default();
     let table = league(&p, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
     for kind in StrategyKind::ALL {
-        let (id, inputs) = sim.client_inputs();
-        let made = bank.get(&setup(&p, None), kind, id, inputs, sim.time_map(), sim.truth()).unwrap();
-        assert_eq!(table.cell("custom", kind).unwrap().metrics, made.metrics, "{}", kind.name());
+        let (_, inputs) = sim.client_inputs();
+        let made = run_strategy(&setup(&p, None), kind, inputs, sim.time_map(), sim.truth(), Keep::BOTH).unwrap();
+        assert_eq!(Some(&table.cell("custom", kind).unwrap().metrics), made.metrics.as_ref(), "{}", kind.name());
     }
     let mut q = p.clone();
     q.engines.mirror.dynamic_adjustment = false;
