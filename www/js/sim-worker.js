@@ -1,0 +1,55 @@
+// The simulation worker: its own instance of the wasm core, for work that re-runs the simulation many times
+// (the engines' league table: every strategy on five networks). The page's main thread only draws.
+//
+// Protocol (worker-client.js is the other side), one request per message:
+//   → {id, channel, generation, kind, args}        kind names a handler below; args is plain data
+//   ← {id, ok: true, result} | {id, ok: true, stale: true} | {id, ok: false, error, panic}
+// Requests are taken in batches: everything that arrived while the previous job ran is looked at together, and
+// of several requests on one channel only the newest generation runs (the others answer `{stale: true}`), so a
+// slider dragged across twenty values costs one table, not twenty.
+// (The same protocol as the delay sweep's worker on the issue-14 branch: the two merge into one file by joining
+// their HANDLERS.)
+import init, * as core from '../pkg/netcode_lab.js';
+
+/** What the worker can do: `kind → (args) → result`. A new table adds its handler here. */
+const HANDLERS = {
+  /** The league table of `params` on `networks` (`lan` … `mobile`, `custom`): see `sim::league`. */
+  league({ params, networks }) {
+    return core.Playground.league(params, networks);
+  },
+};
+
+const ready = init();
+let inbox = [];
+let scheduled = false;
+
+self.onmessage = (event) => {
+  inbox.push(event.data);
+  if (scheduled) return;
+  scheduled = true;
+  setTimeout(drain, 0); // let every message already queued arrive first
+};
+
+async function drain() {
+  await ready;
+  scheduled = false;
+  const batch = inbox;
+  inbox = [];
+  const newest = new Map();
+  for (const r of batch) if (!newest.has(r.channel) || newest.get(r.channel).generation < r.generation) newest.set(r.channel, r);
+  for (const r of batch) {
+    if (newest.get(r.channel) !== r) {
+      self.postMessage({ id: r.id, ok: true, stale: true });
+      continue;
+    }
+    try {
+      const handler = HANDLERS[r.kind];
+      if (!handler) throw new Error(`unknown request kind \`${r.kind}\``);
+      self.postMessage({ id: r.id, ok: true, result: handler(r.args) });
+    } catch (error) {
+      // A panic in the core is a RuntimeError (`unreachable`): the page must show it, not a quiet empty table.
+      const panic = error instanceof WebAssembly.RuntimeError;
+      self.postMessage({ id: r.id, ok: false, error: error?.message ?? String(error), panic });
+    }
+  }
+}
