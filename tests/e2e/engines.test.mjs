@@ -141,6 +141,70 @@ test('engine settings are controls with their own names, kept in the URL', async
   assert.deepEqual(problems().filter((e) => !e.includes('interpolationBuffer')), []);
 });
 
+test('every engine setting changes its readout, the URL and its own engine\'s track — and no pipeline of the run', async () => {
+  // A rough network, so that every setting has something to do (burst losses run buffers dry, the exponential
+  // tail moves the offsets); each setting goes to a value far from its default (its range's far end).
+  const { page, problems } = await openPage(browser, { path: '#jitter=40&jitterModel=exponential&loss=5&lossModel=burst&engines=mirror,ngo,source,geckos' });
+  await waitReady(page);
+  await page.evaluate(() => { document.querySelector('details[data-group=engines]').open = true; });
+  const ids = await page.$$eval('[data-group=engines] [data-control]', (els) => els.map((e) => e.dataset.control));
+  assert.equal(ids.length, 23);
+  // A switch goes after the settings that only count while it is on, and before those that count once it is off
+  // (Mirror's multiplier replaces the dynamic adjustment; Source's amount needs cl_extrapolate).
+  // Source's lerp is the larger of cl_interp and cl_interp_ratio / cl_updaterate: the ratio and the rate first.
+  // Catch-up only happens on this network once the positive threshold is 0 (before catchupSpeed); slow-down needs
+  // a buffer of more than one send interval (3), and happens no more once the negative threshold is −5 (after).
+  const order = ['mirror-dynamicAdjustmentTolerance', 'mirror-deliveryTimeEmaDuration', 'mirror-dynamicAdjustment', 'mirror-bufferTimeMultiplier',
+    'mirror-catchupPositiveThreshold', 'mirror-catchupSpeed', 'mirror-slowdownSpeed', 'mirror-catchupNegativeThreshold',
+    'source-cl_interp_ratio', 'source-cl_updaterate', 'source-cl_extrapolate_amount', 'source-cl_extrapolate', 'source-cl_interp'];
+  const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+  ids.sort((a, b) => rank(a) - rank(b));
+  // Where the far end of the range changes nothing on this run, a value that does: Source never runs dry for more
+  // than 0.25 s here (so 100 ms, not 1 s), the buffers never hold 32 or 120 (so 2), NGO never drifts 0.2 s (so
+  // 10 ms), catch-up needs a threshold of 0 and slow-down a buffer above one interval (so 3).
+  const target = {
+    'source-cl_extrapolate_amount': 100, 'mirror-bufferTimeMultiplier': 3, 'mirror-catchupPositiveThreshold': 0,
+    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2,
+  };
+  for (const id of ids) {
+    const engine = id.split('-')[0];
+    const before = await page.evaluate((engine) => {
+      const app = window.netcodeLab.app;
+      const rows = app.model.engine(engine).rows;
+      let h = 0;
+      for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
+      return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
+    }, engine);
+    const readout = () => page.evaluate((id) => {
+      const el = document.getElementById(`control-${id}`);
+      return `${document.querySelector(`[data-control=${id}] output`)?.textContent ?? ''}|${el.type === 'checkbox' ? el.checked : el.value}`;
+    }, id);
+    const shown = await readout();
+    await page.evaluate(([id, to]) => {
+      const el = document.getElementById(`control-${id}`);
+      if (el.type === 'checkbox') el.click();
+      else {
+        const [min, max, v] = [Number(el.min), Number(el.max), Number(el.value)];
+        el.value = String(to ?? (Math.abs(max - v) > Math.abs(v - min) ? max : min));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    }, [id, target[id]]);
+    await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
+    const after = await page.evaluate((engine) => {
+      const app = window.netcodeLab.app;
+      const rows = app.model.engine(engine).rows;
+      let h = 0;
+      for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
+      return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
+    }, engine);
+    assert.notEqual(await readout(), shown, `${id}: the control shows the new value`);
+    assert.notEqual(after.hash, before.hash, `${id}: the URL holds it`);
+    assert.notEqual(after.rows, before.rows, `${id}: ${engine}'s track changed`);
+    assert.equal(after.frames, before.frames, `${id}: the run's own frames did not`);
+  }
+  assert.deepEqual(problems(), []);
+});
+
 test('the lesson passes, and moving an engine setting turns its checks ✗', async () => {
   const { page, problems } = await openPage(browser, { path: '#lesson=engines-mobile' });
   await waitReady(page);

@@ -39,7 +39,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
       // Engine settings under a sub-heading per engine (its name, the same in every language).
       if (spec.engine && spec.engine !== engine) {
         engine = spec.engine;
-        details.append(element('h4', { class: 'engine-heading', 'data-engine': engine, text: t(`engine.${engine}`), 'data-i18n': `engine.${engine}` }));
+        details.append(element('h4', { class: 'engine-heading', 'data-engine': engine, lang: 'en', text: t(`engine.${engine}`), 'data-i18n': `engine.${engine}` }));
       }
       details.append(buildOne(spec, inputs, onChange, onNewSeed));
     }
@@ -69,7 +69,8 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
 function buildOne(spec, inputs, onChange, onNewSeed) {
   const id = `control-${spec.id}`;
   const wrap = element('div', { class: `control ${spec.kind === 'check' ? 'check' : ''}`, 'data-control': spec.id });
-  const label = element('label', { for: id, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
+  // An engine's setting is labelled with its name in the engine's code, the same in every language.
+  const label = element('label', { for: id, lang: spec.engine ? 'en' : undefined, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
   let input;
   let output = null;
   if (spec.kind === 'range') {

@@ -6,7 +6,7 @@
 //
 // Drawing reads copies of each strategy's rows (render time, x, y, mode per frame) that the core makes once per
 // run (model.engine); nothing is simulated per frame.
-import { STRATEGY_STYLES, STRATEGY_NAMES, MAX_PICKED, ghostMark, strategyColor, swatch } from './engines-style.js';
+import { STRATEGY_STYLES, STRATEGY_NAMES, ENGINE_NAMES, MAX_PICKED, ghostMark, strategyColor, swatch } from './engines-style.js';
 import { label, measure } from './view-kit.js';
 import { t } from './i18n.js';
 
@@ -34,6 +34,11 @@ export function parsePicks(value) {
 /** Short name of a strategy, as drawn beside its ghost. */
 export function strategyName(name) {
   return t(`engine.${name}`);
+}
+
+/** `lang` of a strategy's name: the engines' names are proper names, the same in every language. */
+export function nameLang(name) {
+  return ENGINE_NAMES.includes(name) ? 'en' : undefined;
 }
 
 export function mount(app) {
@@ -108,7 +113,7 @@ export function mount(app) {
     const button = el('button', { type: 'button', class: 'engine-chip', 'data-strategy': name, 'aria-pressed': 'false',
       title: undefined },
     swatch(name, { dark: false, paper: '#fff' }),
-    el('span', { class: 'engine-chip-name', text: strategyName(name), 'data-i18n': `engine.${name}` }));
+    el('span', { class: 'engine-chip-name', lang: nameLang(name), text: strategyName(name), 'data-i18n': `engine.${name}` }));
     button.addEventListener('click', () => panel.toggle(name));
     buttons.set(name, button);
     chips.append(button);

@@ -5,7 +5,7 @@
 // simulation worker (sim-worker.js): the main thread only fills the table; while a newer table is being
 // computed the old numbers stay, marked as updating; a result overtaken by a newer change is dropped.
 import { STRATEGY_NAMES, swatch } from './engines-style.js';
-import { strategyName } from './engines.js';
+import { strategyName, nameLang } from './engines.js';
 import { t, onLangChange } from './i18n.js';
 
 export const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
@@ -73,7 +73,7 @@ export function mount(app) {
         best ? el('span', { class: 'star', 'aria-hidden': 'true', text: '★ ' }) : '', metric.format(value));
       });
       return el('tr', { 'data-strategy': name },
-        el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), strategyName(name)), ...cells);
+        el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })), ...cells);
     });
     unit.textContent = t(`league.unit.${metric.id}`);
     table.setAttribute('aria-describedby', 'league-unit');
