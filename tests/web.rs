@@ -105,3 +105,17 @@ fn sweep_and_curves_cross_as_plain_objects() {
     let peak = (0..seed.length()).filter_map(|i| get(&seed.get(i), &["offset"]).as_f64()).fold(0.0, f64::max);
     assert!((peak - 75.0).abs() < 1e-6, "seed 000 §4.3.5 peaks at 75: {peak}");
 }
+
+/// The engines through the binding: a drawn strategy's rows cover every frame; the league names a bad network.
+#[wasm_bindgen_test]
+fn the_engines_replay_the_run_and_the_league_refuses_an_unknown_network() {
+    let mut playground = Playground::new(params(r#"{"duration": 4}"#)).unwrap();
+    let frames = copied(playground.timeline("frames").unwrap()).len() / playground.columns("frames").unwrap().len();
+    let rows = playground.engine_rows("source").unwrap().to_vec();
+    assert_eq!(rows.len(), frames * Playground::engine_columns().len());
+    assert!(rows.chunks(4).last().unwrap()[1].is_finite(), "Source shows the entity at the end");
+    assert!(message(playground.engine_rows("unity").unwrap_err()).contains("`strategy`: unknown `unity`"));
+    let bad = vec!["lan".to_string(), "wifi".to_string()];
+    assert!(message(Playground::league(params(r#"{"duration": 4}"#), bad).unwrap_err())
+        .contains("`networks[1]`: unknown `wifi`"));
+}
