@@ -107,20 +107,13 @@ fn compare(args: &[&str]) -> Result<String, String> {
         let mut value = || it.next().copied().ok_or_else(|| format!("compare: {option} needs a value"));
         match *option {
             "--scenario" => scenario = Some(value()?),
-            "--seed" => {
-                let v = value()?;
-                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))?);
-            }
+            "--seed" => seed = Some(parse_seed(value()?)?),
             "--strategies" => strategies = Some(value()?),
             "--duration" => {
                 let v = value()?;
                 duration = Some(v.parse::<f64>().map_err(|_| format!("--duration: `{v}` is not a number"))?);
             }
-            "--params" => {
-                let path = value()?;
-                let text = String::from_utf8(read(path)?).map_err(|_| format!("{path}: not UTF-8 text"))?;
-                params = SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-            }
+            "--params" => params = read_params(value()?)?,
             "--table" => table = true,
             other => return Err(format!("compare: unknown option `{other}` ({SHORT_USAGE})")),
         }
@@ -183,15 +176,8 @@ fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
         let mut value = || it.next().copied().ok_or_else(|| format!("export: {option} needs a value"));
         match *option {
             "--kind" => kind = value()?,
-            "--seed" => {
-                let v = value()?;
-                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))?);
-            }
-            "--params" => {
-                let path = value()?;
-                let text = String::from_utf8(read(path)?).map_err(|_| format!("{path}: not UTF-8 text"))?;
-                params = SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-            }
+            "--seed" => seed = Some(parse_seed(value()?)?),
+            "--params" => params = read_params(value()?)?,
             other => return Err(format!("export: unknown option `{other}` ({SHORT_USAGE})")),
         }
     }
@@ -211,6 +197,17 @@ fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
         "paths" => Ok(export::path_trace(&sim).to_json()),
         other => Err(format!("--kind: unknown `{other}` (known: snapshots, paths)")),
     }
+}
+
+/// `--seed N`: a whole number ≥ 0.
+fn parse_seed(v: &str) -> Result<u64, String> {
+    v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))
+}
+
+/// `--params FILE.json`: the simulator's parameters, every field optional; errors name the file and the field.
+fn read_params(path: &str) -> Result<SimParams, String> {
+    let text = String::from_utf8(read(path)?).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 fn example_names() -> Vec<&'static str> {

@@ -35,6 +35,17 @@ async function leagueTable(page, version = 0) {
   });
 }
 
+/** A hash of `engine`'s rows on the current run, the start of the run's own frames, and the URL hash. */
+function engineState(page, engine) {
+  return page.evaluate((engine) => {
+    const app = window.netcodeLab.app;
+    const rows = app.model.engine(engine).rows;
+    let h = 0;
+    for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
+    return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
+  }, engine);
+}
+
 async function setRange(page, id, value) {
   await page.$eval(`#control-${id}`, (input, v) => {
     input.value = String(v);
@@ -168,13 +179,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   };
   for (const id of ids) {
     const engine = id.split('-')[0];
-    const before = await page.evaluate((engine) => {
-      const app = window.netcodeLab.app;
-      const rows = app.model.engine(engine).rows;
-      let h = 0;
-      for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
-      return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
-    }, engine);
+    const before = await engineState(page, engine);
     const readout = () => page.evaluate((id) => {
       const el = document.getElementById(`control-${id}`);
       return `${document.querySelector(`[data-control=${id}] output`)?.textContent ?? ''}|${el.type === 'checkbox' ? el.checked : el.value}`;
@@ -190,13 +195,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
       }
     }, [id, target[id]]);
     await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
-    const after = await page.evaluate((engine) => {
-      const app = window.netcodeLab.app;
-      const rows = app.model.engine(engine).rows;
-      let h = 0;
-      for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
-      return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
-    }, engine);
+    const after = await engineState(page, engine);
     assert.notEqual(await readout(), shown, `${id}: the control shows the new value`);
     assert.notEqual(after.hash, before.hash, `${id}: the URL holds it`);
     assert.notEqual(after.rows, before.rows, `${id}: ${engine}'s track changed`);

@@ -8,19 +8,10 @@
 // run (model.engine); nothing is simulated per frame.
 import { STRATEGY_STYLES, STRATEGY_NAMES, ENGINE_NAMES, MAX_PICKED, ghostMark, strategyColor, swatch } from './engines-style.js';
 import { label, measure } from './view-kit.js';
+import { el } from './dom.js';
 import { t } from './i18n.js';
 
 const TRAIL_SECONDS = 1;
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  e.append(...children);
-  return e;
-}
 
 /** `engines=` from the URL: known names, no repeats, at most four. */
 export function parsePicks(value) {

@@ -6,6 +6,7 @@
 // computed the old numbers stay, marked as updating; a result overtaken by a newer change is dropped.
 import { STRATEGY_NAMES, swatch } from './engines-style.js';
 import { strategyName, nameLang } from './engines.js';
+import { el } from './dom.js';
 import { t, onLangChange } from './i18n.js';
 
 export const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
@@ -19,16 +20,6 @@ export const METRICS = [
   { id: 'snaps', format: (v) => `${v}` },
   { id: 'jerk', format: (v) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`) },
 ];
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  e.append(...children);
-  return e;
-}
 
 export function mount(app) {
   const root = document.getElementById('league');
