@@ -4,20 +4,22 @@
 //! ```text
 //!  latest      newest snapshot (by tick) as it is — seed 000 §4.3 opens with why this judders at the send rate
 //!  seed000     RemotePlayback: reanchor clock (seed 000 §4.3.8 RemotePlayerView), RENDER_DELAY_MS = 100,
-//!              extrapolate-seed with MAX_EXTRAPOLATE_MS = 120 (§4.3.5, §4.3.8), linear, capacity 32 (§4.3.6)
+//!              extrapolate-seed with MAX_EXTRAPOLATE_MS = 120 (§4.3.5, §4.3.8), a render time before the oldest
+//!              snapshot shows the oldest (beforeOldest: oldest), linear, capacity 32 (§4.3.6)
 //!  seed004     RemotePlayback: smoothed clock (seed 004 §2.2), the interpolation delay of seed 004 §5.3's table
 //!              for the network (the page's render delay on a custom network), extrapolation capped at half a
-//!              tick ("外推时间不能超过一个tick的一半", §3.4), velocity decay
+//!              tick ("外推时间不能超过一个tick的一半", §3.4: capRule halfSendInterval), velocity decay; the delay
+//!              stays the table's (§4.2's adaptive rule is the page's option, not part of this reference)
 //!  playground  RemotePlayback with this page's remote settings: the orange ◆ of the Remote view, bit for bit
 //! ```
 //! All three RemotePlayback references consume RTT samples as the page's pipeline does (the seeds' clocks need
 //! them); their frame is an underrun exactly when the buffer's sample is `Underrun` (the page's underrun share).
 
 use super::{Shown, ShownMode, Smoother};
-use crate::buffer::SampleStatus;
+use crate::buffer::{BeforeOldest, SampleStatus};
 use crate::clock::{ClockKind, ReanchorEstimate};
 use crate::display::DisplayMode;
-use crate::extrapolate::UnderrunPolicy;
+use crate::extrapolate::{CapRule, UnderrunPolicy};
 use crate::geom::Vec2;
 use crate::param::ParamError;
 use crate::playback::{PlaybackParams, RemotePlayback};
@@ -68,6 +70,8 @@ impl Article {
         p.clock.render_delay = SEED000_RENDER_DELAY;
         p.underrun.underrun_policy = UnderrunPolicy::ExtrapolateSeed;
         p.underrun.max_extrapolation = SEED000_MAX_EXTRAPOLATION;
+        p.underrun.cap_rule = CapRule::MaxExtrapolation;
+        p.buffer.before_oldest = BeforeOldest::Oldest;
         p
     }
 
@@ -77,7 +81,8 @@ impl Article {
         p.clock.clock = ClockKind::Smooth;
         p.clock.render_delay = delay;
         p.underrun.underrun_policy = UnderrunPolicy::ExtrapolateDecay;
-        p.underrun.max_extrapolation = send_interval / 2.0;
+        p.underrun.cap_rule = CapRule::HalfSendInterval;
+        p.buffer.before_oldest = BeforeOldest::Gap;
         p
     }
 
@@ -126,9 +131,10 @@ mod tests {
         assert_eq!((p.clock.clock, p.clock.render_delay), (ClockKind::Reanchor, 0.1));
         assert_eq!((p.underrun.underrun_policy, p.underrun.max_extrapolation), (UnderrunPolicy::ExtrapolateSeed, 0.12));
         assert_eq!(p.buffer.capacity, 32);
+        assert_eq!(p.buffer.before_oldest, BeforeOldest::Oldest);
         let p = Article::seed004_params(1.0 / 15.0, 0.15);
         assert_eq!((p.clock.clock, p.clock.render_delay), (ClockKind::Smooth, 0.15));
-        assert!((p.underrun.max_extrapolation - 1.0 / 30.0).abs() < 1e-12, "half a tick at 15 Hz");
+        assert!((p.underrun.cap(1.0 / 15.0) - 1.0 / 30.0).abs() < 1e-12, "half a tick at 15 Hz");
     }
 
     #[test]
