@@ -812,7 +812,7 @@ export default {
   'league.network.sameRegion': 'same region',
   'league.network.crossRegion': 'cross region',
   'league.network.mobile': 'mobile',
-  'league.network.custom': 'now (custom)',
+  'league.network.custom': 'current network',
   'league.bestAria': '{value}, the best of this column',
   'league.updating': 'Updating in the background…',
   'league.done': 'Seed {seed}, {duration} s per network, computed in a background worker.',

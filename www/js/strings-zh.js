@@ -881,7 +881,7 @@ export default {
   'league.network.sameRegion': '公网同区域',
   'league.network.crossRegion': '公网跨区域',
   'league.network.mobile': '移动网络',
-  'league.network.custom': '当前（自定义）',
+  'league.network.custom': '当前网络',
   'league.bestAria': '{value}，本列最好',
   'league.updating': '后台更新中……',
   'league.done': '种子 {seed}，每种网络 {duration} s，在后台工作线程中计算。',
