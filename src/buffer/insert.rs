@@ -100,7 +100,11 @@ impl SnapshotBuffer {
         if let Some(expected) = self.entity.filter(|&e| e != s.entity) {
             return Err(invalid("entity", Problem::OtherEntity { expected, got: s.entity }));
         }
-        let at = self.entries.partition_point(|e| e.snapshot.tick < s.tick);
+        // The usual arrival is the newest so far: it goes at the back, no search needed.
+        let at = match self.entries.back() {
+            Some(last) if last.snapshot.tick < s.tick => self.entries.len(),
+            _ => self.entries.partition_point(|e| e.snapshot.tick < s.tick),
+        };
         if let Some(held) = self.entries.get(at).map(|e| e.snapshot).filter(|h| h.tick == s.tick) {
             return Err(Box::new(match held.first_difference(s) {
                 None => InsertOutcome::Duplicate { tick: s.tick },
@@ -117,8 +121,8 @@ impl SnapshotBuffer {
             }
             return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
         }
-        let before = if at > 0 { self.entries.get(at - 1).map(|e| e.snapshot) } else { self.floor };
-        let after = self.entries.get(at).map(|e| e.snapshot);
+        let before = if at > 0 { self.entries.get(at - 1).map(|e| &e.snapshot) } else { self.floor.as_ref() };
+        let after = self.entries.get(at).map(|e| &e.snapshot);
         let disagreeing =
             before.filter(|b| b.server_time >= s.server_time).or(after.filter(|a| a.server_time <= s.server_time));
         if let Some(n) = disagreeing {
@@ -142,7 +146,11 @@ impl SnapshotBuffer {
         self.entity.get_or_insert(s.entity);
         self.first_arrival.get_or_insert(entry.arrival);
         self.arrivals.record(s.server_time, entry.arrival);
-        self.entries.insert(at, entry);
+        if at == self.entries.len() {
+            self.entries.push_back(entry);
+        } else {
+            self.entries.insert(at, entry);
+        }
         if at < self.cursor {
             self.cursor += 1;
         }

@@ -141,6 +141,9 @@ impl SnapshotBuffer {
             return Sample::not_ready(SampleStatus::Priming, render_time, Reason::NoSnapshot);
         };
         let at_or_before = self.count_at_or_before(render_time);
+        if let Some(sample) = self.ready_between(at_or_before, render_time, newest_snapshot) {
+            return sample;
+        }
         let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
         let base = Sample {
             anchor,
@@ -201,6 +204,35 @@ impl SnapshotBuffer {
         let factor = (render_time - left.server_time) / span;
         let position = self.params.interpolation.position(&left, &right, factor);
         ready(base, &left, &right, factor, position)
+    }
+
+    /// The common case taken straight to its result: primed, a left and a right snapshot around the render time
+    /// (not exactly on the left one), the same life, no teleport, a bracket not too wide. Exactly what the
+    /// checks below conclude for it, built in one go (a frame loop samples thousands of times per run); `None`
+    /// sends every other case through them.
+    fn ready_between(&self, at_or_before: usize, render_time: f64, newest: Snapshot) -> Option<Sample> {
+        if self.priming_time.is_none() || at_or_before == 0 {
+            return None;
+        }
+        let left = self.entries[at_or_before - 1].snapshot;
+        let right = self.entries.get(at_or_before)?.snapshot;
+        let span = right.server_time - left.server_time;
+        if left.server_time == render_time || boundary(&left, &right).is_some() || span > self.params.max_bracket() {
+            return None;
+        }
+        let factor = (render_time - left.server_time) / span;
+        Some(Sample {
+            status: SampleStatus::Ready,
+            position: Some(self.params.interpolation.position(&left, &right, factor)),
+            left: Some(left.tick),
+            right: Some(right.tick),
+            factor: Some(factor),
+            render_time,
+            reason: None,
+            anchor: Some(left),
+            newest: Some(newest),
+            generation: Some(left.generation),
+        })
     }
 
     fn sample_uncertain_unrecorded(&self, render_time: f64) -> Sample {

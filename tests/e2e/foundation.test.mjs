@@ -83,11 +83,30 @@ test('a panic in Rust shows its message in the banner', async () => {
   assert.ok(errors.some((e) => e.includes('deliberate test panic')), 'console_error_panic_hook logged the panic');
 });
 
-test('the server sends wasm as application/wasm and never caches pkg/', async () => {
-  const res = await fetch(new URL('pkg/netcode_lab_bg.wasm', BASE_URL));
+test('the server sends wasm as application/wasm, brotli-compressed, revalidated on every load', async () => {
+  const res = await fetch(new URL('pkg/netcode_lab_bg.wasm', BASE_URL), { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/wasm');
-  assert.equal(res.headers.get('cache-control'), 'no-store');
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  assert.equal(res.headers.get('content-encoding'), 'br');
+  assert.equal(res.headers.get('cache-control'), 'no-cache', 'a rebuild is never hidden behind a cached copy');
+  const bytes = new Uint8Array(await res.arrayBuffer()); // fetch undoes the brotli
   assert.deepEqual([...bytes.slice(0, 4)], [0x00, 0x61, 0x73, 0x6d], 'wasm magic');
+  const js = await fetch(new URL('js/main.js', BASE_URL), { headers: { 'accept-encoding': 'gzip' } });
+  assert.match(js.headers.get('content-type'), /^text\/javascript/);
+  assert.equal(js.headers.get('content-encoding'), 'gzip');
+});
+
+test('the first frame needs no request the page did not announce: every module and the wasm are preloaded', { skip: process.env.NETCODE_LAB_SITE !== 'dist' && 'www/ is served as it is (the preloads are written by `cargo xtask dist`)' }, async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const firstFrame = await page.evaluate(() => {
+    const drawn = performance.getEntriesByName('boot:first-frame')[0].startTime;
+    return performance.getEntriesByType('resource').filter((r) => r.startTime < drawn && /\.(js|wasm)$/.test(r.name)).map((r) => r.name);
+  });
+  const preloaded = await page.$$eval('link[rel=modulepreload], link[rel=preload]', (links) => links.map((l) => l.href));
+  const missing = firstFrame.filter((u) => !preloaded.includes(u));
+  assert.deepEqual(missing, [], 'fetched before the first frame without a preload (a round trip each)');
+  assert.ok(preloaded.some((u) => u.endsWith('pkg/netcode_lab_bg.wasm')), 'the wasm is preloaded');
+  assert.ok(firstFrame.length > 20, `${firstFrame.length} modules`);
+  assert.deepEqual(problems(), []);
 });

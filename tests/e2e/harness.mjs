@@ -37,8 +37,9 @@ export async function openPage(browser, { path = '', viewport = { width: 1280, h
   return { page, errors, foreign, problems: () => [...errors, ...foreign.map((u) => `request to another host: ${u}`)] };
 }
 
+/** Waits for the whole page: the first frame (`data-ready`) and what is built after it (`data-complete`). */
 export async function waitReady(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' || document.documentElement.dataset.failed === 'true');
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true' || document.documentElement.dataset.failed === 'true');
   const failed = await page.evaluate(() => document.documentElement.dataset.failed === 'true');
   if (failed) throw new Error(`page failed: ${await page.textContent('#banner')}`);
 }

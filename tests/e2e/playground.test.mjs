@@ -17,7 +17,10 @@ async function freeze(page, t = 5) {
 
 /** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
-  await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
+  // The delay sweep arrives from the simulation worker a moment after the run: wait for it too.
+  await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp
+    && document.getElementById('plot-sweep')?.dataset.sweep !== 'pending');
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
     const model = window.netcodeLab.model();
     const frames = model.table('frames');
@@ -94,6 +97,9 @@ test('the playground loads, draws every view and shows a status without console 
   assert.deepEqual(problems(), []);
 });
 
+/** Controls whose effect this test's run never meets on screen (see the drawing check below). */
+const INVISIBLE_HERE = ['beforeOldest'];
+
 test('every control changes its readout, the re-simulated run and the drawing', async () => {
   // A slow send rate on a circle: linear and Hermite interpolation differ by pixels, not fractions of one.
   const { page, problems } = await openPage(browser, { path: '#loss=5&jitter=20&sendRate=8&motion=circle' });
@@ -131,7 +137,10 @@ test('every control changes its readout, the re-simulated run and the drawing', 
     assert.notEqual(readoutAfter, readoutBefore, `${id}: the control shows the new value`);
     assert.ok(afterState.runId > beforeState.runId, `${id}: re-simulated`);
     assert.ok(afterState.metrics !== beforeState.metrics || afterState.timeline !== beforeState.timeline, `${id}: the run's numbers changed`);
-    assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
+    // Seed 000's before-the-oldest rule changes no frame of this run that the page draws (not one frame renders
+    // before the oldest snapshot, and its delay sweep is identical): its numbers change, its pixels cannot. It
+    // passed before only when the previous control's delay sweep happened to land late between the two looks.
+    if (!INVISIBLE_HERE.includes(id)) assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
     if (id !== 'preset') assert.notEqual(afterState.hash, beforeState.hash, `${id}: the URL holds the change`);
   }
   await screenshot(page, 'playground-all-controls-moved');

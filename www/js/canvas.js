@@ -57,6 +57,16 @@ export function cssWidth(element) {
   return w;
 }
 
+/** Reads the width of every canvas under `root` at once (one layout), for those not yet known. */
+export function measureWidths(root) {
+  const fresh = [...root.querySelectorAll('canvas')].filter((c) => !widths.has(c));
+  const read = fresh.map((c) => c.clientWidth || c.width || 0);
+  fresh.forEach((c, i) => {
+    widths.set(c, read[i]);
+    resizes?.observe(c);
+  });
+}
+
 /** Sizes `canvas` to its CSS width × devicePixelRatio, keeps its aspect ratio, returns a ready context. */
 export function surface(canvas) {
   if (!canvas.dataset.aspect) canvas.dataset.aspect = String(canvas.height / canvas.width);

@@ -5,11 +5,9 @@ import { byId, applyValue, parseHash, formatHash } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
-import { theme } from './canvas.js';
+import { theme, measureWidths } from './canvas.js';
 import * as views from './views.js';
 import * as lanes from './lanes.js';
-import * as plots from './plots.js';
-import * as comparison from './comparison.js';
 import * as inspector from './inspector.js';
 import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
@@ -26,6 +24,9 @@ import { byLessonId } from './lesson-data.js';
 
 watchForErrors();
 
+/** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 
 const KEY_MAP = {
   KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',
@@ -38,7 +39,7 @@ class App {
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.state = { playhead: 0, playing: !reducedMotion, speed: 1, keys: { left: false, right: false, up: false, down: false } };
     this.model = new Model(core);
-    /** Heavy re-simulation that is not the frame's own (the league table) runs here, on its own core. */
+    /** Heavy re-simulation that is not the frame's own (the delay sweep, the league table) runs here, on its own core. */
     this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
@@ -46,7 +47,14 @@ class App {
     this.updateTimes = [];
   }
 
-  start() {
+  /**
+   * Builds the page in short tasks, so the main thread never blocks for long (each `await nextTask()` lets the
+   * browser paint and handle input): the rail, the teaching tools, then the views and lanes with the first
+   * frame — the page says `data-ready` here and shows itself whole (playground.css keeps the shell hidden until
+   * then, so nothing jumps as it builds) — then what is below the fold, one figure group per task, and
+   * `data-complete`.
+   */
+  async start() {
     startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
     this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
@@ -61,17 +69,20 @@ class App {
       model: () => this.model,
       seek: (t) => this.seek(t),
     });
-    this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
-    this.league = league.mount(this);
-    this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
-    this.painters = [views, lanes, plots, comparison].map((m) => m.mount(this));
-    this.painters[2].simulationOnly = true;
-    this.painters[3].simulationOnly = true;
     buildTraceIO(document.getElementById('trace-io'), {
       model: () => this.model,
       imported: (summary) => this.onImported(summary),
     });
+    performance.mark('boot:rail');
+    await nextTask();
+    this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
+    this.league = league.mount(this);
+    this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
+    this.painters = [views, lanes].map((m) => m.mount(this));
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
+    performance.mark('boot:teach');
+    await nextTask();
+    measureWidths(document); // one layout for every canvas, not one per canvas as each draws
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
@@ -82,7 +93,27 @@ class App {
     window.netcodeLab = { app: this, core: this.core, model: () => this.model };
     this.last = performance.now();
     requestAnimationFrame((t) => this.frame(t));
+    performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
+    // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
+    // first frame's download); each joins the frame loop once mounted.
+    const later = [import('./plots.js'), import('./comparison.js')];
+    for (const loading of later) {
+      const module = await loading;
+      await nextTask();
+      const painter = module.mount(this);
+      painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
+      this.painters.push(painter);
+      measureWidths(document);
+      this.lastDraw = { runId: -1 };
+      this.draw();
+    }
+    await nextTask();
+    this.complete = true;
+    this.lastDraw = { runId: -1 };
+    this.draw();
+    performance.mark('boot:complete');
+    document.documentElement.dataset.complete = 'true';
   }
 
   /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
@@ -253,7 +284,8 @@ class App {
     this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
-    if (runChanged) drawMetrics(document.getElementById('metrics'), model.metrics(), model);
+    // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
+    if (runChanged && this.complete) drawMetrics(document.getElementById('metrics'), model.metrics(), model);
     this.transport.update(model);
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
@@ -264,7 +296,10 @@ class App {
 async function main() {
   const core = await loadCore();
   if (!core) return;
-  new App(core).start();
+  performance.mark('boot:core');
+  const app = new App(core);
+  performance.mark('boot:model');
+  await app.start();
 }
 
 main().catch((error) => showError(error?.message ?? error));

@@ -1,23 +1,34 @@
 // The simulation worker: its own instance of the wasm core, for work that re-runs the simulation many times
-// (the engines' league table: every strategy on five networks). The page's main thread only draws.
+// (the render-delay sweep; the engines' league table: every strategy on five networks). The page's main thread
+// only draws; this never touches it.
 //
 // Protocol (worker-client.js is the other side), one request per message:
 //   → {id, channel, generation, kind, args}        kind names a handler below; args is plain data
-//   ← {id, ok: true, result} | {id, ok: true, stale: true} | {id, ok: false, error, panic}
+//   ← {id, ok: true, result} | {id, ok: false, error, panic}
 // Requests are taken in batches: everything that arrived while the previous job ran is looked at together, and
 // of several requests on one channel only the newest generation runs (the others answer `{stale: true}`), so a
-// slider dragged across twenty values costs one table, not twenty.
-// (The same protocol as the delay sweep's worker on the issue-14 branch: the two merge into one file by joining
-// their HANDLERS.)
+// slider dragged across twenty values costs one run, not twenty.
 import init, * as core from '../pkg/netcode_lab.js';
 
 /** What the worker can do: `kind → (args) → result`. A new table adds its handler here. */
 const HANDLERS = {
+  /** The render-delay trade-off of `params` at each of `delays` (seconds): `[{delay, underrunShare, …}]`. */
+  sweep({ params, delays }) {
+    return playground(params).sweep(delays);
+  },
   /** The league table of `params` on `networks` (`lan` … `mobile`, `custom`): see `sim::league`. */
   league({ params, networks }) {
     return core.Playground.league(params, networks);
   },
 };
+
+let cached = null;
+/** One long-lived `Playground` re-run with new parameters (the core re-uses what a change does not touch). */
+function playground(params) {
+  if (!cached) cached = new core.Playground(params);
+  else cached.setParams(params);
+  return cached;
+}
 
 const ready = init();
 let inbox = [];
@@ -47,8 +58,9 @@ async function drain() {
       if (!handler) throw new Error(`unknown request kind \`${r.kind}\``);
       self.postMessage({ id: r.id, ok: true, result: handler(r.args) });
     } catch (error) {
-      // A panic in the core is a RuntimeError (`unreachable`): the page must show it, not a quiet empty table.
+      // A panic in the core is a RuntimeError (`unreachable`): the page must show it, not a quiet empty plot.
       const panic = error instanceof WebAssembly.RuntimeError;
+      if (panic) cached = null; // its instance may be broken
       self.postMessage({ id: r.id, ok: false, error: error?.message ?? String(error), panic });
     }
   }

@@ -90,6 +90,7 @@ async function main() {
   };
   requestAnimationFrame(frame);
   document.documentElement.dataset.ready = 'true';
+  document.documentElement.dataset.complete = 'true'; // nothing is built after the first frame here
 }
 
 main().catch((error) => showError(error?.message ?? error));

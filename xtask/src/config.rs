@@ -15,6 +15,14 @@ pub struct BuildConfig {
     #[serde(rename = "wasm-opt")]
     pub wasm_opt: WasmOpt,
     pub profile: toml::Table,
+    pub budget: Budget,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Budget {
+    /// The largest optimised wasm `cargo xtask test` accepts.
+    pub wasm_bytes: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -31,6 +39,7 @@ pub struct ToolVersions {
     pub wasm_bindgen_cli: String,
     pub binaryen: String,
     pub playwright_core: String,
+    pub lighthouse: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -102,7 +111,12 @@ pub fn check(root: &Path, cfg: &BuildConfig) -> Result<Vec<String>, String> {
     );
 
     let package: serde_json::Value = read_json(&root.join("package.json"))?;
-    for (name, version) in [("binaryen", &cfg.tools.binaryen), ("playwright-core", &cfg.tools.playwright_core)] {
+    let npm_tools = [
+        ("binaryen", &cfg.tools.binaryen),
+        ("playwright-core", &cfg.tools.playwright_core),
+        ("lighthouse", &cfg.tools.lighthouse),
+    ];
+    for (name, version) in npm_tools {
         let found = package["devDependencies"][name].as_str();
         expect(
             format!("package.json: devDependencies.{name} is {found:?}, wasm-pack.toml wants {version}"),

@@ -1,16 +1,19 @@
 //! `cargo xtask` — netcode-lab's build tool (see README.md).
 //!
 //! ```text
-//! cargo xtask play [--port N]     install what is missing, build the wasm (release, wasm-opt), serve www/
-//! cargo xtask test                install what is missing, run every suite, print a summary
-//! cargo xtask dist [--out DIR]    a self-contained static folder of the page (default: dist/)
-//! cargo xtask build               only build www/pkg
-//! cargo xtask serve [--port N]    only serve www/ (no build)
-//! cargo xtask golden              rewrite tests/traces/*.expected.json from the current core (refused under CI)
+//! cargo xtask play [--port N] [--lan]   install what is missing, build the wasm (release, wasm-opt), serve www/
+//! cargo xtask test                      install what is missing, run every suite, print a summary
+//! cargo xtask dist [--out DIR]          a self-contained static folder of the page (default: dist/), with
+//!                                       module preloads and precompressed .br/.gz files
+//! cargo xtask build                     only build www/pkg
+//! cargo xtask serve [--port N] [--lan] [--dir DIR]   only serve www/ (or DIR; no build)
+//! cargo xtask bench-page [--baseline REF] [--runs N]  the speed, size and load-time figures, before → after
+//! cargo xtask golden                    rewrite tests/traces/*.expected.json from the current core (refused under CI)
 //! ```
 //! Every step prints one line saying what it does. Installs are idempotent and come only from the package
 //! registries (apt, crates.io, npm); the wasm toolchain route (rustup or Debian's rustc-web) is picked here.
 
+mod bench;
 mod config;
 mod dist;
 mod run;
@@ -23,12 +26,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <play|test|dist|build|serve|help> [options]
-  play  [--port N]   install what is missing, build the wasm, serve www/ on http://127.0.0.1:N/ (default 8080)
+  play  [--port N] [--lan]  install what is missing, build the wasm, serve www/ on http://127.0.0.1:N/
+                     (default 8080; --lan: also on this machine's local-network addresses, printed)
   test  [--verbose]  install what is missing, then: config, fmt, clippy, native tests, wasm build,
                      wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end browser tests
   dist  [--out DIR]  build and copy the page into a self-contained static folder (default dist/)
   build              build www/pkg only
-  serve [--port N]   serve www/ without building
+  serve [--port N] [--lan] [--dir DIR]  serve www/ (or DIR, e.g. dist) without building
+  bench-page [--baseline REF] [--runs N] [--only a,b]  page load, bytes, drag, Lighthouse, core speed:
+                     every figure of the performance goals, printed beside REF's (a git commit or branch)
   golden             rewrite the golden trace files from the current core, then run their hand-derived tests
                      (refused when CI is set; check `git diff tests/traces` before committing)
 environment: NETCODE_LAB_WASM_ROUTE=rustup|debian forces a toolchain route; CHROMIUM, CHROMEDRIVER pick browsers";
@@ -52,19 +58,20 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         "play" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
-            serve::serve_forever(&root.join("www"), opts.port.unwrap_or(8080))
+            serve::serve_forever(&root.join("www"), opts.listen())
         }
         "test" => stages::run_all(&root, opts.verbose),
         "dist" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
-            dist::make(&root, &opts.out.unwrap_or_else(|| root.join("dist")))
+            dist::make(&root, &opts.out.unwrap_or_else(|| root.join("dist"))).map(|_| ())
         }
         "build" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools).map(|_| ())
         }
-        "serve" => serve::serve_forever(&root.join("www"), opts.port.unwrap_or(8080)),
+        "serve" => serve::serve_forever(&opts.dir.clone().unwrap_or_else(|| root.join("www")), opts.listen()),
+        "bench-page" => bench::run(&root, opts.baseline.as_deref(), opts.runs, opts.only.as_deref()),
         "golden" => golden(&root),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -105,8 +112,13 @@ fn refuse_under_ci(ci: bool) -> Result<(), String> {
 #[derive(Default)]
 struct Options {
     port: Option<u16>,
+    lan: bool,
     out: Option<PathBuf>,
+    dir: Option<PathBuf>,
     verbose: bool,
+    baseline: Option<String>,
+    runs: Option<usize>,
+    only: Option<String>,
 }
 
 impl Options {
@@ -120,11 +132,25 @@ impl Options {
                     opts.port = Some(value.parse().map_err(|_| format!("--port: `{value}` is not a port number"))?);
                 }
                 "--out" => opts.out = Some(PathBuf::from(it.next().ok_or("--out needs a folder")?)),
+                "--dir" => opts.dir = Some(PathBuf::from(it.next().ok_or("--dir needs a folder")?)),
+                "--lan" => opts.lan = true,
+                "--baseline" => {
+                    opts.baseline = Some(it.next().ok_or("--baseline needs a git commit or branch")?.clone())
+                }
+                "--runs" => {
+                    let value = it.next().ok_or("--runs needs a number")?;
+                    opts.runs = Some(value.parse().map_err(|_| format!("--runs: `{value}` is not a count"))?);
+                }
+                "--only" => opts.only = Some(it.next().ok_or("--only needs a list")?.clone()),
                 "--verbose" | "-v" => opts.verbose = true,
                 other => return Err(format!("unknown option `{other}`\n{USAGE}")),
             }
         }
         Ok(opts)
+    }
+
+    fn listen(&self) -> serve::Listen {
+        serve::Listen { port: self.port.unwrap_or(8080), lan: self.lan }
     }
 }
 

@@ -1,140 +1,200 @@
-//! A small static file server for www/ (std only): `.wasm` as `application/wasm`, `pkg/` never cached,
-//! bound to 127.0.0.1. Good enough for one developer and for the end-to-end tests; deploy `dist/` elsewhere.
+//! The static file server behind `cargo xtask serve` and `play`, the end-to-end tests and the page bench.
+//!
+//! tower-http's `ServeDir` does the work (MIME types from the extension — `.wasm` as `application/wasm`, `.js` as
+//! `text/javascript` —, `Last-Modified` and conditional requests, ranges, no path ever leaving the folder); axum
+//! runs it on a small tokio runtime. What this module adds:
+//!
+//! ```text
+//!  request ─► ServeDir: a `.br` / `.gz` file beside the asked one and an Accept-Encoding that takes it?
+//!               yes ─► that file, Content-Encoding: br | gzip      (what `cargo xtask dist` writes)
+//!               no  ─► the file ─► compressed on the fly (brotli 5 / gzip) when the client takes it
+//!                                   (so www/ served while you edit it is what users get, minus preloads)
+//!          ─► Cache-Control: no-cache (revalidate every time: a rebuild is never hidden) + nosniff
+//! ```
+//! `Encoding::Identity` turns both off: the page bench uses it to serve a baseline exactly as the old
+//! hand-written server did (uncompressed). By default the server listens on 127.0.0.1 only; `--lan` listens on
+//! every interface and prints the addresses a phone on the same network can open.
 
 use crate::run::say;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::path::{Component, Path, PathBuf};
+use axum::http::header::{HeaderValue, CACHE_CONTROL, X_CONTENT_TYPE_OPTIONS};
+use axum::Router;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
 
-/// Serves `dir` on `port` until the process is stopped.
-pub fn serve_forever(dir: &Path, port: u16) -> Result<(), String> {
-    let listener = bind(port)?;
-    let url = format!("http://127.0.0.1:{}/", listener.local_addr().map_err(|e| e.to_string())?.port());
-    say("serve", format!("serving {} at {url}  (Ctrl-C to stop)", dir.display()));
-    accept_loop(listener, dir.to_path_buf());
-    Ok(())
+/// Whether responses may be compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Precompressed `.br`/`.gz` when present, else compressed on the fly.
+    Compressed,
+    /// Every file as it is on disk (the old server's behaviour; the page bench's baseline).
+    Identity,
 }
 
-/// Serves `dir` from a background thread on a free port; returns the base URL.
-pub fn serve_in_background(dir: &Path) -> Result<String, String> {
-    let listener = bind(0)?;
+/// Where to listen.
+#[derive(Clone, Copy, Debug)]
+pub struct Listen {
+    pub port: u16,
+    /// Every interface (0.0.0.0) instead of 127.0.0.1 only.
+    pub lan: bool,
+}
+
+/// The router serving `dir`.
+pub fn router(dir: &Path, encoding: Encoding) -> Router {
+    let files = ServeDir::new(dir).append_index_html_on_directories(true);
+    let router = match encoding {
+        Encoding::Compressed => Router::new()
+            .fallback_service(files.precompressed_br().precompressed_gzip())
+            .layer(CompressionLayer::new().quality(CompressionLevel::Precise(5))),
+        Encoding::Identity => Router::new().fallback_service(files),
+    };
+    router
+        .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        .layer(SetResponseHeaderLayer::overriding(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+}
+
+fn bind(listen: Listen) -> Result<TcpListener, String> {
+    let ip = if listen.lan { IpAddr::V4(Ipv4Addr::UNSPECIFIED) } else { IpAddr::V4(Ipv4Addr::LOCALHOST) };
+    let listener = TcpListener::bind(SocketAddr::new(ip, listen.port))
+        .map_err(|e| format!("cannot listen on {ip}:{}: {e}", listen.port))?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    Ok(listener)
+}
+
+fn run(listener: TcpListener, router: Router) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_io().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+        axum::serve(listener, router).await.map_err(|e| e.to_string())
+    })
+}
+
+/// Serves `dir` until the process is stopped.
+pub fn serve_forever(dir: &Path, listen: Listen) -> Result<(), String> {
+    let listener = bind(listen)?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    let dir = dir.to_path_buf();
-    std::thread::spawn(move || accept_loop(listener, dir));
+    say("serve", format!("serving {} at http://127.0.0.1:{port}/  (Ctrl-C to stop)", dir.display()));
+    if listen.lan {
+        let addresses = lan_addresses();
+        if addresses.is_empty() {
+            say("serve", "--lan: no local-network address found (only loopback)");
+        }
+        for ip in addresses {
+            say("serve", format!("on your local network: http://{ip}:{port}/"));
+        }
+    }
+    run(listener, router(dir, Encoding::Compressed))
+}
+
+/// Serves `dir` from a background thread on a free port of 127.0.0.1; returns the base URL.
+pub fn serve_in_background(dir: &Path, encoding: Encoding) -> Result<String, String> {
+    let listener = bind(Listen { port: 0, lan: false })?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let dir: PathBuf = dir.to_path_buf();
+    std::thread::spawn(move || {
+        if let Err(e) = run(listener, router(&dir, encoding)) {
+            eprintln!("xtask: server for {} stopped: {e}", dir.display());
+        }
+    });
     Ok(format!("http://127.0.0.1:{port}/"))
 }
 
-fn bind(port: u16) -> Result<TcpListener, String> {
-    TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))
-}
-
-fn accept_loop(listener: TcpListener, dir: PathBuf) {
-    for stream in listener.incoming().flatten() {
-        let dir = dir.clone();
-        std::thread::spawn(move || {
-            let _ = handle(stream, &dir);
-        });
-    }
-}
-
-fn handle(mut stream: TcpStream, dir: &Path) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
-            break;
-        }
-    }
-    let mut parts = request_line.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
-    if method != "GET" && method != "HEAD" {
-        return respond(&mut stream, 405, "text/plain", "no-store", b"method not allowed", true);
-    }
-    let path = target.split(['?', '#']).next().unwrap_or("/");
-    let Some(file) = resolve(dir, path) else {
-        return respond(&mut stream, 404, "text/plain", "no-store", b"not found", true);
-    };
-    match std::fs::read(&file) {
-        Ok(body) => {
-            let cache = if path.starts_with("/pkg/") { "no-store" } else { "no-cache" };
-            respond(&mut stream, 200, content_type(&file), cache, &body, method == "GET")
-        }
-        Err(_) => respond(&mut stream, 404, "text/plain", "no-store", b"not found", true),
-    }
-}
-
-/// Maps a URL path to a file under `dir`; refuses anything that would leave it.
-fn resolve(dir: &Path, url_path: &str) -> Option<PathBuf> {
-    let decoded = url_path.replace("%20", " ");
-    let relative = Path::new(decoded.trim_start_matches('/'));
-    if relative.components().any(|c| !matches!(c, Component::Normal(_))) {
-        return None;
-    }
-    let mut file = dir.join(relative);
-    if file.is_dir() {
-        file = file.join("index.html");
-    }
-    file.is_file().then_some(file)
-}
-
-fn content_type(file: &Path) -> &'static str {
-    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "wasm" => "application/wasm",
-        "json" => "application/json",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "ico" => "image/x-icon",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        "ts" => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
-    }
-}
-
-fn respond(
-    stream: &mut TcpStream,
-    code: u16,
-    kind: &str,
-    cache: &str,
-    body: &[u8],
-    with_body: bool,
-) -> std::io::Result<()> {
-    let reason = match code {
-        200 => "OK",
-        404 => "Not Found",
-        _ => "Method Not Allowed",
-    };
-    let head = format!(
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: {cache}\r\n\
-         X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes())?;
-    if with_body {
-        stream.write_all(body)?;
-    }
-    stream.flush()
+/// The machine's IPv4 addresses other than loopback (what `--lan` prints).
+fn lan_addresses() -> Vec<IpAddr> {
+    let mut found: Vec<IpAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| i.ip())
+        .filter(|ip| ip.is_ipv4() && !ip.is_loopback())
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
 
-    #[test]
-    fn paths_cannot_escape_the_served_folder() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-        assert!(resolve(dir, "/../Cargo.toml").is_none());
-        assert!(resolve(dir, "/src/../../Cargo.toml").is_none());
-        assert!(resolve(dir, "/Cargo.toml").is_some());
+    /// A raw HTTP/1.1 GET: (status line, lower-cased headers, body).
+    fn get(base: &str, path: &str, accept_encoding: Option<&str>) -> (String, Vec<(String, String)>, Vec<u8>) {
+        let addr = base.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = TcpStream::connect(addr).expect("server listens");
+        let extra = accept_encoding.map(|e| format!("Accept-Encoding: {e}\r\n")).unwrap_or_default();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n").unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
+        let head = String::from_utf8_lossy(&raw[..split]).to_string();
+        let mut lines = head.lines();
+        let status = lines.next().unwrap_or_default().to_string();
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        (status, headers, raw[split + 4..].to_vec())
+    }
+
+    fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// A folder with a page, a script, a wasm file and a precompressed copy of the script.
+    fn site() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-serve-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg")).unwrap();
+        std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>".repeat(20)).unwrap();
+        std::fs::write(dir.join("main.js"), "export const answer = 42;\n".repeat(40)).unwrap();
+        std::fs::write(dir.join("main.js.br"), b"pretend-brotli").unwrap();
+        std::fs::write(dir.join("pkg/core_bg.wasm"), [0u8, 97, 115, 109, 1, 0, 0, 0].repeat(64)).unwrap();
+        std::fs::write(dir.parent().unwrap().join("xtask-serve-secret.txt"), "secret").unwrap();
+        dir
     }
 
     #[test]
-    fn wasm_is_served_as_application_wasm() {
-        assert_eq!(content_type(Path::new("pkg/netcode_lab_bg.wasm")), "application/wasm");
-        assert_eq!(content_type(Path::new("js/main.js")), "text/javascript; charset=utf-8");
+    fn types_encodings_caching_and_the_folder_boundary() {
+        let dir = site();
+        let base = serve_in_background(&dir, Encoding::Compressed).unwrap();
+
+        let (status, h, _) = get(&base, "/pkg/core_bg.wasm", None);
+        assert!(status.contains("200"), "{status}");
+        assert_eq!(header(&h, "content-type"), Some("application/wasm"));
+        assert_eq!(header(&h, "cache-control"), Some("no-cache"));
+        assert_eq!(header(&h, "x-content-type-options"), Some("nosniff"));
+        assert_eq!(header(&h, "content-encoding"), None, "no Accept-Encoding, no encoding");
+
+        // The precompressed file wins, with the type of the file it stands for.
+        let (_, h, body) = get(&base, "/main.js", Some("gzip, deflate, br"));
+        assert_eq!(header(&h, "content-type"), Some("text/javascript"));
+        assert_eq!(header(&h, "content-encoding"), Some("br"));
+        assert_eq!(body, b"pretend-brotli");
+
+        // Without a precompressed copy the file is compressed on the fly.
+        let (_, h, _) = get(&base, "/pkg/core_bg.wasm", Some("gzip"));
+        assert_eq!(header(&h, "content-encoding"), Some("gzip"));
+        let (status, h, body) = get(&base, "/", Some("identity"));
+        assert!(status.contains("200") && header(&h, "content-type").unwrap().starts_with("text/html"));
+        assert!(body.starts_with(b"<!doctype html>"));
+
+        for escape in
+            ["/../xtask-serve-secret.txt", "/pkg/../../xtask-serve-secret.txt", "/%2e%2e/xtask-serve-secret.txt"]
+        {
+            let (status, _, body) = get(&base, escape, None);
+            assert!(!status.contains("200") && !body.ends_with(b"secret"), "{escape}: {status}");
+        }
+        assert!(get(&base, "/missing.js", None).0.contains("404"));
+    }
+
+    #[test]
+    fn identity_never_compresses() {
+        let dir = site();
+        let base = serve_in_background(&dir, Encoding::Identity).unwrap();
+        let (_, h, body) = get(&base, "/main.js", Some("br, gzip"));
+        assert_eq!(header(&h, "content-encoding"), None);
+        assert!(body.starts_with(b"export const answer"));
     }
 }

@@ -10,8 +10,9 @@
 //! is wasm32-only and the wasm-bindgen-test stage must run it (and fails when it runs nothing).
 
 use crate::config::{check, BuildConfig};
+use crate::dist;
 use crate::run::Cmd;
-use crate::serve::serve_in_background;
+use crate::serve::{serve_in_background, Encoding};
 use crate::toolchain::{browser, Browser, Tools, WASM_TARGET};
 use crate::wasm;
 use std::path::{Path, PathBuf};
@@ -113,7 +114,20 @@ pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
     };
     let built = r.stage("wasm build", |r| {
         let report = wasm::build(&r.root, &tools)?;
-        Ok(((), format!("{} B optimised (wasm-bindgen output {} B)", report.optimised_wasm, report.bindgen_wasm)))
+        let budget = tools.cfg.budget.wasm_bytes;
+        if report.optimised_wasm > budget {
+            return Err(format!(
+                "the optimised wasm is {} B, over the budget of {budget} B (wasm-pack.toml [budget] wasm-bytes)",
+                report.optimised_wasm
+            ));
+        }
+        Ok((
+            (),
+            format!(
+                "{} B optimised, budget {budget} B (wasm-bindgen output {} B)",
+                report.optimised_wasm, report.bindgen_wasm
+            ),
+        ))
     });
     r.stage("wasm clippy", |r| wasm_clippy(r, &tools));
     r.stage("wasm-bindgen-test", |r| wasm_bindgen_test(r, &tools, &browser));
@@ -181,7 +195,10 @@ fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<(()
 }
 
 fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
-    let url = serve_in_background(&r.root.join("www"))?;
+    // What users get: the dist folder (module preloads, precompressed files) through the same server.
+    let site = r.root.join("target/xtask/e2e-site");
+    dist::make(&r.root, &site)?;
+    let url = serve_in_background(&site, Encoding::Compressed)?;
     let dir = r.root.join("tests/e2e");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -199,6 +216,7 @@ fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
         .args(&files)
         .dir(&r.root)
         .env("NETCODE_LAB_URL", &url)
+        .env("NETCODE_LAB_SITE", "dist")
         .env("CHROMIUM", &browser.chromium)
         .env("NETCODE_LAB_ARTIFACTS", r.root.join("artifacts/e2e"));
     let log = r.exec("end-to-end", cmd)?;

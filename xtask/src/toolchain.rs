@@ -208,21 +208,29 @@ pub fn wasm_bindgen_cli(version: &str) -> Result<PathBuf, String> {
     Ok(bin)
 }
 
-/// `npm ci` unless node_modules already holds the pinned playwright-core and binaryen.
+/// `npm ci` unless node_modules already holds the pinned binaryen, playwright-core and lighthouse.
 pub fn node_modules(root: &Path, cfg: &BuildConfig) -> Result<(), String> {
     let installed = |name: &str, version: &str| {
         let manifest = root.join("node_modules").join(name).join("package.json");
         let text = std::fs::read_to_string(manifest).unwrap_or_default();
         serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v["version"] == version)
     };
-    if installed("binaryen", &cfg.tools.binaryen) && installed("playwright-core", &cfg.tools.playwright_core) {
+    let tools = [
+        ("binaryen", &cfg.tools.binaryen),
+        ("playwright-core", &cfg.tools.playwright_core),
+        ("lighthouse", &cfg.tools.lighthouse),
+    ];
+    if tools.iter().all(|(name, version)| installed(name, version)) {
         say("setup", "npm packages: up to date");
         return Ok(());
     }
     let node = Cmd::new("node").arg("--version").read().ok_or("node is not installed (Node.js ≥ 20 is needed)")?;
     say(
         "setup",
-        format!("npm ci (node {node}): binaryen {}, playwright-core {}", cfg.tools.binaryen, cfg.tools.playwright_core),
+        format!(
+            "npm ci (node {node}): binaryen {}, playwright-core {}, lighthouse {}",
+            cfg.tools.binaryen, cfg.tools.playwright_core, cfg.tools.lighthouse
+        ),
     );
     Cmd::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).dir(root).run()
 }

@@ -9,8 +9,9 @@
 // Climbing the ladder (page guide §7.6): clicking or dragging on the plot sets the Render delay — through the
 // slider itself (its value, then an `input` event), so the rail, the URL and the run all follow. The figure is
 // a focusable slider too: ←/→ one step, PgUp/PgDn 50 ms, Home/End.
-// The sweep re-runs the remote pipeline 31 times (tens of ms), so it is computed off the frame, debounced,
-// and only when a parameter other than the render delay changed (moving the delay leaves the curve as is).
+// The sweep re-runs the remote pipeline 31 times (tens of ms), so it runs in the simulation worker
+// (sim-worker.js, its own core), only when a parameter other than the render delay changed (moving the delay
+// leaves the curve as is); a result overtaken by a newer change is dropped, the main thread only draws.
 
 import { COLORS, diamond } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
@@ -19,7 +20,6 @@ import { t, getLang } from '../i18n.js';
 
 const DELAYS = Array.from({ length: 31 }, (_, i) => i * 0.01);
 const MAX = 0.3;
-const DEBOUNCE_MS = 150;
 
 /** The run's parameters minus the render delay: the sweep only depends on these. */
 function sweepKey(params) {
@@ -53,7 +53,6 @@ export function mount(root, app) {
 
   let sweep = { key: null, points: null, error: null, version: 0 };
   let pendingKey = null;
-  let timer = 0;
   let lastRunId = -1;
   let hover = null;
   let ariaText = '';
@@ -67,19 +66,16 @@ export function mount(root, app) {
     if (key === sweep.key || key === pendingKey) return;
     pendingKey = key;
     fig.figure.dataset.sweep = 'pending';
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const m = app.model;
-      const now = sweepKey(m.params);
-      try {
-        sweep = { key: now, points: m.sweep(DELAYS), error: null, version: sweep.version + 1 };
-      } catch (error) {
-        sweep = { key: now, points: null, error: error?.message ?? String(error), version: sweep.version + 1 };
-      }
+    const settle = (points, error) => {
+      sweep = { key, points, error, version: sweep.version + 1 };
       pendingKey = null;
       fig.figure.dataset.sweep = 'ready';
       redrawSoon(app);
-    }, DEBOUNCE_MS);
+    };
+    app.worker.request('sweep', 'sweep', { params: model.params, delays: DELAYS }).then(
+      (points) => { if (points !== undefined) settle(points, null); }, // undefined: a newer change took over
+      (error) => settle(null, error?.message ?? String(error)),
+    );
   }
 
   function layout(w, h) {

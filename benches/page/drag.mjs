@@ -1,0 +1,82 @@
+// Dragging a slider as a hand does: real mouse events through Chromium's input pipeline, one move per ~16 ms
+// for 3 s, back and forth over the slider. For every `input` event the page handles, "input → pixels" is the
+// time from the event's timestamp to the end of the next frame that painted (a rAF callback, then a message
+// posted from it runs after that frame's paint). Long tasks (> 50 ms) are counted by a PerformanceObserver.
+
+/** Installed before the page's own scripts: collects input → next-frame latencies and long tasks. */
+function instrument() {
+  window.__drag = { latencies: [], longTasks: [], active: false };
+  const d = window.__drag;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (d.active) d.longTasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: false });
+  const channel = new MessageChannel();
+  let waiting = [];
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    for (const stamp of waiting) d.latencies.push(now - stamp);
+    waiting = [];
+  };
+  let armed = false;
+  document.addEventListener('input', (event) => {
+    if (!d.active) return;
+    waiting.push(event.timeStamp);
+    if (armed) return;
+    armed = true;
+    requestAnimationFrame(() => { armed = false; channel.port2.postMessage(0); });
+  }, true);
+}
+
+const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
+
+/** Drags `#control-ID` for `ms`: `{events, median, p95, max, longTasks, longestTask}` in ms. */
+export async function drag(page, id, ms = 3000) {
+  const slider = page.locator(`#control-${id}`);
+  await slider.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  const x0 = box.x + 4;
+  const x1 = box.x + box.width - 4;
+  await page.mouse.move(x0, y);
+  await page.evaluate(() => { window.__drag.latencies = []; window.__drag.longTasks = []; window.__drag.active = true; });
+  await page.mouse.down();
+  const start = Date.now();
+  let i = 0;
+  while (Date.now() - start < ms) {
+    const phase = (i++ % 60) / 60; // one sweep across and back per second
+    const f = phase < 0.5 ? phase * 2 : 2 - phase * 2;
+    await page.mouse.move(x0 + (x1 - x0) * f, y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(1000); // what a change sets off after the hand stops (the delay sweep) counts too
+  const { latencies, longTasks } = await page.evaluate(() => { window.__drag.active = false; return window.__drag; });
+  return {
+    events: latencies.length,
+    median: pct(latencies, 0.5),
+    p95: pct(latencies, 0.95),
+    max: Math.max(...latencies),
+    longTasks: longTasks.filter((d) => d > 50).length,
+    longestTask: longTasks.length ? Math.max(...longTasks) : 0,
+  };
+}
+
+export const SLIDERS = ['renderDelay', 'halfLife', 'loss'];
+
+/** Each slider dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`. */
+export async function measureDrags(browser, url) {
+  const out = {};
+  for (const id of SLIDERS) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(instrument);
+    await page.goto(url);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+    await page.evaluate(() => { window.netcodeLab.app.state.playing = false; });
+    await page.waitForTimeout(1500); // whatever the page does after its first frame (idle work, the sweep) settles
+    out[id] = await drag(page, id);
+    await context.close();
+  }
+  return out;
+}

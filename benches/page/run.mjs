@@ -1,0 +1,83 @@
+// `cargo xtask bench-page`'s browser half: measures each served side (before = a baseline commit, after = this
+// tree) and prints every figure of the performance goals side by side, with the native and Node figures xtask
+// measured (figures.json). Usage: node benches/page/run.mjs target/bench/figures.json
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { launch, measureLoad } from './load.mjs';
+import { measureDrags, SLIDERS } from './drag.mjs';
+import { measureCore } from './core.mjs';
+import { measureLighthouse } from './lighthouse.mjs';
+
+const figures = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const parts = new Set((process.env.BENCH_PARTS ?? 'load,drag,core,lighthouse').split(',').filter(Boolean));
+const outDir = process.env.BENCH_OUT ?? 'artifacts/bench';
+
+const browser = await launch();
+try {
+  for (const [name, side] of Object.entries(figures)) {
+    console.log(`[bench] ${name}: ${side.url} (${side.compressed ? 'compressed' : 'uncompressed'})`);
+    if (parts.has('load')) side.load = await measureLoad(browser, side.url, { runs });
+    if (parts.has('drag')) side.drag = await measureDrags(browser, side.url);
+    if (parts.has('core')) side.core = await measureCore(browser, side.url);
+    if (parts.has('lighthouse')) side.lighthouse = await measureLighthouse(side.url);
+  }
+} finally {
+  await browser.close();
+}
+mkdirSync(outDir, { recursive: true });
+writeFileSync(`${outDir}/page.json`, JSON.stringify(figures, null, 2));
+
+// ---- the table -------------------------------------------------------------------------------------------
+const RE_SIM = 'simulate 60 s at 60 fps, everything (new seed)';
+const s = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
+const ms = (x, d = 1) => (Number.isFinite(x) ? `${x.toFixed(d)} ms` : '—');
+const kb = (b) => (Number.isFinite(b) ? `${(b / 1000).toFixed(0)} KB` : '—');
+const num = (x, d = 0, unit = '') => (Number.isFinite(x) ? `${x.toFixed(d)}${unit}` : '—');
+const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
+const ns = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ns` : '—');
+const peer = (side, key) => side?.peer?.[key];
+const perEntitySecond = (side, impl, w = 'steady') => peer(side, `${w}.${impl}.simSecond`);
+
+const ROWS = [
+  ['First frame, unthrottled (median)', '≤ 0.40 s', (f) => s(f.load?.unthrottled?.ms)],
+  ['First frame, Fast 4G 85 ms/9 Mbps + 4× CPU', '≤ 1.50 s', (f) => s(f.load?.['fast-4g']?.ms)],
+  ['First frame, Slow 4G 150 ms/1.6 Mbps + 4× CPU', '≤ 3.50 s', (f) => s(f.load?.['slow-4g']?.ms)],
+  ['  requests until the first frame', '', (f) => num(f.load?.unthrottled?.requests)],
+  ['Bytes on the wire until the first frame', '≤ 150 KB', (f) => kb(f.load?.unthrottled?.bytes)],
+  ['wasm after wasm-opt', '≤ 300 KB', (f) => kb(f.wasmBytes)],
+  ...SLIDERS.map((id) => [`Drag ${id}: input → pixels p95 (median)`, '≤ 16.7 ms', (f) => (f.drag?.[id] ? `${ms(f.drag[id].p95)} (${ms(f.drag[id].median)})` : '—')]),
+  ['Long tasks > 50 ms during the drags (longest)', '0', (f) => (f.drag ? `${SLIDERS.reduce((n, id) => n + f.drag[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag[id].longestTask)), 0)})` : '—')],
+  ['Lighthouse Performance (mobile)', '≥ 95', (f) => num(f.lighthouse?.performance)],
+  ['  cumulative layout shift', '', (f) => num(f.lighthouse?.cls, 3)],
+  ['  total blocking time', '', (f) => ms(f.lighthouse?.tbt, 0)],
+  ['  time to interactive', '', (f) => s(f.lighthouse?.tti)],
+  ['  text sent uncompressed', '0', (f) => num(f.lighthouse?.uncompressedKiB, 0, ' KiB')],
+  ['Lighthouse Accessibility', '100', (f) => num(f.lighthouse?.accessibility)],
+  ['Lighthouse Best Practices', '100', (f) => num(f.lighthouse?.bestPractices)],
+  ['Full 60 s re-simulation, wasm in Chromium (median)', '≤ 2 ms', (f) => ms(f.core?.[RE_SIM]?.median, 2)],
+  ['Full 60 s re-simulation, native (criterion median)', '', (f) => ms((f.native?.rerun_60s_everything ?? NaN) / 1e6, 2)],
+  ['  wasm / native', '≤ 1.5', (f) => ratio(f.core?.[RE_SIM]?.median / ((f.native?.rerun_60s_everything ?? NaN) / 1e6))],
+  ['64-delay sweep of a 20 s window, wasm (median)', '', (f) => ms(f.core?.['sweep, 64 delays, 20 s window']?.median, 1)],
+  ['Buffer insert+sample, Node: core (wasm) per entity-second', '', (f) => ns(perEntitySecond(f, 'wasm'))],
+  ['  plain JS ring buffer + cursor, same process', '', (f) => ns(perEntitySecond(f, 'goodjs'))],
+  ['  wasm / JS (steady stream)', '≤ 1.5', (f) => ratio(perEntitySecond(f, 'wasm') / perEntitySecond(f, 'goodjs'))],
+  ['  wasm / JS (reordering stream)', '≤ 1.5', (f) => ratio(perEntitySecond(f, 'wasm', 'reorder') / perEntitySecond(f, 'goodjs', 'reorder'))],
+  ['  per sample / per insert, wasm', '', (f) => `${ns(peer(f, 'steady.wasm.sample'))} / ${ns(peer(f, 'steady.wasm.push'))}`],
+  ['  per sample / per insert, JS', '', (f) => `${ns(peer(f, 'steady.goodjs.sample'))} / ${ns(peer(f, 'steady.goodjs.push'))}`],
+  ['Buffer insert+sample, criterion: core (cap 128)', '', (f) => ns(f.native?.['insert_sample/128'])],
+  ['  plain Rust ring buffer + cursor', '', (f) => ns(f.native?.['ring_insert_sample/128'])],
+  ['  core / ring', '≤ 1.5', (f) => ratio(f.native?.['insert_sample/128'] / f.native?.['ring_insert_sample/128'])],
+];
+
+const sides = Object.keys(figures);
+const header = ['figure', 'goal', ...sides];
+const table = ROWS.map(([label, goal, cell]) => [label, goal, ...sides.map((n) => cell(figures[n]))]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
+const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(`\n${line(header)}\n${widths.map((w) => '─'.repeat(w)).join('  ')}`);
+for (const row of table) console.log(line(row));
+for (const [name, side] of Object.entries(figures)) if (side.peer?.error) console.log(`peerbench (${name}) failed: ${side.peer.error.split('\n')[0]}`);
+const afterPeer = figures.after?.peer;
+if (afterPeer?.verify) console.log(`\npeerbench check, wasm core vs JS: ${afterPeer.verify.compared} samples compared, ${afterPeer.verify.mismatches} mismatches (max |Δ| ${afterPeer.verify.maxAbsDiff})`);
+if (figures.after?.lighthouse?.failed?.length) console.log(`Lighthouse audits not passed (after): ${figures.after.lighthouse.failed.join(', ')}`);
+console.log(`Load runs per condition: ${runs}; all numbers in ${outDir}/page.json. Headless Chromium, software rendering, 2 shared cores.`);

@@ -1,0 +1,21 @@
+// peerbench's WASM_IMPL slot (`createInterpolator(capacity, maxExtrapolateMs)`) over the wasm-bindgen
+// `--target nodejs` build of this crate (`cargo xtask bench-page` copies this file beside it as adapter.cjs).
+// The position is read through a Float64Array view over wasm memory, rebuilt only when a memory growth has
+// detached it (its byteLength drops to 0): no array is made per sample, and no `memory.buffer` lookup either.
+const core = require('./netcode_lab_buffer_bench.js');
+
+exports.createInterpolator = (capacity, maxExtrapolateMs) => {
+  const b = new core.CoreBuffer(capacity, maxExtrapolateMs);
+  const memory = core.wasmMemory();
+  const ptr = b.out_ptr();
+  let view = new Float64Array(memory.buffer, ptr, 2);
+  return {
+    push: (tick, t, x, y, vx, vy) => b.push(tick, t, x, y, vx, vy),
+    sample(renderTimeMs) {
+      if (!b.sample_into(renderTimeMs)) return null;
+      if (view.byteLength === 0) view = new Float64Array(memory.buffer, ptr, 2);
+      return view;
+    },
+    free: () => b.free(),
+  };
+};
