@@ -8,6 +8,7 @@ pub mod buffer_metrics;
 pub mod channel;
 pub mod clock;
 pub mod display;
+pub mod engines;
 pub mod extrapolate;
 pub mod geom;
 pub mod interpolate;

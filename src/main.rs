@@ -1,9 +1,12 @@
-//! `netcode-lab`: replay a trace, or export a built-in one. Argument handling and IO only — the format, its
-//! checks and the replay are `netcode_lab::trace` (whose module doc is the format's specification).
+//! `netcode-lab`: replay a trace, export a built-in one, or rank the engines' strategies. Argument handling and
+//! IO only — the format, its checks and the replay are `netcode_lab::trace` (whose module doc is the format's
+//! specification); the strategies and the league table are `netcode_lab::engines` and `sim::league`.
 //!
 //! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
 //! the field; 1 the output could not be written.
 
+use netcode_lab::engines::StrategyKind;
+use netcode_lab::sim::league::{league, Network};
 use netcode_lab::sim::{self, export, params::SimParams, presets::NetworkPreset};
 use netcode_lab::trace::{self, examples, Trace};
 use std::fs::File;
@@ -14,8 +17,15 @@ const USAGE: &str = "\
 usage: netcode-lab <command>
 
 commands:
-  replay TRACE.json        replay a trace (`-` reads stdin) and print
-                           {\"samples\": [one per sampleAt], \"metrics\": {...}}
+  replay TRACE.json [--strategy NAME]
+                           replay a trace (`-` reads stdin) and print
+                           {\"samples\": [one per sampleAt], \"metrics\": {...}}; with --strategy, a snapshot
+                           trace goes through that strategy instead: mirror, ngo, source, geckos, gambetta,
+                           seed000, seed004, playground (the trace's own settings), latest
+  compare --scenario NAME[,NAME…] [--seed N] [--strategies a,b,…] [--duration S] [--params FILE.json] [--table]
+                           the league table: every strategy on each network, scored against the truth, as JSON
+                           (a text table with --table); NAME is default, lan, sameRegion, crossRegion, mobile
+                           or presets (all four)
   export --example NAME    print a built-in trace (the seeds' worked examples)
   export --list            list the built-in traces
   export --scenario NAME [--kind snapshots|paths] [--seed N] [--params FILE.json]
@@ -30,7 +40,8 @@ Format: netcode-lab/trace@1, documented in src/trace/mod.rs.
 ";
 
 const SHORT_USAGE: &str =
-    "usage: netcode-lab replay TRACE.json | export --example NAME | export --list | export --scenario NAME | --help";
+    "usage: netcode-lab replay TRACE.json [--strategy NAME] | export --example NAME | export --list \
+     | export --scenario NAME | compare --scenario NAME | --help";
 
 /// The largest parameter file read, bytes (parameters are a few hundred bytes; a script of key events a few KB).
 const MAX_PARAMS_BYTES: usize = 1 << 20;
@@ -60,18 +71,92 @@ fn run(args: &[String]) -> Result<String, String> {
         [] => Err(format!("no command ({SHORT_USAGE})")),
         ["help" | "--help" | "-h", ..] => Ok(USAGE.to_string()),
         ["replay", path] => replay(path),
-        ["replay", ..] => Err(format!("replay: expected exactly one trace file, `-` for stdin ({SHORT_USAGE})")),
+        ["replay", path, "--strategy", name] | ["replay", "--strategy", name, path] => replay_strategy(path, name),
+        ["replay", ..] => Err(format!(
+            "replay: expected one trace file (`-` for stdin) and optionally --strategy NAME ({SHORT_USAGE})"
+        )),
         ["export", rest @ ..] => export(rest),
+        ["compare", rest @ ..] => compare(rest),
         [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
     }
 }
 
-fn replay(path: &str) -> Result<String, String> {
+/// The trace in `path` (`-`: stdin), read no further than the trace limits allow.
+fn read_trace(path: &str) -> Result<Trace, String> {
     let bytes =
         read(path, trace::MAX_TRACE_BYTES).map_err(|e| e.unwrap_or_else(|| trace::limits::too_large().to_string()))?;
-    let trace = Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())?;
+    Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+fn replay(path: &str) -> Result<String, String> {
+    let trace = read_trace(path)?;
     let replay = trace::replay(&trace).map_err(|e| e.to_string())?;
     Ok(replay.to_json())
+}
+
+/// A snapshot trace through one strategy: `{"strategy", "samples": [...], "metrics": {...}}`.
+fn replay_strategy(path: &str, name: &str) -> Result<String, String> {
+    let kind = StrategyKind::from_name(name)
+        .ok_or_else(|| format!("--strategy: unknown `{name}` (known: {})", StrategyKind::names()))?;
+    let trace = read_trace(path)?;
+    let replay = trace::replay_strategy(&trace, kind).map_err(|e| e.to_string())?;
+    Ok(replay.to_json())
+}
+
+/// The league table of `--scenario` networks.
+fn compare(args: &[&str]) -> Result<String, String> {
+    let mut params = SimParams::default();
+    let (mut scenario, mut seed, mut strategies, mut duration, mut table) = (None, None, None, None, false);
+    let mut it = args.iter();
+    while let Some(option) = it.next() {
+        let mut value = || it.next().copied().ok_or_else(|| format!("compare: {option} needs a value"));
+        match *option {
+            "--scenario" => scenario = Some(value()?),
+            "--seed" => seed = Some(parse_seed(value()?)?),
+            "--strategies" => strategies = Some(value()?),
+            "--duration" => {
+                let v = value()?;
+                duration = Some(v.parse::<f64>().map_err(|_| format!("--duration: `{v}` is not a number"))?);
+            }
+            "--params" => params = read_params(value()?)?,
+            "--table" => table = true,
+            other => return Err(format!("compare: unknown option `{other}` ({SHORT_USAGE})")),
+        }
+    }
+    let scenario = scenario.ok_or_else(|| format!("compare: --scenario NAME is required ({SHORT_USAGE})"))?;
+    let networks = scenario_networks(scenario)?;
+    let strategies =
+        StrategyKind::parse_list(strategies.unwrap_or("")).map_err(|e| format!("--{}: {}", e.field, e.message))?;
+    if let Some(seed) = seed {
+        params.seed = seed;
+    }
+    if let Some(duration) = duration {
+        params.duration = duration;
+    }
+    let table_of = league(&params, &networks, &strategies).map_err(|e| format!("params: {e}"))?;
+    if table {
+        Ok(table_of.to_table())
+    } else {
+        serde_json::to_string_pretty(&table_of).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
+    }
+}
+
+/// `default`, a preset, `presets` (all four), or a comma-separated list of those.
+fn scenario_networks(list: &str) -> Result<Vec<Network>, String> {
+    let mut networks = Vec::new();
+    for name in list.split(',').map(str::trim) {
+        match name {
+            "default" => networks.push(Network::custom("default")),
+            "presets" => networks.extend(NetworkPreset::ALL.into_iter().map(Network::preset)),
+            _ => networks.push(NetworkPreset::from_name(name).map(Network::preset).ok_or_else(|| {
+                format!("--scenario: unknown `{name}` (known: default, lan, sameRegion, crossRegion, mobile, presets)")
+            })?),
+        }
+    }
+    if networks.iter().enumerate().any(|(i, n)| networks[..i].contains(n)) {
+        return Err(format!("--scenario: `{list}` names a network twice"));
+    }
+    Ok(networks)
 }
 
 /// Where a trace comes from. The simulator's `--scenario NAME …` is one more arm here.
@@ -96,18 +181,8 @@ fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
         let mut value = || it.next().copied().ok_or_else(|| format!("export: {option} needs a value"));
         match *option {
             "--kind" => kind = value()?,
-            "--seed" => {
-                let v = value()?;
-                seed = Some(v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))?);
-            }
-            "--params" => {
-                let path = value()?;
-                let too_large =
-                    || format!("{path}: larger than {} KiB, more than parameters ever need", MAX_PARAMS_BYTES >> 10);
-                let bytes = read(path, MAX_PARAMS_BYTES).map_err(|e| e.unwrap_or_else(too_large))?;
-                let text = String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))?;
-                params = SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-            }
+            "--seed" => seed = Some(parse_seed(value()?)?),
+            "--params" => params = read_params(value()?)?,
             other => return Err(format!("export: unknown option `{other}` ({SHORT_USAGE})")),
         }
     }
@@ -127,6 +202,19 @@ fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
         "paths" => Ok(export::path_trace(&sim).to_json()),
         other => Err(format!("--kind: unknown `{other}` (known: snapshots, paths)")),
     }
+}
+
+/// `--seed N`: a whole number ≥ 0.
+fn parse_seed(v: &str) -> Result<u64, String> {
+    v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))
+}
+
+/// `--params FILE.json`: the simulator's parameters, every field optional; errors name the file and the field.
+fn read_params(path: &str) -> Result<SimParams, String> {
+    let too_large = || format!("{path}: larger than {} KiB, more than parameters ever need", MAX_PARAMS_BYTES >> 10);
+    let bytes = read(path, MAX_PARAMS_BYTES).map_err(|e| e.unwrap_or_else(too_large))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 fn example_names() -> Vec<&'static str> {

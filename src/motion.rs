@@ -55,6 +55,7 @@ const TURNS: [Vec2; 7] = [
 pub const RESPAWN_SKIP: f64 = 1.7;
 
 /// The true state of `script` at server time `t` for a cruising speed `speed` (units per second).
+#[inline(always)]
 pub fn truth(script: MotionScript, speed: f64, t: f64) -> TruthState {
     let t = t.max(0.0);
     match script {
@@ -88,6 +89,7 @@ const TURN_LENGTHS: [f64; TURNS.len()] =
     [150.0, 80.0, 100.0, 174.642_491_965_729_8, 90.0, 237.697_286_480_094_25, 120.0];
 const TURNS_TOTAL: f64 = 150.0 + 80.0 + 100.0 + 174.642_491_965_729_8 + 90.0 + 237.697_286_480_094_25 + 120.0;
 
+#[inline(always)]
 fn along_loop(points: &[Vec2; TURNS.len()], speed: f64, t: f64, generation: u32) -> TruthState {
     let (lengths, total) = (&TURN_LENGTHS, TURNS_TOTAL);
     let mut d = wrap(speed * t, total);

@@ -243,3 +243,17 @@ fn every_trace_in_the_catalogue_is_refused_by_the_binding_with_its_line() {
     }
     assert!(failures.is_empty(), "{} entries differ:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The engines through the binding: a drawn strategy's rows cover every frame; the league names a bad network.
+#[wasm_bindgen_test]
+fn the_engines_replay_the_run_and_the_league_refuses_an_unknown_network() {
+    let mut playground = Playground::new(params(r#"{"duration": 4}"#)).unwrap();
+    let frames = copied(playground.timeline("frames").unwrap()).len() / playground.columns("frames").unwrap().len();
+    let rows = playground.engine_rows("source").unwrap().to_vec();
+    assert_eq!(rows.len(), frames * Playground::engine_columns().len());
+    assert!(rows.chunks(4).last().unwrap()[1].is_finite(), "Source shows the entity at the end");
+    assert!(message(playground.engine_rows("unity").unwrap_err()).contains("`strategy`: unknown `unity`"));
+    let bad = vec!["lan".to_string(), "wifi".to_string()];
+    assert!(message(Playground::league(params(r#"{"duration": 4}"#), bad).unwrap_err())
+        .contains("`networks[1]`: unknown `wifi`"));
+}

@@ -17,6 +17,7 @@
 
 pub mod export;
 pub mod imported;
+pub mod league;
 pub mod local;
 pub mod metrics;
 pub mod params;
@@ -198,6 +199,17 @@ impl Simulation {
 
     pub fn truth(&self) -> &TruthTrack {
         &self.truth
+    }
+
+    /// How this run's clocks relate (true local time, server time, the client's reading).
+    pub fn time_map(&self) -> &TimeMap {
+        &self.map
+    }
+
+    /// Everything the remote pipeline's client received, in order, and the id naming those inputs (it changes
+    /// whenever the remote side is re-run): what the engines' strategies replay (`crate::engines`).
+    pub fn client_inputs(&self) -> (u64, &[remote::ClientInput]) {
+        self.remote.inputs()
     }
 
     fn copy_rtt_history(&mut self) {

@@ -8,12 +8,14 @@
 //!   "paths":    { "batchInterval": 1, "sampleInterval": 0.1, "withOffsets": true, "player": {…}, "lerp": {…} },
 //!   "local":    { PredictParams },
 //!   "events":   { "stallAt": null, "stallDuration": 1, "stallFps": 1, "kickAt": null, "kick": 0.1,
-//!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 } }
+//!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 },
+//!   "engines":  { "mirror": {…}, "ngo": {…}, "source": {…}, "geckos": {…} } }   // crate::engines::EngineParams
 //! ```
 //! Every field has a default, so `{}` is a valid run. The simulator keeps the copies of one fact in step:
 //! the buffer's and clock's `sendInterval` and the local session's `snapshotRate` follow `scenario.sendRate`,
 //! and the `known` clock is told the true `network.clockOffset` (it is the ideal reference).
 
+use crate::engines::EngineParams;
 use crate::link::LinkParams;
 use crate::motion::MotionScript;
 use crate::param::{in_range, ParamError};
@@ -46,6 +48,9 @@ pub struct SimParams {
     pub events: EventParams,
     /// The local player's keys over time (`[{time, keys: {left, right, up, down}}]`); the demo script when absent.
     pub script: Option<InputScript>,
+    /// Other engines' remote smoothing, under their own names (issue 13). They only replay the remote
+    /// pipeline's client inputs: changing them re-runs no pipeline.
+    pub engines: EngineParams,
 }
 
 impl Default for SimParams {
@@ -61,6 +66,7 @@ impl Default for SimParams {
             local: PredictParams::default(),
             events: EventParams::default(),
             script: None,
+            engines: EngineParams::default(),
         }
     }
 }
@@ -235,7 +241,7 @@ impl SimParams {
         }
         in_range("events.linkStepLatency", e.link_step_latency, -2.0, 2.0, "s")?;
         in_range("events.linkStepJitter", e.link_step_jitter, -1.0, 1.0, "s")?;
-        Ok(())
+        self.engines.validate().map_err(|e| e.within("engines"))
     }
 
     /// The remote playback parameters with the copies of scenario facts filled in.

@@ -58,11 +58,30 @@ impl NetworkPreset {
 
     /// Sets the send rate, the render delay and both links of `params`.
     pub fn apply(self, params: &mut SimParams) {
-        let (rate, delay) = self.article_values();
-        params.scenario.send_rate = rate;
-        params.remote.clock.render_delay = delay;
+        self.apply_network(params);
+        params.remote.clock.render_delay = self.article_values().1;
+    }
+
+    /// Sets the send rate and both links only (the network, not how the client copes with it): the league
+    /// table runs every strategy with its own settings on each preset's network.
+    pub fn apply_network(self, params: &mut SimParams) {
+        params.scenario.send_rate = self.article_values().0;
         params.network.downlink = self.link();
         params.network.uplink = self.link();
+    }
+
+    /// The external name (`lan`, `sameRegion`, `crossRegion`, `mobile`).
+    pub fn name(self) -> &'static str {
+        match self {
+            NetworkPreset::Lan => "lan",
+            NetworkPreset::SameRegion => "sameRegion",
+            NetworkPreset::CrossRegion => "crossRegion",
+            NetworkPreset::Mobile => "mobile",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<NetworkPreset> {
+        NetworkPreset::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -79,5 +98,17 @@ mod tests {
             assert_eq!((p.scenario.send_rate, p.remote.clock.render_delay), preset.article_values());
         }
         assert_eq!(NetworkPreset::CrossRegion.article_values(), (20.0, 0.1));
+    }
+
+    #[test]
+    fn the_network_alone_leaves_the_render_delay_and_names_round_trip() {
+        let mut p = SimParams::default();
+        NetworkPreset::Mobile.apply_network(&mut p);
+        assert_eq!((p.scenario.send_rate, p.remote.clock.render_delay), (15.0, 0.1));
+        assert_eq!(p.network.downlink, NetworkPreset::Mobile.link());
+        for preset in NetworkPreset::ALL {
+            assert_eq!(NetworkPreset::from_name(preset.name()), Some(preset));
+            assert_eq!(serde_json::to_string(&preset).unwrap(), format!("\"{}\"", preset.name()));
+        }
     }
 }

@@ -35,7 +35,8 @@ const STREAM_PINGS: u64 = 2;
 const STREAM_PONGS: u64 = 3;
 
 /// What the client side of the remote pipeline receives, in order — enough to replay the client alone with
-/// other settings (the delay sweep does: same packets, another render delay).
+/// other settings (the delay sweep does: same packets, another render delay; so do the other engines'
+/// strategies, `crate::engines`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClientInput {
     Snapshot(Snapshot, f64),
@@ -59,9 +60,15 @@ pub struct RemotePipeline {
     deliveries: Vec<Delivery<Snapshot>>,
     echoes: Vec<Delivery<f64>>,
     last_displayed: Option<Vec2>,
-    /// When set, every client input is logged here (see [`ClientInput`]).
+    /// When set, every client input is logged here (see [`ClientInput`]). A run logs by default: the engines'
+    /// strategies replay it.
     pub log: Option<Vec<ClientInput>>,
+    /// Names this pipeline's inputs: a new pipeline (a re-run of the remote side) gets a new id.
+    id: u64,
 }
+
+/// The next pipeline's id (ids only need to differ between pipelines of one process).
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 pub(crate) fn code<T: PartialEq>(all: &[T], value: &T) -> f64 {
     all.iter().position(|v| v == value).map_or(f64::NAN, |i| i as f64)
@@ -97,7 +104,8 @@ impl RemotePipeline {
             deliveries: Vec::new(),
             echoes: Vec::new(),
             last_displayed: None,
-            log: None,
+            log: Some(Vec::new()),
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -107,6 +115,12 @@ impl RemotePipeline {
 
     pub fn downlink(&self) -> &Link<Snapshot> {
         &self.downlink
+    }
+
+    /// Every input the client received so far (empty when logging was switched off), and the id that names
+    /// this pipeline's inputs.
+    pub fn inputs(&self) -> (u64, &[ClientInput]) {
+        (self.id, self.log.as_deref().unwrap_or(&[]))
     }
 
     /// Runs the server, the network and the client up to `tick`, and fills the remote columns of `row`.

@@ -86,7 +86,11 @@ fn variants<T>(
 }
 
 /// Runs the remote pipeline once and returns what its client received, in order.
-fn client_inputs(params: &SimParams, map: TimeMap, truth: &TruthTrack) -> Result<Vec<ClientInput>, ParamError> {
+pub(crate) fn client_inputs(
+    params: &SimParams,
+    map: TimeMap,
+    truth: &TruthTrack,
+) -> Result<Vec<ClientInput>, ParamError> {
     let mut remote = RemotePipeline::new(params, map)?;
     remote.log = Some(Vec::new());
     let mut rec = Recording::with_capacity(1, (params.duration * params.scenario.send_rate) as usize + 16);

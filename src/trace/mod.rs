@@ -154,6 +154,11 @@
 //! `queued`, `snaps`, `staleDropped`, `emptyBatches`, `v1Batches`, `v2Batches`, `v2Fallbacks`, …),
 //! `lerp: {batches, retargets, …}` and `lerpFrames`.
 //!
+//! **snapshots through another strategy** (`replay TRACE --strategy NAME`, [`replay_strategy`]) — the same
+//! deliveries and frames, through one of `crate::engines`' strategies instead; prints `{"strategy", "samples":
+//! [{local, renderTime, mode, x, y}], "metrics": {frames, modes: {…}, underrunShare}}` (see
+//! `replay/strategy.rs`). A `paths` trace is refused (`kind`).
+//!
 //! # Examples
 //!
 //! The seeds' worked examples are built in ([`examples`]; `netcode-lab export --example NAME`, `export --list`);
@@ -183,7 +188,7 @@ pub mod replay;
 pub use error::TraceError;
 pub use limits::{MAX_SAMPLES, MAX_SNAPSHOTS, MAX_TRACE_BYTES};
 pub use params::TraceParams;
-pub use replay::{replay, Replay};
+pub use replay::{replay, replay_strategy, Replay, StrategyReplay};
 
 use crate::geom::Vec2;
 use crate::path::batch::{PathBatch, PathPoint};

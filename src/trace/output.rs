@@ -14,7 +14,7 @@
 //! (shortest round-trip form), so the same value always gives the same bytes: golden files compare byte for
 //! byte, and a diff between two runs shows the samples that changed.
 
-use super::replay::{Replay, ReplayMetrics, ReplaySamples};
+use super::replay::{Replay, ReplayMetrics, ReplaySamples, StrategyReplay};
 use super::{Trace, TraceData, FORMAT};
 use serde::Serialize;
 
@@ -101,4 +101,12 @@ pub(super) fn replay_json(replay: &Replay) -> String {
         ReplayMetrics::Paths(metrics) => doc.pretty("metrics", metrics),
     }
     .finish()
+}
+
+pub(super) fn strategy_json(replay: &StrategyReplay) -> String {
+    Doc::new()
+        .value("strategy", &replay.strategy)
+        .lines("samples", &replay.samples)
+        .pretty("metrics", &replay.metrics)
+        .finish()
 }

@@ -4,11 +4,14 @@
 //! timelines. JS reads them through `timeline(kind)`, a `Float64Array` view over wasm memory whose rows are
 //! laid out as `columns(kind)` says. Rebuild views after every call into wasm: a growing memory detaches them.
 
+use crate::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep, COLUMNS as ENGINE_COLUMNS};
+use crate::engines::{ShownMode, StrategyKind};
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::decay::decay_curve;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::imported::ImportedTrace;
+use crate::sim::league::{league, setup, Network};
 use crate::sim::params::{check_shape, deserialize_named, SimParams};
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
@@ -41,6 +44,13 @@ pub struct Playground {
     sim: Simulation,
     metrics: Option<SimMetrics>,
     imported: Option<Imported>,
+    /// The engines' strategies the page draws, replayed on this run's client inputs (re-run only on change).
+    engines: Bank,
+}
+
+fn strategy(name: &str) -> Result<StrategyKind, JsError> {
+    StrategyKind::from_name(name)
+        .ok_or_else(|| JsError::new(&format!("`strategy`: unknown `{name}` (known: {})", StrategyKind::names())))
 }
 
 /// A trace the user dropped on the page: replayed once, shown through the same timelines as a run. The trace
@@ -72,7 +82,7 @@ impl Playground {
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Playground, JsError> {
         let params = params_from_js(params)?;
-        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None, imported: None })
+        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None, imported: None, engines: Bank::default() })
     }
 
     /// Re-runs the whole window with `params`. On error nothing changes and the message names the field.
@@ -204,6 +214,72 @@ impl Playground {
         }
     }
 
+    /// Every strategy of `crate::engines`, in table order: `[{name, buffered}]` (`buffered`: it renders behind
+    /// its data and can run dry — all but `latest`).
+    pub fn strategies() -> Result<JsValue, JsError> {
+        let list: Vec<_> =
+            StrategyKind::ALL.iter().map(|k| serde_json::json!({"name": k.name(), "buffered": k.buffered()})).collect();
+        to_js(&list)
+    }
+
+    /// Column names of a strategy's rows (`engineRows`).
+    #[wasm_bindgen(js_name = engineColumns)]
+    pub fn engine_columns() -> Vec<String> {
+        ENGINE_COLUMNS.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Strategy `name` replayed on the current run: one row per frame (`engineColumns`), a copy JS may keep.
+    /// `playground` is read from the run's own frames; the others are re-run only when the run's client inputs
+    /// or their own parameters changed.
+    #[wasm_bindgen(js_name = engineRows)]
+    pub fn engine_rows(&mut self, name: &str) -> Result<Float64Array, JsError> {
+        let kind = strategy(name)?;
+        if self.imported.is_some() {
+            return Err(JsError::new("`strategy`: the engines replay simulated runs, not an imported trace"));
+        }
+        if kind == StrategyKind::Playground {
+            return Ok(Float64Array::from(&rows_from_frames(&self.sim.recording().frames)[..]));
+        }
+        let (id, inputs) = self.sim.client_inputs();
+        let s = setup(self.sim.params(), None);
+        let made = self.engines.get(&s, kind, id, inputs, self.sim.time_map(), self.sim.truth()).map_err(js_error)?;
+        Ok(Float64Array::from(&made.rows[..]))
+    }
+
+    /// The listed strategies scored on the current run (the league table's custom column for them):
+    /// `{name: {rmsError, addedLatency, stalls, snaps, jerk, underrunShare, …}}`.
+    #[wasm_bindgen(js_name = engineMetrics)]
+    pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
+        let (_, inputs) = self.sim.client_inputs();
+        let s = setup(self.sim.params(), None);
+        let mut out = std::collections::BTreeMap::new();
+        for name in &names {
+            let kind = strategy(name)?;
+            let made = run_strategy(&s, kind, inputs, self.sim.time_map(), self.sim.truth(), Keep::METRICS)
+                .map_err(js_error)?;
+            out.insert(kind.name(), made.metrics);
+        }
+        to_js(&out)
+    }
+
+    /// The league table (`crate::sim::league`): every strategy on each of `networks` (`lan`, `sameRegion`,
+    /// `crossRegion`, `mobile`, `custom` = `params` as given). Heavy: the page calls it from a Web Worker.
+    pub fn league(params: JsValue, networks: Vec<String>) -> Result<JsValue, JsError> {
+        let params = params_from_js(params)?;
+        let networks = networks
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                Network::parse(n).ok_or_else(|| {
+                    JsError::new(&format!(
+                        "`networks[{i}]`: unknown `{n}` (known: lan, sameRegion, crossRegion, mobile, custom)"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        to_js(&league(&params, &networks, &StrategyKind::ALL).map_err(js_error)?)
+    }
+
     /// Names of the built-in traces (the seeds' worked examples).
     #[wasm_bindgen(js_name = exampleNames)]
     pub fn example_names() -> Vec<String> {
@@ -313,6 +389,7 @@ impl Playground {
             "policies": UnderrunPolicy::ALL.iter().map(|p| p.name()).collect::<Vec<_>>(),
             "smoothing": SmoothingMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
             "kinds": KINDS,
+            "shown": ShownMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
         });
         to_js(&codes)
     }

@@ -16,12 +16,15 @@ export const ALLOWED = [
   'tick', 'NGO',
   // proper names and file names
   'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
+  // the engines of issue 13, by their names (their settings are code names: cl_interp, bufferLimit, …)
+  'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names
   'Home', 'End', 'Escape',
 ];
 
-/** A string table key: lower-case words joined by dots ("legend.sent", "plot.decay.caption"). */
-export const RAW_KEY = '^[a-z]+(\\.[a-zA-Z0-9]+)+$';
+/** A string table key: lower-case words joined by dots ("legend.sent", "plot.decay.caption") — but not the
+ * one proper name that is spelt like one, the library geckos.io (issue 13). */
+export const RAW_KEY = '^(?!geckos\\.io$)[a-z]+(\\.[a-zA-Z0-9]+)+$';
 
 /**
  * An init script (`page.addInitScript(recordCanvasText)`): every `fillText` / `strokeText` on any canvas is

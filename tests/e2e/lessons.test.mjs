@@ -99,6 +99,7 @@ const BREAKS = {
   'buffer-depth': ['renderDelay', 150, 'snapshots'],
   'adaptive-delay': ['adaptiveGain', 0.05, 'tau'],
   presets: ['loss', 20, 'preset-sameRegion'],
+  'engines-mobile': ['source-cl_extrapolate', false, 'sourceBest'],
 };
 
 /** Moves rail control `id` to `value` as a reader would: drag (fill) a slider, pick an option, tick a box. */

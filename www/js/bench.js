@@ -29,6 +29,15 @@ function time(fn, runs) {
   return stats(samples);
 }
 
+const STRATEGIES = ['mirror', 'ngo', 'source', 'geckos', 'gambetta', 'seed000', 'seed004', 'playground', 'latest'];
+/** One setting of each drawn engine, two values: every one of them re-runs, no pipeline does. */
+const DRAWN_CHANGE = (odd) => ({
+  mirror: { catchupSpeed: odd ? 0.03 : 0.02 },
+  ngo: { ServerBufferSec: odd ? 0.06 : 0.05 },
+  source: { cl_interp: odd ? 0.11 : 0.1 },
+  geckos: { interpolationBuffer: odd ? 110 : 100 },
+});
+
 async function main() {
   const core = await loadCore();
   if (!core) return;
@@ -56,13 +65,25 @@ async function main() {
         pg.setParams({ duration: 20, seed });
       }, 30),
       'sweep, 64 delays, 20 s window': time(() => pg.sweep(Array.from({ length: 64 }, (_, i) => i * 0.005)), 5),
+      // Issue 13: the engines replay the run's client inputs (no pipeline re-runs).
+      'engines: all 9 strategies scored on a 60 s run (one league column)': time(() => {
+        pg.setParams({ ...long, seed });
+        return pg.engineMetrics(STRATEGIES);
+      }, 10),
+      'engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one\'s setting)': time(() => {
+        flip = 1 - flip;
+        pg.setParams({ ...long, seed, engines: DRAWN_CHANGE(flip) });
+        for (const name of ['mirror', 'ngo', 'source', 'geckos']) pg.engineRows(name);
+      }, 20),
+      'league table: 5 networks × 9 strategies, 20 s window (the worker\'s job)': time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom']), 5),
     };
+    results['engines: all 9 strategies scored on a 60 s run (one league column)'].note = 'includes one 60 s simulation: subtract that row';
     results['metrics of a 60 s run'].note = 'includes one 60 s simulation';
     const body = document.querySelector('#results tbody');
     body.innerHTML = '';
     for (const [what, s] of Object.entries(results)) {
       const tr = document.createElement('tr');
-      tr.innerHTML = `<td>${what}</td><td>${s.runs}</td><td>${s.median.toFixed(2)}</td><td>${s.p95.toFixed(2)}</td><td>${s.min.toFixed(2)}</td>`;
+      tr.innerHTML = `<td>${what}${s.note ? ` <small>(${s.note})</small>` : ''}</td><td>${s.runs}</td><td>${s.median.toFixed(2)}</td><td>${s.p95.toFixed(2)}</td><td>${s.min.toFixed(2)}</td>`;
       body.append(tr);
     }
     window.benchResults = results;

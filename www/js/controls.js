@@ -32,9 +32,15 @@ function formatValue(spec, value) {
 export function buildControls(root, onChange, { onNewSeed } = {}) {
   const inputs = {};
   for (const group of GROUPS) {
-    const details = element('details', { class: 'group', open: '', 'data-group': group.id });
+    const details = element('details', { class: 'group', open: group.collapsed ? undefined : '', 'data-group': group.id });
     details.append(element('summary', { text: t(`group.${group.id}`), 'data-i18n': `group.${group.id}` }));
+    let engine = null;
     for (const spec of CONTROLS.filter((c) => c.group === group.id)) {
+      // Engine settings under a sub-heading per engine (its name, the same in every language).
+      if (spec.engine && spec.engine !== engine) {
+        engine = spec.engine;
+        details.append(element('h4', { class: 'engine-heading', 'data-engine': engine, lang: 'en', text: t(`engine.${engine}`), 'data-i18n': `engine.${engine}` }));
+      }
       details.append(buildOne(spec, inputs, onChange, onNewSeed));
     }
     root.append(details);
@@ -48,6 +54,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
         const value = displayValue(spec, params, getPath);
         if (spec.enabledWhen) input.disabled = !spec.enabledWhen(params);
         if (spec.visibleWhen) input.closest('.control').hidden = !spec.visibleWhen(params);
+        if (spec.engine) input.closest('.control').dataset.disabled = String(input.disabled);
         if (spec.kind === 'check') input.checked = Boolean(value);
         else input.value = String(value);
         if (output) output.textContent = formatValue(spec, value);
@@ -62,7 +69,8 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
 function buildOne(spec, inputs, onChange, onNewSeed) {
   const id = `control-${spec.id}`;
   const wrap = element('div', { class: `control ${spec.kind === 'check' ? 'check' : ''}`, 'data-control': spec.id });
-  const label = element('label', { for: id, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
+  // An engine's setting is labelled with its name in the engine's code, the same in every language.
+  const label = element('label', { for: id, lang: spec.engine ? 'en' : undefined, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
   let input;
   let output = null;
   if (spec.kind === 'range') {

@@ -13,6 +13,7 @@ import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, f
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
 import { drawLaneHighlight } from './lanes-highlight.js';
 import { drawInspected } from './lanes-inspect.js';
+import { drawLaneMarks } from './engines.js';
 import { t } from './i18n.js';
 
 const PAST = 1.5;
@@ -95,6 +96,7 @@ function drawLanes(ctx, w, layoutL, scene, cache, highlight, inspect) {
   const bracket = bracketOf(model, frames, index);
   const packets = drawPackets(g, model, bracket);
   const render = drawRenderLane(g, model, frames, index, bracket);
+  const engines = drawLaneMarks(g, scene, L.y.render); // the Engines panel's picks on the render lane
   const range = drawClockStrip(g, frames, model, index);
   ctx.restore();
   clockRange(g, range);
@@ -103,7 +105,7 @@ function drawLanes(ctx, w, layoutL, scene, cache, highlight, inspect) {
   const hl = highlight ? drawLaneHighlight({ ...g, reserved }, model, frames, highlight) : null;
   // The packet inspector's chain (never while a step is shown: the step-through owns the highlight).
   const inspected = !highlight && inspect ? drawInspected({ ...g, reserved }, model, frames, index, inspect) : null;
-  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], layout: L, wide: L.wide, highlight: hl, inspected };
+  return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], layout: L, wide: L.wide, highlight: hl, inspected, engines };
 }
 
 /** The still parts: future shading, axis, lane lines and names, the now line, the clock strip's frame. */

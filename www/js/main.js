@@ -16,7 +16,11 @@ import { startLanguage, installTeaching } from './teach.js';
 import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
 import { loadCore, wasmMemoryBytes } from './core.js';
+// --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
+import * as engines from './engines.js';
+import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
+import { byLessonId } from './lesson-data.js';
 
 watchForErrors();
 
@@ -35,7 +39,7 @@ class App {
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.state = { playhead: 0, playing: !reducedMotion, speed: 1, keys: { left: false, right: false, up: false, down: false } };
     this.model = new Model(core);
-    /** Heavy re-simulation that is not the frame's own (the delay sweep) runs here, on its own core. */
+    /** Heavy re-simulation that is not the frame's own (the delay sweep, the league table) runs here, on its own core. */
     this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
@@ -73,6 +77,8 @@ class App {
     });
     performance.mark('boot:rail');
     await nextTask();
+    this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
+    this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     this.painters = [views, lanes].map((m) => m.mount(this));
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
@@ -131,6 +137,9 @@ class App {
     if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) notices.push(tr('notice.badLang', { value: quoted(extras.lang) }));
     if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
     this.extras = extras;
+    // Engines hook: the URL's picks, else the lesson's.
+    this.engineLesson = extras.lesson;
+    this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (byLessonId[extras.lesson]?.engines ?? []));
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
     this.afterRun();
   }
@@ -183,6 +192,12 @@ class App {
 
   afterRun() {
     this.teach?.afterRun(); // teaching hook: follow the lesson (its trace, its checks) and the stepper
+    if (this.extras?.lesson !== this.engineLesson) { // engines hook: a lesson chosen from the menu brings its picks
+      this.engineLesson = this.extras?.lesson;
+      const picks = byLessonId[this.engineLesson]?.engines;
+      if (picks) this.enginesPanel.set(picks);
+    }
+    this.league.refresh(this.model);
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
@@ -191,7 +206,7 @@ class App {
   }
 
   writeHash() {
-    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step };
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue() };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
     // replaceState costs ~1–2 ms in Chromium: during a slider drag write the URL at most every 250 ms
@@ -270,11 +285,13 @@ class App {
     const frame = model.frameRow(index, frames);
     const runChanged = this.lastDraw.runId !== model.runId;
     this.theme ??= theme();
-    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state };
+    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state,
+      engines: this.enginesPanel.scene(model) };
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
     for (const painter of this.painters) if (!(model.imported && painter.simulationOnly)) painter.draw(ctx);
     this.inspector.draw(ctx);
+    this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).

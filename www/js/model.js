@@ -80,6 +80,8 @@ export class Model {
     }
     this._metrics = null;
     this._sweep = null;
+    this._engines = new Map();
+    this._engineMetrics = new Map();
     const frames = this.table('frames');
     const local = (i) => frames.view[i * frames.stride + frames.col.local];
     this.start = frames.rows ? local(0) : 0;
@@ -99,6 +101,26 @@ export class Model {
   metrics() {
     this._metrics ??= this.pg.metrics();
     return this._metrics;
+  }
+
+  /**
+   * Strategy `name` (Engines panel) on this run: `{rows, stride, col}` — a plain copy of its rows (render time,
+   * x, y, mode code per frame), cached per run. Throws for an imported trace (nothing to replay).
+   */
+  engine(name) {
+    if (!this._engines.has(name)) {
+      this._engineColumns ??= this.core.Playground.engineColumns();
+      const col = Object.fromEntries(this._engineColumns.map((n, i) => [n, i]));
+      this._engines.set(name, { rows: this.pg.engineRows(name), stride: this._engineColumns.length, col });
+    }
+    return this._engines.get(name);
+  }
+
+  /** The listed strategies scored on this run (`{name: {rmsError, …}}`), cached per run. */
+  engineMetrics(names) {
+    const key = names.join(',');
+    if (!this._engineMetrics.has(key)) this._engineMetrics.set(key, this.pg.engineMetrics(names));
+    return this._engineMetrics.get(key);
   }
 
   /** The render-delay sweep for the current params (cached per run). */

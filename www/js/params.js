@@ -1,6 +1,7 @@
 // Every control of the rail: where its value lives in the run's parameters, its range, unit and label.
 // `scale` converts the parameter (seconds, fractions) into what the control shows (ms, %).
 // The URL hash stores control values by id, in display units, so a link reproduces a view.
+import { ENGINE_CONTROLS } from './engine-params.js';
 
 export const GROUPS = [
   { id: 'network', label: 'Network' },
@@ -8,6 +9,7 @@ export const GROUPS = [
   { id: 'local', label: 'Prediction' },
   { id: 'paths', label: 'Path playback' },
   { id: 'sim', label: 'Simulation' },
+  { id: 'engines', label: 'Engines', collapsed: true },
 ];
 
 const BOTH = (field) => [`network.downlink.${field}`, `network.uplink.${field}`];
@@ -75,6 +77,7 @@ export const CONTROLS = [
     options: [['turns', 'Straight runs, sharp turns'], ['circle', 'Circle'], ['stopAndGo', 'Stop and go'], ['respawn', 'Respawn every 4 s']] },
   { id: 'fps', group: 'sim', kind: 'range', label: 'Frame rate', paths: ['fps'], min: 10, max: 240, step: 1, unit: 'fps', scale: 1 },
   { id: 'seed', group: 'sim', kind: 'seed', label: 'Seed', paths: ['seed'], min: 0, max: 2 ** 32 - 1 },
+  ...ENGINE_CONTROLS,
 ];
 
 export const byId = Object.fromEntries(CONTROLS.map((c) => [c.id, c]));
@@ -126,7 +129,7 @@ const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.fi
 /**
  * Reads control values from a URL hash. Returns `{values, notices, extras}`: values clamped into range,
  * every ignored or clamped entry explained in `notices` (worded by `t`, English by default), non-control keys
- * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`) in `extras`.
+ * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`, `engines`) in `extras`.
  */
 export function parseHash(hash, t = english) {
   const values = {};
@@ -134,7 +137,7 @@ export function parseHash(hash, t = english) {
   const extras = {};
   const entries = new URLSearchParams(hash.replace(/^#/, ''));
   for (const [key, rawValue] of entries) {
-    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net'].includes(key)) {
+    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines'].includes(key)) {
       extras[key] = rawValue;
       continue;
     }

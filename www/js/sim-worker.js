@@ -1,5 +1,6 @@
 // The simulation worker: its own instance of the wasm core, for work that re-runs the simulation many times
-// (the render-delay sweep; any table of many runs). The page's main thread only draws; this never touches it.
+// (the render-delay sweep; the engines' league table: every strategy on five networks). The page's main thread
+// only draws; this never touches it.
 //
 // Protocol (worker-client.js is the other side), one request per message:
 //   → {id, channel, generation, kind, args}        kind names a handler below; args is plain data
@@ -14,6 +15,10 @@ const HANDLERS = {
   /** The render-delay trade-off of `params` at each of `delays` (seconds): `[{delay, underrunShare, …}]`. */
   sweep({ params, delays }) {
     return playground(params).sweep(delays);
+  },
+  /** The league table of `params` on `networks` (`lan` … `mobile`, `custom`): see `sim::league`. */
+  league({ params, networks }) {
+    return core.Playground.league(params, networks);
   },
 };
 

@@ -1,6 +1,6 @@
 // The page's side of the simulation worker (sim-worker.js): `request(channel, kind, args)` sends one job and
 // resolves with its result — or with `undefined` when a newer request on the same channel has superseded it,
-// so a stale result is never drawn. Channels are independent: the sweep plot uses 'sweep', another table its own.
+// so a stale result is never drawn. Channels are independent: the sweep plot uses 'sweep', the league table 'league'.
 import { showError } from './banner.js';
 
 export class SimWorker {

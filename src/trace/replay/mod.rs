@@ -12,9 +12,11 @@
 
 mod paths;
 mod snapshots;
+mod strategy;
 
 pub use paths::{PathMetrics, PathSample, Point, TimedPoint};
 pub use snapshots::{DisplayCounts, SnapshotMetrics, SnapshotSample};
+pub use strategy::{replay_strategy, StrategyCounts, StrategyReplay, StrategySample};
 
 use super::{Trace, TraceData, TraceError};
 use serde::Serialize;

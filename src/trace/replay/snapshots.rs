@@ -15,6 +15,7 @@ use crate::buffer_metrics::BufferMetrics;
 use crate::clock::ClockMetrics;
 use crate::display::DisplayMode;
 use crate::playback::{Frame, RemotePlayback};
+use crate::snapshot::Snapshot;
 use crate::trace::{RttSample, TraceError, TraceParams, TraceSnapshot};
 use serde::Serialize;
 
@@ -92,8 +93,24 @@ pub struct SnapshotMetrics {
     pub clock: ClockMetrics,
 }
 
+/// What deliveries go to: the articles' playback, or another strategy (`strategy.rs`).
+pub(super) trait Receiver {
+    fn snapshot(&mut self, snapshot: Snapshot, arrival: f64);
+    fn rtt(&mut self, at: f64, rtt: f64);
+}
+
+impl Receiver for RemotePlayback {
+    fn snapshot(&mut self, snapshot: Snapshot, arrival: f64) {
+        self.on_snapshot(snapshot, arrival);
+    }
+
+    fn rtt(&mut self, at: f64, rtt: f64) {
+        self.on_rtt_sample(at, rtt);
+    }
+}
+
 /// Snapshots and RTT samples in delivery order, and how far each has been delivered.
-struct Deliveries<'a> {
+pub(super) struct Deliveries<'a> {
     snapshots: Vec<&'a TraceSnapshot>,
     rtt: Vec<&'a RttSample>,
     next_snapshot: usize,
@@ -101,7 +118,7 @@ struct Deliveries<'a> {
 }
 
 impl<'a> Deliveries<'a> {
-    fn new(snapshots: &'a [TraceSnapshot], rtt: &'a [RttSample]) -> Self {
+    pub(super) fn new(snapshots: &'a [TraceSnapshot], rtt: &'a [RttSample]) -> Self {
         let mut snapshots: Vec<&TraceSnapshot> = snapshots.iter().collect();
         snapshots.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
         let mut rtt: Vec<&RttSample> = rtt.iter().collect();
@@ -110,24 +127,24 @@ impl<'a> Deliveries<'a> {
     }
 
     /// Delivers everything due at or before local time `t`, in time order.
-    fn until(&mut self, t: f64, playback: &mut RemotePlayback) {
+    pub(super) fn until<R: Receiver + ?Sized>(&mut self, t: f64, receiver: &mut R) {
         loop {
             let snapshot = self.snapshots.get(self.next_snapshot).filter(|s| s.arrival <= t);
             let rtt = self.rtt.get(self.next_rtt).filter(|r| r.at <= t);
             match (snapshot, rtt) {
-                (Some(s), Some(r)) if s.arrival <= r.at => self.deliver_snapshot(s, playback),
+                (Some(s), Some(r)) if s.arrival <= r.at => self.deliver_snapshot(s, receiver),
                 (_, Some(r)) => {
-                    playback.on_rtt_sample(r.at, r.rtt);
+                    receiver.rtt(r.at, r.rtt);
                     self.next_rtt += 1;
                 }
-                (Some(s), None) => self.deliver_snapshot(s, playback),
+                (Some(s), None) => self.deliver_snapshot(s, receiver),
                 (None, None) => return,
             }
         }
     }
 
-    fn deliver_snapshot(&mut self, s: &TraceSnapshot, playback: &mut RemotePlayback) {
-        playback.on_snapshot(s.snapshot(), s.arrival);
+    fn deliver_snapshot<R: Receiver + ?Sized>(&mut self, s: &TraceSnapshot, receiver: &mut R) {
+        receiver.snapshot(s.snapshot(), s.arrival);
         self.next_snapshot += 1;
     }
 

@@ -1,0 +1,209 @@
+//! geckos.io `@geckos.io/snapshot-interpolation`: a vault of received snapshots, a server-time offset measured
+//! from the first snapshot (including its latency), and a render time `interpolationBuffer` milliseconds behind
+//! — with nothing at all returned when that time is not between two snapshots of the vault.
+//!
+//! ```text
+//!  per delivery (addSnapshot)
+//!    first:                       timeOffset = Now() − snapshot.time            (client clock − server clock, ms)
+//!    autoCorrectTimeOffset:       |timeOffset − (Now() − snapshot.time)| > 50 ms ─► timeOffset = that
+//!    vault.add: push; beyond vaultSize the oldest is dropped
+//!  per frame (calcInterpolation)
+//!    serverTime = Now() − timeOffset − interpolationBuffer
+//!    vault.get(serverTime): newest first, the first snapshot with time ≤ serverTime is `older`, the one before
+//!                           it `newer` — none ≤ serverTime, or no newer one ─► undefined (nothing)
+//!    percentage = (serverTime − older.time) / (newer.time − older.time);  x = lerp(older.x, newer.x, percentage)
+//!
+//!    vault:    ■ ■ ■ ■ ■ ■ ■ ■ ■ ■
+//!              └── serverTime here: interpolated ──┘   after the newest, or before the oldest: undefined
+//! ```
+//! The game keeps the last value it applied when `calcInterpolation` returns undefined (the README's client loop
+//! applies `snapshot.state` only when there is one), so the entity stands still — that frame counts as `held`.
+//!
+//! Source: geckosio/snapshot-interpolation, `src/snapshot-interpolation.ts` (`constructor`, `addSnapshot`,
+//! `calcInterpolation`, `_interpolate`), `src/vault.ts` (`get`, `add`, `_vaultSize = 120`), README (the client
+//! is constructed as `new SnapshotInterpolation()`: `interpolationBuffer` 100 ms; passing the server's FPS gives
+//! three frames). Its `test/snapshot.test.js` and `test/vault.test.js` cases are reproduced in
+//! `tests/engines_geckos.rs`.
+//!
+//! Simplified: `Date.now()` is whole milliseconds and an epoch time; here times are the simulator's clocks in
+//! seconds × 1000, not rounded (so the library's "a number ≤ 1 is a percentage" branch never fires, as with real
+//! epoch times). Only x and y are interpolated.
+
+use super::{Shown, ShownMode, Smoother};
+use crate::geom::Vec2;
+use crate::param::{in_range, ParamError};
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The time-offset correction threshold in `addSnapshot`, milliseconds (hard-coded in the library).
+pub const AUTO_CORRECT_MS: f64 = 50.0;
+
+/// The library's settings, under its names and with its defaults.
+///
+/// | field | default | range here | where |
+/// |---|---|---|---|
+/// | `interpolationBuffer` | 100 ms | 0..=2000 ms | `_interpolationBuffer = 100`; `new SnapshotInterpolation(serverFPS)` sets `3000 / serverFPS` |
+/// | `autoCorrectTimeOffset` | true | | `config` |
+/// | `vaultSize` | 120 | 2..=10000 | `Vault._vaultSize` (`setMaxSize`) |
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct GeckosParams {
+    pub interpolation_buffer: f64,
+    pub auto_correct_time_offset: bool,
+    pub vault_size: usize,
+}
+
+impl Default for GeckosParams {
+    fn default() -> Self {
+        GeckosParams { interpolation_buffer: 100.0, auto_correct_time_offset: true, vault_size: 120 }
+    }
+}
+
+impl GeckosParams {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        in_range("interpolationBuffer", self.interpolation_buffer, 0.0, 2000.0, "ms")?;
+        in_range("vaultSize", self.vault_size as f64, 2.0, 10_000.0, "snapshots")?;
+        Ok(())
+    }
+
+    /// `new SnapshotInterpolation(serverFPS)`: three server frames.
+    pub fn with_server_fps(server_fps: f64) -> Self {
+        GeckosParams { interpolation_buffer: (1000.0 / server_fps) * 3.0, ..GeckosParams::default() }
+    }
+}
+
+/// A snapshot in the vault: `time` (server clock, ms) and the entity's x, y.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VaultEntry {
+    pub time: f64,
+    pub pos: Vec2,
+}
+
+/// `Vault`: kept sorted by time (oldest first) — the library sorts on every `get`, which finds the same pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Vault {
+    entries: VecDeque<VaultEntry>,
+    max_size: usize,
+}
+
+impl Vault {
+    pub fn new(max_size: usize) -> Self {
+        Vault { entries: VecDeque::new(), max_size }
+    }
+
+    /// `add`: beyond the maximum the oldest goes first.
+    pub fn add(&mut self, entry: VaultEntry) {
+        if self.entries.len() > self.max_size.saturating_sub(1) {
+            self.entries.pop_front();
+        }
+        let at = self.entries.partition_point(|e| e.time <= entry.time);
+        self.entries.insert(at, entry);
+    }
+
+    pub fn size(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn max_size(&self) -> usize {
+        self.max_size
+    }
+
+    /// `get(time)`: `(older, newer)` around `time`, or `None` (no snapshot at or before it, or none after).
+    pub fn get(&self, time: f64) -> Option<(VaultEntry, VaultEntry)> {
+        // Newest first, the first with `time ≤ t` is `older`; the one just newer than it is `newer`.
+        let at = self.entries.partition_point(|e| e.time <= time);
+        let older = *self.entries.get(at.checked_sub(1)?)?;
+        let newer = *self.entries.get(at)?;
+        Some((older, newer))
+    }
+
+    /// The newest snapshot (`get()`).
+    pub fn latest(&self) -> Option<VaultEntry> {
+        self.entries.back().copied()
+    }
+}
+
+/// What `calcInterpolation` returns: the interpolated position, the percentage, and `serverTime` (ms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interpolated {
+    pub pos: Vec2,
+    pub percentage: f64,
+    pub server_time: f64,
+}
+
+/// `_interpolate(newer, older, serverTime)`: the time path (`serverTime` is an epoch time, never ≤ 1).
+pub fn interpolate(older: VaultEntry, newer: VaultEntry, server_time: f64) -> Interpolated {
+    let percentage = (server_time - older.time) / (newer.time - older.time);
+    Interpolated {
+        pos: older.pos.lerp(newer.pos, percentage),
+        percentage,
+        server_time: older.time + (newer.time - older.time) * percentage,
+    }
+}
+
+/// One geckos.io client.
+#[derive(Clone, Debug)]
+pub struct Geckos {
+    params: GeckosParams,
+    /// `_timeOffset` (ms), `None` for the library's −1.
+    time_offset: Option<f64>,
+    vault: Vault,
+    last_applied: Option<Vec2>,
+}
+
+impl Geckos {
+    pub fn new(params: GeckosParams) -> Self {
+        let vault = Vault::new(params.vault_size);
+        Geckos { params, time_offset: None, vault, last_applied: None }
+    }
+
+    /// `timeOffset` (ms): client clock minus server clock, latency included.
+    pub fn time_offset(&self) -> Option<f64> {
+        self.time_offset
+    }
+
+    pub fn vault(&self) -> &Vault {
+        &self.vault
+    }
+
+    /// `addSnapshot` at client time `now_ms` of a snapshot stamped `time_ms` on the server.
+    pub fn add_snapshot(&mut self, time_ms: f64, pos: Vec2, now_ms: f64) {
+        let offset = now_ms - time_ms;
+        let current = *self.time_offset.get_or_insert(offset);
+        if self.params.auto_correct_time_offset && (current - offset).abs() > AUTO_CORRECT_MS {
+            self.time_offset = Some(offset);
+        }
+        self.vault.add(VaultEntry { time: time_ms, pos });
+    }
+
+    /// `calcInterpolation` at client time `now_ms`: `None` is the library's `undefined`.
+    pub fn calc_interpolation(&self, now_ms: f64) -> Option<Interpolated> {
+        let offset = self.time_offset?;
+        let server_time = now_ms - offset - self.params.interpolation_buffer;
+        let (older, newer) = self.vault.get(server_time)?;
+        Some(interpolate(older, newer, server_time))
+    }
+}
+
+impl Smoother for Geckos {
+    fn on_snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
+        self.add_snapshot(snapshot.server_time * 1000.0, snapshot.pos, arrival * 1000.0);
+    }
+
+    fn frame(&mut self, now: f64, _dt: f64) -> Shown {
+        match self.calc_interpolation(now * 1000.0) {
+            Some(i) => {
+                self.last_applied = Some(i.pos);
+                Shown::at(i.pos, i.server_time / 1000.0, ShownMode::Interpolated)
+            }
+            None => match (self.last_applied, self.time_offset) {
+                (Some(pos), Some(offset)) => {
+                    let render = (now * 1000.0 - offset - self.params.interpolation_buffer) / 1000.0;
+                    Shown::at(pos, render, ShownMode::Held)
+                }
+                _ => Shown::NOTHING,
+            },
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Mirror (Unity): snapshot interpolation V2 — a local timeline that runs 2 % fast or 4 % slow to keep about
+//! `bufferTime` of snapshots buffered, with `bufferTime` itself sized from the measured delivery jitter.
+//!
+//! ```text
+//!  per delivery (NetworkClient.OnTimeSnapshot)
+//!    dynamicAdjustment:  bufferTimeMultiplier = (sendInterval + deliveryTimeEma.StandardDeviation) / sendInterval
+//!                                               + dynamicAdjustmentTolerance                      (DynamicAdjustment)
+//!    bufferTime = sendInterval × bufferTimeMultiplier
+//!    InsertAndAdjust:  first snapshot → localTimeline = remoteTime − bufferTime
+//!                      InsertIfNotExists (sorted by remote time, at most bufferLimit, duplicates ignored)
+//!                      deliveryTimeEma.Add(local arrival gap of the two newest)
+//!                      localTimeline = clamp(localTimeline, latest − 2·bufferTime, latest)   (TimelineClamp)
+//!                      driftEma.Add(latest remote time − localTimeline)
+//!                      drift = driftEma.Value − bufferTime
+//!                      localTimescale = 1 + catchupSpeed   if drift > catchupPositiveThreshold × sendInterval
+//!                                       1 − slowdownSpeed  if drift < catchupNegativeThreshold × sendInterval
+//!                                       1                  otherwise                              (Timescale)
+//!  per frame (NetworkClient.UpdateTimeInterpolation, then NetworkTransform)
+//!    localTimeline += deltaTime × localTimescale                                                  (StepTime)
+//!    Sample: the pair around localTimeline (past the newest: the newest; before the oldest: the oldest), t
+//!    remove every snapshot before `from`                                                           (StepInterpolation)
+//!    position = Lerp(from, to, t)                                      never extrapolates: it holds the newest
+//! ```
+//! Source: MirrorNetworking/Mirror, `Assets/Mirror/Core/SnapshotInterpolation/SnapshotInterpolation.cs`
+//! (`Timescale`, `DynamicAdjustment`, `InsertIfNotExists`, `TimelineClamp`, `InsertAndAdjust`, `Sample`,
+//! `StepTime`, `StepInterpolation`), `SnapshotInterpolationSettings.cs` (the defaults below),
+//! `NetworkClient_TimeInterpolation.cs` (`InitTimeInterpolation`: EMA lengths `sendRate × duration`;
+//! `OnTimeSnapshot`; `UpdateTimeInterpolation`), `Tools/ExponentialMovingAverage.cs`; the shipped tests
+//! `Tests/Editor/SnapshotInterpolation/SnapshotInterpolationTests.cs` and
+//! `Tests/Editor/Tools/ExponentialMovingAverageTests.cs` are reproduced in `tests/engines_mirror.rs`.
+//!
+//! Simplified: the time snapshots (one per batch) and the `NetworkTransform`'s own snapshots are the same packets
+//! here (one entity, one snapshot per packet), so both buffers receive the same inserts; they are still two
+//! buffers, as in Mirror, so a teleport (`NetworkTransform.OnTeleport` → `ResetState`) clears only the entity's.
+//! Mirror's `sendRate` is an integer; the EMA lengths use the send rate rounded. Rotation and scale are not
+//! modelled.
+
+use super::{Shown, ShownMode, Smoother};
+use crate::geom::Vec2;
+use crate::param::{in_range, ParamError};
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// `SnapshotInterpolationSettings`, under Mirror's names and with Mirror's defaults.
+///
+/// | field | default | range here | Mirror's note |
+/// |---|---|---|---|
+/// | `bufferTimeMultiplier` | 2 | 0..=20 | "By default, it should be around 2" (overwritten when `dynamicAdjustment`) |
+/// | `bufferLimit` | 32 | 1..=4096 | "If a client can't process snapshots fast enough, don't store too many." |
+/// | `catchupNegativeThreshold` | −1 | −20..=0 | in frames (send intervals); "This needs to be negative." |
+/// | `catchupPositiveThreshold` | 1 | 0..=20 | in frames; "This needs to be positive." |
+/// | `catchupSpeed` | 0.02 | 0..=1 | `[Range(0, 1)]` |
+/// | `slowdownSpeed` | 0.04 | 0..=1 | `[Range(0, 1)]` |
+/// | `driftEmaDuration` | 1 s | 1..=60 | an `int` in Mirror |
+/// | `dynamicAdjustment` | true | | |
+/// | `dynamicAdjustmentTolerance` | 1 | 0..=20 | "1 is realistically just fine, 2 is very very safe" |
+/// | `deliveryTimeEmaDuration` | 2 s | 1..=60 | an `int` in Mirror |
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct MirrorParams {
+    pub buffer_time_multiplier: f64,
+    pub buffer_limit: usize,
+    pub catchup_negative_threshold: f64,
+    pub catchup_positive_threshold: f64,
+    pub catchup_speed: f64,
+    pub slowdown_speed: f64,
+    pub drift_ema_duration: u32,
+    pub dynamic_adjustment: bool,
+    pub dynamic_adjustment_tolerance: f64,
+    pub delivery_time_ema_duration: u32,
+}
+
+impl Default for MirrorParams {
+    fn default() -> Self {
+        MirrorParams {
+            buffer_time_multiplier: 2.0,
+            buffer_limit: 32,
+            catchup_negative_threshold: -1.0,
+            catchup_positive_threshold: 1.0,
+            catchup_speed: 0.02,
+            slowdown_speed: 0.04,
+            drift_ema_duration: 1,
+            dynamic_adjustment: true,
+            dynamic_adjustment_tolerance: 1.0,
+            delivery_time_ema_duration: 2,
+        }
+    }
+}
+
+impl MirrorParams {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        in_range("bufferTimeMultiplier", self.buffer_time_multiplier, 0.0, 20.0, "")?;
+        in_range("bufferLimit", self.buffer_limit as f64, 1.0, 4096.0, "snapshots")?;
+        in_range("catchupNegativeThreshold", self.catchup_negative_threshold, -20.0, 0.0, "frames")?;
+        in_range("catchupPositiveThreshold", self.catchup_positive_threshold, 0.0, 20.0, "frames")?;
+        in_range("catchupSpeed", self.catchup_speed, 0.0, 1.0, "")?;
+        in_range("slowdownSpeed", self.slowdown_speed, 0.0, 1.0, "")?;
+        in_range("driftEmaDuration", f64::from(self.drift_ema_duration), 1.0, 60.0, "s")?;
+        in_range("dynamicAdjustmentTolerance", self.dynamic_adjustment_tolerance, 0.0, 20.0, "")?;
+        in_range("deliveryTimeEmaDuration", f64::from(self.delivery_time_ema_duration), 1.0, 60.0, "s")?;
+        Ok(())
+    }
+}
+
+/// `ExponentialMovingAverage`: value, and variance with its standard deviation, of the last ~n samples.
+/// `Default` is C#'s `default` struct (alpha 0: the first sample stays the value forever).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ema {
+    alpha: f64,
+    initialized: bool,
+    pub value: f64,
+    pub variance: f64,
+    pub standard_deviation: f64,
+}
+
+impl Ema {
+    /// "standard N-day EMA alpha calculation": alpha = 2 / (n + 1).
+    pub fn new(n: u32) -> Self {
+        Ema { alpha: 2.0 / (f64::from(n) + 1.0), ..Ema::default() }
+    }
+
+    pub fn add(&mut self, new_value: f64) {
+        if self.initialized {
+            let delta = new_value - self.value;
+            self.value += self.alpha * delta;
+            self.variance = (1.0 - self.alpha) * (self.variance + self.alpha * delta * delta);
+            self.standard_deviation = self.variance.sqrt();
+        } else {
+            self.value = new_value;
+            self.initialized = true;
+        }
+    }
+
+    pub fn reset(&mut self) {
+        *self = Ema { alpha: self.alpha, ..Ema::default() };
+    }
+}
+
+/// One buffered snapshot: `remoteTime` (server), `localTime` (arrival) and the entity's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    pub remote_time: f64,
+    pub local_time: f64,
+    pub pos: Vec2,
+}
+
+/// `SortedList<double, T>` keyed by remote time.
+pub type Buffer = Vec<Entry>;
+
+/// `Timescale`: 1 + catchup above the positive threshold, 1 − slowdown below the negative one, else 1.
+pub fn timescale(drift: f64, catchup_speed: f64, slowdown_speed: f64, negative: f64, positive: f64) -> f64 {
+    if drift > positive {
+        1.0 + catchup_speed
+    } else if drift < negative {
+        1.0 - slowdown_speed
+    } else {
+        1.0
+    }
+}
+
+/// `DynamicAdjustment`: how many send intervals one interval plus the jitter's standard deviation is, plus the
+/// tolerance.
+pub fn dynamic_adjustment(send_interval: f64, jitter_standard_deviation: f64, tolerance: f64) -> f64 {
+    (send_interval + jitter_standard_deviation) / send_interval + tolerance
+}
+
+/// `InsertIfNotExists`: `false` when the buffer is full or the remote time is already there (overwritten).
+pub fn insert_if_not_exists(buffer: &mut Buffer, buffer_limit: usize, entry: Entry) -> bool {
+    if buffer.len() >= buffer_limit {
+        return false;
+    }
+    match buffer.binary_search_by(|e| e.remote_time.total_cmp(&entry.remote_time)) {
+        Ok(i) => {
+            buffer[i] = entry;
+            false
+        }
+        Err(i) => {
+            buffer.insert(i, entry);
+            true
+        }
+    }
+}
+
+/// `TimelineClamp`: keep the timeline within `bufferTime` of `latest − bufferTime`.
+pub fn timeline_clamp(local_timeline: f64, buffer_time: f64, latest_remote_time: f64) -> f64 {
+    let target = latest_remote_time - buffer_time;
+    local_timeline.clamp(target - buffer_time, target + buffer_time)
+}
+
+/// The running state `InsertAndAdjust` and `StepTime` update (`ref` arguments in Mirror).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timeline {
+    pub local_timeline: f64,
+    pub local_timescale: f64,
+    pub drift_ema: Ema,
+    pub delivery_time_ema: Ema,
+}
+
+/// The thresholds and speeds `InsertAndAdjust` takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adjust {
+    pub send_interval: f64,
+    pub buffer_time: f64,
+    pub catchup_speed: f64,
+    pub slowdown_speed: f64,
+    pub catchup_negative_threshold: f64,
+    pub catchup_positive_threshold: f64,
+}
+
+/// `InsertAndAdjust`: initialise the timeline on the first snapshot, insert, then re-aim the timescale.
+pub fn insert_and_adjust(buffer: &mut Buffer, buffer_limit: usize, entry: Entry, line: &mut Timeline, a: Adjust) {
+    if buffer.is_empty() {
+        line.local_timeline = entry.remote_time - a.buffer_time;
+    }
+    if !insert_if_not_exists(buffer, buffer_limit, entry) {
+        return;
+    }
+    if buffer.len() >= 2 {
+        let previous = buffer[buffer.len() - 2].local_time;
+        let latest = buffer[buffer.len() - 1].local_time;
+        line.delivery_time_ema.add(latest - previous);
+    }
+    let latest_remote_time = entry.remote_time;
+    line.local_timeline = timeline_clamp(line.local_timeline, a.buffer_time, latest_remote_time);
+    line.drift_ema.add(latest_remote_time - line.local_timeline);
+    let drift = line.drift_ema.value - a.buffer_time;
+    let negative = a.send_interval * a.catchup_negative_threshold;
+    let positive = a.send_interval * a.catchup_positive_threshold;
+    line.local_timescale = timescale(drift, a.catchup_speed, a.slowdown_speed, negative, positive);
+}
+
+/// `Sample`: the indices around `local_timeline` and the factor; clamped to the oldest or newest outside.
+/// The buffer must not be empty.
+pub fn sample(buffer: &Buffer, local_timeline: f64) -> (usize, usize, f64) {
+    for i in 0..buffer.len().saturating_sub(1) {
+        let (first, second) = (buffer[i], buffer[i + 1]);
+        if local_timeline >= first.remote_time && local_timeline <= second.remote_time {
+            return (i, i + 1, inverse_lerp(first.remote_time, second.remote_time, local_timeline));
+        }
+    }
+    if buffer[0].remote_time > local_timeline {
+        (0, 0, 0.0)
+    } else {
+        (buffer.len() - 1, buffer.len() - 1, 0.0)
+    }
+}
+
+/// `Mathd.InverseLerp`: where `value` lies between `a` and `b`, clamped to 0..=1 (0 when `a == b`).
+fn inverse_lerp(a: f64, b: f64, value: f64) -> f64 {
+    if a != b {
+        ((value - a) / (b - a)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// `StepTime`.
+pub fn step_time(delta_time: f64, local_timeline: &mut f64, local_timescale: f64) {
+    *local_timeline += delta_time * local_timescale;
+}
+
+/// `StepInterpolation`: sample, then remove the snapshots before `from` (`RemoveRange(from)`).
+pub fn step_interpolation(buffer: &mut Buffer, local_timeline: f64) -> (Entry, Entry, f64) {
+    let (from, to, t) = sample(buffer, local_timeline);
+    let pair = (buffer[from], buffer[to], t);
+    buffer.drain(..from);
+    pair
+}
+
+/// One Mirror client following one networked entity.
+#[derive(Clone, Debug)]
+pub struct Mirror {
+    params: MirrorParams,
+    send_interval: f64,
+    /// `NetworkClient.bufferTimeMultiplier`: starts at the setting, overwritten by the dynamic adjustment.
+    buffer_time_multiplier: f64,
+    /// `NetworkClient.snapshots` (time snapshots: the timeline).
+    time_snapshots: Buffer,
+    /// The `NetworkTransform`'s `clientSnapshots`.
+    entity_snapshots: Buffer,
+    line: Timeline,
+}
+
+impl Mirror {
+    pub fn new(params: MirrorParams, send_interval: f64) -> Self {
+        let send_rate = (1.0 / send_interval).round().max(1.0) as u32;
+        let line = Timeline {
+            local_timeline: 0.0,
+            local_timescale: 1.0,
+            drift_ema: Ema::new(send_rate * params.drift_ema_duration),
+            delivery_time_ema: Ema::new(send_rate * params.delivery_time_ema_duration),
+        };
+        Mirror {
+            buffer_time_multiplier: params.buffer_time_multiplier,
+            params,
+            send_interval,
+            time_snapshots: Vec::new(),
+            entity_snapshots: Vec::new(),
+            line,
+        }
+    }
+
+    /// `NetworkClient.bufferTime`.
+    pub fn buffer_time(&self) -> f64 {
+        self.send_interval * self.buffer_time_multiplier
+    }
+
+    pub fn local_timeline(&self) -> f64 {
+        self.line.local_timeline
+    }
+
+    pub fn local_timescale(&self) -> f64 {
+        self.line.local_timescale
+    }
+
+    pub fn buffer_time_multiplier(&self) -> f64 {
+        self.buffer_time_multiplier
+    }
+}
+
+impl Smoother for Mirror {
+    fn on_snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
+        let p = &self.params;
+        if p.dynamic_adjustment {
+            self.buffer_time_multiplier = dynamic_adjustment(
+                self.send_interval,
+                self.line.delivery_time_ema.standard_deviation,
+                p.dynamic_adjustment_tolerance,
+            );
+        }
+        let adjust = Adjust {
+            send_interval: self.send_interval,
+            buffer_time: self.buffer_time(),
+            catchup_speed: p.catchup_speed,
+            slowdown_speed: p.slowdown_speed,
+            catchup_negative_threshold: p.catchup_negative_threshold,
+            catchup_positive_threshold: p.catchup_positive_threshold,
+        };
+        let entry = Entry { remote_time: snapshot.server_time, local_time: arrival, pos: snapshot.pos };
+        insert_and_adjust(&mut self.time_snapshots, p.buffer_limit, entry, &mut self.line, adjust);
+        if snapshot.teleport {
+            self.entity_snapshots.clear();
+        }
+        insert_if_not_exists(&mut self.entity_snapshots, p.buffer_limit, entry);
+    }
+
+    fn frame(&mut self, _now: f64, dt: f64) -> Shown {
+        if self.time_snapshots.is_empty() {
+            return Shown::NOTHING;
+        }
+        step_time(dt, &mut self.line.local_timeline, self.line.local_timescale);
+        let timeline = self.line.local_timeline;
+        step_interpolation(&mut self.time_snapshots, timeline);
+        if self.entity_snapshots.is_empty() {
+            return Shown::NOTHING;
+        }
+        let (from, to, t) = step_interpolation(&mut self.entity_snapshots, timeline);
+        let (oldest, newest) =
+            (self.entity_snapshots[0].remote_time, self.entity_snapshots.last().map_or(0.0, |e| e.remote_time));
+        let mode = if timeline > newest {
+            ShownMode::Held
+        } else if timeline < oldest {
+            ShownMode::Waiting
+        } else {
+            ShownMode::Interpolated
+        };
+        Shown::at(from.pos.lerp(to.pos, t), timeline, mode)
+    }
+}

@@ -1,0 +1,307 @@
+//! What other engines do to a remote entity between snapshots — modelled from their public source, driven by the
+//! very packets the articles' pipeline gets, and scored with the same metrics (issue 13).
+//!
+//! ```text
+//!                      one run's client inputs (sim::remote::ClientInput, in order)
+//!   delivery (snapshot, local arrival) ──┬──► Mirror     SnapshotInterpolation: timeline at 1 ± catch-up, dynamic buffer   (mirror.rs)
+//!   RTT sample (local now, rtt)          ├──► NGO        NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo.rs)
+//!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
+//!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
+//!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
+//!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
+//!                                                 │
+//!                                                 ▼  per frame: Shown {position?, render time, mode}
+//!                                  run.rs: the track, its metrics against the truth (sim::metrics)
+//! ```
+//! Every strategy is a [`Smoother`]: it is told each delivery as it happens and asked once per frame what it
+//! shows. Time is an argument (the client's clock reading, seconds), as everywhere in the core. Only the
+//! references look at RTT samples (the seeds' clocks need them); the engines use snapshots and frames only.
+//!
+//! What "underrun" means differs per engine, so each says it through [`ShownMode`]: a frame is an underrun when
+//! the strategy's render point has run past the data it holds and it extrapolates or holds (`Extrapolated`,
+//! `Held`). `Latest` (show the newest snapshot as it is) has no render point behind the data and no underrun.
+
+pub mod gambetta;
+pub mod geckos;
+pub mod mirror;
+pub mod ngo;
+pub mod reference;
+pub mod run;
+pub mod source;
+
+use crate::geom::Vec2;
+use crate::param::ParamError;
+use crate::playback::PlaybackParams;
+use crate::snapshot::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// What the stream itself tells every strategy: the server's send interval and its simulation tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stream {
+    /// Seconds between two snapshots (Mirror's `NetworkServer.sendInterval`, NGO's tick, Gambetta's update rate).
+    pub send_interval: f64,
+    /// Seconds per server simulation tick (Source's `TICK_INTERVAL`).
+    pub tick_interval: f64,
+}
+
+/// How a strategy obtained what it shows in one frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ShownMode {
+    /// Nothing to show yet (no data, or the engine returned nothing before it ever showed anything).
+    Nothing,
+    /// Between two snapshots it holds.
+    Interpolated,
+    /// Past its newest snapshot, moving on from it.
+    Extrapolated,
+    /// Past its data, standing still: the last value shown, or the newest snapshot.
+    Held,
+    /// The newest snapshot as it is (no render point behind the data).
+    Latest,
+    /// Standing still for another reason than running dry: before the oldest snapshot it holds (at the start),
+    /// or the seeds' buffer priming, across a gap, or with an uncertain clock.
+    Waiting,
+}
+
+impl ShownMode {
+    pub const ALL: [ShownMode; 6] = [
+        ShownMode::Nothing,
+        ShownMode::Interpolated,
+        ShownMode::Extrapolated,
+        ShownMode::Held,
+        ShownMode::Latest,
+        ShownMode::Waiting,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ShownMode::Nothing => "nothing",
+            ShownMode::Interpolated => "interpolated",
+            ShownMode::Extrapolated => "extrapolated",
+            ShownMode::Held => "held",
+            ShownMode::Latest => "latest",
+            ShownMode::Waiting => "waiting",
+        }
+    }
+
+    /// The code stored in timelines (index in [`ShownMode::ALL`]).
+    pub fn code(self) -> f64 {
+        ShownMode::ALL.iter().position(|m| *m == self).unwrap_or(0) as f64
+    }
+
+    /// The render point ran past the data (or before it): the frame counts as an underrun.
+    pub fn is_underrun(self) -> bool {
+        matches!(self, ShownMode::Extrapolated | ShownMode::Held)
+    }
+}
+
+/// One frame of a strategy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    pub position: Option<Vec2>,
+    /// The server time of what is shown (NaN when nothing is).
+    pub render_time: f64,
+    pub mode: ShownMode,
+}
+
+impl Shown {
+    pub const NOTHING: Shown = Shown { position: None, render_time: f64::NAN, mode: ShownMode::Nothing };
+
+    pub fn at(position: Vec2, render_time: f64, mode: ShownMode) -> Shown {
+        Shown { position: Some(position), render_time, mode }
+    }
+}
+
+/// A remote-smoothing strategy: told every delivery as it happens, asked once per frame what it shows.
+pub trait Smoother {
+    /// `snapshot` reached the client when its clock read `arrival` (seconds).
+    fn on_snapshot(&mut self, snapshot: &Snapshot, arrival: f64);
+    /// A round trip of `rtt` seconds was measured when the client's clock read `now` (only the seeds' clocks care).
+    fn on_rtt(&mut self, _now: f64, _rtt: f64) {}
+    /// The frame when the client's clock reads `now`, `dt` seconds after the previous frame.
+    fn frame(&mut self, now: f64, dt: f64) -> Shown;
+}
+
+/// Every strategy the playground knows, engines first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StrategyKind {
+    Mirror,
+    Ngo,
+    Source,
+    Geckos,
+    Gambetta,
+    Seed000,
+    Seed004,
+    Playground,
+    Latest,
+}
+
+impl StrategyKind {
+    pub const ALL: [StrategyKind; 9] = [
+        StrategyKind::Mirror,
+        StrategyKind::Ngo,
+        StrategyKind::Source,
+        StrategyKind::Geckos,
+        StrategyKind::Gambetta,
+        StrategyKind::Seed000,
+        StrategyKind::Seed004,
+        StrategyKind::Playground,
+        StrategyKind::Latest,
+    ];
+
+    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`, `playground`,
+    /// `latest`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyKind::Mirror => "mirror",
+            StrategyKind::Ngo => "ngo",
+            StrategyKind::Source => "source",
+            StrategyKind::Geckos => "geckos",
+            StrategyKind::Gambetta => "gambetta",
+            StrategyKind::Seed000 => "seed000",
+            StrategyKind::Seed004 => "seed004",
+            StrategyKind::Playground => "playground",
+            StrategyKind::Latest => "latest",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<StrategyKind> {
+        StrategyKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Every name, comma-separated (for error messages).
+    pub fn names() -> String {
+        StrategyKind::ALL.map(|k| k.name()).join(", ")
+    }
+
+    /// Whether the strategy renders behind its data (and so can run dry): all but `latest`.
+    pub fn buffered(self) -> bool {
+        self != StrategyKind::Latest
+    }
+
+    /// Parses `a,b,c` (spaces allowed), refusing unknown and repeated names; empty means every strategy.
+    pub fn parse_list(list: &str) -> Result<Vec<StrategyKind>, ParamError> {
+        let mut out = Vec::new();
+        for (i, name) in list.split(',').map(str::trim).filter(|s| !s.is_empty()).enumerate() {
+            let kind = StrategyKind::from_name(name).ok_or_else(|| {
+                ParamError::new(format!("strategies[{i}]"), format!("unknown `{name}` (known: {})", Self::names()))
+            })?;
+            if out.contains(&kind) {
+                return Err(ParamError::new(format!("strategies[{i}]"), format!("`{name}` is listed twice")));
+            }
+            out.push(kind);
+        }
+        Ok(if out.is_empty() { StrategyKind::ALL.to_vec() } else { out })
+    }
+}
+
+/// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
+/// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineParams {
+    pub mirror: mirror::MirrorParams,
+    pub ngo: ngo::NgoParams,
+    pub source: source::SourceParams,
+    pub geckos: geckos::GeckosParams,
+}
+
+impl EngineParams {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.mirror.validate().map_err(|e| e.within("mirror"))?;
+        self.ngo.validate().map_err(|e| e.within("ngo"))?;
+        self.source.validate().map_err(|e| e.within("source"))?;
+        self.geckos.validate().map_err(|e| e.within("geckos"))
+    }
+}
+
+/// Everything a strategy may be built from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    pub stream: Stream,
+    pub engines: EngineParams,
+    /// This page's remote settings (the `playground` strategy), send interval filled in.
+    pub playback: PlaybackParams,
+    /// The interpolation delay seed 004 §5.3 gives this network (the page's render delay on a custom network).
+    pub article_delay: f64,
+}
+
+impl Setup {
+    /// The parameters the strategy `kind` depends on, as a comparable key: equal keys (on the same inputs) give
+    /// equal runs, so a change elsewhere does not re-run it.
+    pub fn key(&self, kind: StrategyKind) -> String {
+        let stream = format!("{:?}", self.stream);
+        let own = match kind {
+            StrategyKind::Mirror => format!("{:?}", self.engines.mirror),
+            StrategyKind::Ngo => format!("{:?}", self.engines.ngo),
+            StrategyKind::Source => format!("{:?}", self.engines.source),
+            StrategyKind::Geckos => format!("{:?}", self.engines.geckos),
+            StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => String::new(),
+            StrategyKind::Seed004 => format!("{:?}", self.article_delay),
+            StrategyKind::Playground => format!("{:?}", self.playback),
+        };
+        format!("{stream}|{own}")
+    }
+
+    /// A fresh smoother of kind `kind`; refused parameters are named (`mirror.bufferLimit: …`).
+    pub fn build(&self, kind: StrategyKind) -> Result<Box<dyn Smoother>, ParamError> {
+        self.engines.validate()?;
+        let s = self.stream;
+        Ok(match kind {
+            StrategyKind::Mirror => Box::new(mirror::Mirror::new(self.engines.mirror.clone(), s.send_interval)),
+            StrategyKind::Ngo => Box::new(ngo::Ngo::new(self.engines.ngo.clone(), s.send_interval)),
+            StrategyKind::Source => Box::new(source::Source::new(self.engines.source.clone(), s.tick_interval)),
+            StrategyKind::Geckos => Box::new(geckos::Geckos::new(self.engines.geckos.clone())),
+            StrategyKind::Gambetta => Box::new(gambetta::Gambetta::new(s.send_interval)),
+            StrategyKind::Latest => Box::new(reference::Latest::default()),
+            StrategyKind::Seed000 => Box::new(reference::Article::seed000(s.send_interval)?),
+            StrategyKind::Seed004 => Box::new(reference::Article::seed004(s.send_interval, self.article_delay)?),
+            StrategyKind::Playground => Box::new(reference::Article::new(self.playback.clone())?),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_lists_refuse_unknown_and_repeated_names() {
+        for kind in StrategyKind::ALL {
+            assert_eq!(StrategyKind::from_name(kind.name()), Some(kind));
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+        }
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 9);
+        assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
+        let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
+        assert_eq!(err.field, "strategies[1]");
+        assert!(err.message.contains("unknown `unity`"), "{err}");
+        assert_eq!(StrategyKind::parse_list("ngo,ngo").unwrap_err().field, "strategies[1]");
+    }
+
+    #[test]
+    fn only_extrapolated_and_held_frames_are_underruns() {
+        let underruns: Vec<&str> = ShownMode::ALL.iter().filter(|m| m.is_underrun()).map(|m| m.name()).collect();
+        assert_eq!(underruns, ["extrapolated", "held"]);
+        assert_eq!(ShownMode::Latest.code(), 4.0);
+    }
+
+    #[test]
+    fn engine_params_parse_by_the_engines_own_names_and_refuse_typos() {
+        let p: EngineParams = serde_json::from_str(
+            r#"{"mirror": {"bufferTimeMultiplier": 3}, "ngo": {"ServerBufferSec": 0.1},
+                "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150}}"#,
+        )
+        .unwrap();
+        assert_eq!(p.mirror.buffer_time_multiplier, 3.0);
+        assert_eq!(p.ngo.server_buffer_sec, 0.1);
+        assert_eq!(p.source.cl_interp, 0.05);
+        assert_eq!(p.geckos.interpolation_buffer, 150.0);
+        assert!(serde_json::from_str::<EngineParams>(r#"{"mirror": {"bufferTime": 3}}"#).is_err());
+        let mut bad = EngineParams::default();
+        bad.source.cl_extrapolate_amount = -1.0;
+        assert_eq!(bad.validate().unwrap_err().field, "source.cl_extrapolate_amount");
+    }
+}

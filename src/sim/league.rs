@@ -1,0 +1,216 @@
+//! The league table (issue 13): every strategy on every network — the four seed 004 §5.3 presets and the
+//! current (custom) one — scored with the same metrics, the best of each column marked.
+//!
+//! ```text
+//!  for each network:   params with the preset's send rate and links (the strategies keep their own settings)
+//!                      └► the remote pipeline once ─► its client inputs (same seed: same losses, same jitter)
+//!                            └► every strategy replays them (engines::run) ─► StrategyMetrics
+//!  per network and column (rmsError, addedLatency, stalls, snaps, jerk, underrunShare): the lowest is best
+//! ```
+//! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
+//! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
+
+use crate::engines::run::{run, Keep, StrategyMetrics};
+use crate::engines::{Setup, StrategyKind, Stream};
+use crate::param::ParamError;
+use crate::sim::params::SimParams;
+use crate::sim::presets::NetworkPreset;
+use crate::sim::sweep::client_inputs;
+use crate::sim::world::{TimeMap, TruthTrack};
+use serde::Serialize;
+
+/// A network the table has a column group for: a preset, or the parameters as given (`label` names it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    pub preset: Option<NetworkPreset>,
+    pub label: String,
+}
+
+impl Network {
+    pub fn preset(preset: NetworkPreset) -> Self {
+        Network { preset: Some(preset), label: preset.name().to_string() }
+    }
+
+    pub fn custom(label: &str) -> Self {
+        Network { preset: None, label: label.to_string() }
+    }
+
+    /// `custom` or a preset's name.
+    pub fn parse(name: &str) -> Option<Network> {
+        match name {
+            "custom" => Some(Network::custom("custom")),
+            _ => NetworkPreset::from_name(name).map(Network::preset),
+        }
+    }
+
+    /// The four presets, then the custom network: the page's table.
+    pub fn all() -> Vec<Network> {
+        NetworkPreset::ALL.into_iter().map(Network::preset).chain([Network::custom("custom")]).collect()
+    }
+}
+
+/// Reads one column of a cell (`None`: not applicable).
+pub type Column = fn(&StrategyMetrics) -> Option<f64>;
+
+/// The metric columns, in table order: name and how to read it.
+pub const COLUMNS: [(&str, Column); 6] = [
+    ("rmsError", |m| Some(m.track.rms_error)),
+    ("addedLatency", |m| Some(m.track.added_latency)),
+    ("stalls", |m| Some(m.track.stalls as f64)),
+    ("snaps", |m| Some(m.track.snaps as f64)),
+    ("jerk", |m| Some(m.track.jerk)),
+    ("underrunShare", |m| m.underrun_share),
+];
+
+/// One strategy on one network.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cell {
+    pub network: String,
+    pub strategy: StrategyKind,
+    pub metrics: StrategyMetrics,
+    /// The columns in which this cell is the lowest of its network (ties: all of them).
+    pub best: Vec<&'static str>,
+}
+
+/// The whole table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct League {
+    pub seed: u64,
+    pub duration: f64,
+    pub networks: Vec<String>,
+    pub strategies: Vec<StrategyKind>,
+    pub columns: Vec<&'static str>,
+    pub cells: Vec<Cell>,
+}
+
+/// What the strategies are built from on `params` (a preset network uses the preset's seed 004 delay).
+pub fn setup(params: &SimParams, preset: Option<NetworkPreset>) -> Setup {
+    Setup {
+        stream: Stream {
+            send_interval: params.scenario.send_interval(),
+            tick_interval: 1.0 / params.scenario.tick_rate,
+        },
+        engines: params.engines.clone(),
+        playback: params.effective_remote(),
+        article_delay: preset.map_or(params.remote.clock.render_delay, |p| p.article_values().1),
+    }
+}
+
+/// `params` on `network`: the preset's send rate and links, everything else as given.
+pub fn on_network(params: &SimParams, network: &Network) -> SimParams {
+    let mut p = params.clone();
+    if let Some(preset) = network.preset {
+        preset.apply_network(&mut p);
+    }
+    p
+}
+
+/// Every strategy of `strategies` on every network of `networks`.
+pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKind]) -> Result<League, ParamError> {
+    params.validate()?;
+    let mut cells = Vec::with_capacity(networks.len() * strategies.len());
+    for network in networks {
+        let p = on_network(params, network);
+        p.validate().map_err(|e| ParamError::new(e.field, format!("on {}: {}", network.label, e.message)))?;
+        let map = TimeMap::new(&p);
+        let truth = TruthTrack::new(p.scenario.motion, p.scenario.speed);
+        let inputs = client_inputs(&p, map, &truth)?;
+        let setup = setup(&p, network.preset);
+        let first = cells.len();
+        for &kind in strategies {
+            let metrics = run(&setup, kind, &inputs, &map, &truth, Keep::METRICS)?.metrics.expect("scored");
+            cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
+        }
+        mark_best(&mut cells[first..]);
+    }
+    Ok(League {
+        seed: params.seed,
+        duration: params.duration,
+        networks: networks.iter().map(|n| n.label.clone()).collect(),
+        strategies: strategies.to_vec(),
+        columns: COLUMNS.iter().map(|(name, _)| *name).collect(),
+        cells,
+    })
+}
+
+/// Marks, per column, every cell whose value is the lowest (within a relative 1e-9) among those that have one.
+fn mark_best(cells: &mut [Cell]) {
+    for (name, read) in COLUMNS {
+        let values: Vec<Option<f64>> = cells.iter().map(|c| read(&c.metrics).filter(|v| v.is_finite())).collect();
+        let Some(min) = values.iter().flatten().copied().reduce(f64::min) else { continue };
+        for (cell, value) in cells.iter_mut().zip(&values) {
+            if value.is_some_and(|v| v <= min + 1e-9 * min.abs().max(1.0)) {
+                cell.best.push(name);
+            }
+        }
+    }
+}
+
+impl League {
+    /// The cell of `strategy` on `network`.
+    pub fn cell(&self, network: &str, strategy: StrategyKind) -> Option<&Cell> {
+        self.cells.iter().find(|c| c.network == network && c.strategy == strategy)
+    }
+
+    /// A plain-text table per network; `*` marks the best of a column.
+    pub fn to_table(&self) -> String {
+        let mut out =
+            format!("seed {}, {} s per network; lower is better, * = best of the column\n", self.seed, self.duration);
+        let heads = ["strategy", "RMS err", "latency ms", "stalls", "snaps", "jerk u/s³", "underrun"];
+        for network in &self.networks {
+            out.push_str(&format!("\n{network}\n"));
+            out.push_str(&format!(
+                "{:<11}{:>10}{:>12}{:>8}{:>7}{:>12}{:>10}\n",
+                heads[0], heads[1], heads[2], heads[3], heads[4], heads[5], heads[6]
+            ));
+            for cell in self.cells.iter().filter(|c| &c.network == network) {
+                let m = &cell.metrics;
+                let star = |name: &str| if cell.best.contains(&name) { "*" } else { " " };
+                let underrun = m.underrun_share.map_or("—".to_string(), |u| format!("{:.1}%", u * 100.0));
+                out.push_str(&format!(
+                    "{:<11}{:>9.2}{}{:>11.0}{}{:>7}{}{:>6}{}{:>11.0}{}{:>9}{}\n",
+                    cell.strategy.name(),
+                    m.track.rms_error,
+                    star("rmsError"),
+                    m.track.added_latency * 1000.0,
+                    star("addedLatency"),
+                    m.track.stalls,
+                    star("stalls"),
+                    m.track.snaps,
+                    star("snaps"),
+                    m.track.jerk,
+                    star("jerk"),
+                    underrun,
+                    star("underrunShare"),
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn networks_parse_by_name() {
+        assert_eq!(Network::parse("mobile").unwrap().preset, Some(NetworkPreset::Mobile));
+        assert_eq!(Network::parse("custom").unwrap().preset, None);
+        assert!(Network::parse("wifi").is_none());
+        let labels: Vec<String> = Network::all().into_iter().map(|n| n.label).collect();
+        assert_eq!(labels, ["lan", "sameRegion", "crossRegion", "mobile", "custom"]);
+    }
+
+    #[test]
+    fn the_seed004_reference_takes_the_presets_delay_and_the_page_delay_elsewhere() {
+        let mut p = SimParams::default();
+        p.remote.clock.render_delay = 0.2;
+        assert_eq!(setup(&p, Some(NetworkPreset::Mobile)).article_delay, 0.15);
+        assert_eq!(setup(&p, None).article_delay, 0.2);
+        let mobile = on_network(&p, &Network::preset(NetworkPreset::Mobile));
+        assert_eq!((mobile.scenario.send_rate, mobile.remote.clock.render_delay), (15.0, 0.2));
+    }
+}

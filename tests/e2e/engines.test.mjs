@@ -1,0 +1,255 @@
+// The engines (issue 13) in the page: the Engines panel draws each picked strategy where the core replayed it
+// (a ghost in the Remote view, a mark on the render lane) and keeps the picks in the URL; the league table is
+// computed in a worker, fills every strategy × network, marks the lowest of each column and follows every
+// change of the run; the engines' settings are controls with their own names, kept in the URL; the lesson
+// "Which engine copes with a mobile network?" passes, and a setting turns its checks ✗; no English is left in
+// zh mode. Screenshots in both languages at 1280×800 and 390×844. Any console error fails.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, screenshot, canvasStats, urlHash } from './harness.mjs';
+import { ALLOWED, RAW_KEY, englishWords, rawKeys, recordCanvasText } from './i18n-check.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
+
+async function paused(page) {
+  await page.evaluate(() => { const app = window.netcodeLab.app; app.transport.setPlaying(false); app.seek(6); });
+}
+
+/** The league table as the page shows it, once the worker's newest table is in. */
+async function leagueTable(page, version = 0) {
+  await page.waitForFunction((v) => {
+    const league = window.netcodeLab.app.league.state;
+    return document.getElementById('league').dataset.state === 'ready' && league.version > v;
+  }, version, { timeout: 90000 });
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll('#league-table tbody tr')].map((tr) => ({
+      strategy: tr.dataset.strategy,
+      cells: Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.network,
+        { text: td.textContent.replace('★', '').trim(), value: td.dataset.value === '' ? null : Number(td.dataset.value), best: td.dataset.best === 'true' }])),
+    }));
+    return { rows, metric: document.getElementById('league').dataset.metric, version: window.netcodeLab.app.league.state.version };
+  });
+}
+
+/** A hash of `engine`'s rows on the current run, the start of the run's own frames, and the URL hash. */
+function engineState(page, engine) {
+  return page.evaluate((engine) => {
+    const app = window.netcodeLab.app;
+    const rows = app.model.engine(engine).rows;
+    let h = 0;
+    for (let i = 0; i < rows.length; i++) if (Number.isFinite(rows[i])) h = (h * 31 + rows[i] * 1000) % 1e12;
+    return { rows: h, frames: app.model.table('frames').view.slice(0, 4000).join(','), hash: location.hash };
+  }, engine);
+}
+
+async function setRange(page, id, value) {
+  await page.$eval(`#control-${id}`, (input, v) => {
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
+async function setCheck(page, id, on) {
+  await page.$eval(`#control-${id}`, (input, v) => {
+    if (input.checked !== v) input.click();
+  }, on);
+}
+
+test('the panel draws each picked strategy where the core replayed it, and keeps the picks in the URL', async () => {
+  const { page, problems } = await openPage(browser, { path: '#engines=mirror,source' });
+  await waitReady(page);
+  await paused(page);
+  const picked = await page.$$eval('.engine-chip[aria-pressed="true"]', (b) => b.map((x) => x.dataset.strategy));
+  assert.deepEqual(picked, ['mirror', 'source']);
+  const drawn = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.draw();
+    const views = app.painters[0].last.remote.engines;
+    const lanes = app.painters[1].last.engines;
+    const index = app.model.frameAt(app.state.playhead);
+    const rows = (name) => { const e = app.model.engine(name); return [e.rows[index * e.stride + e.col.x], e.rows[index * e.stride + e.col.renderTime]]; };
+    return { views, lanes, mirror: rows('mirror'), source: rows('source'), note: document.getElementById('engines-note').textContent };
+  });
+  assert.deepEqual(drawn.views.map((g) => g.name), ['mirror', 'source']);
+  assert.equal(drawn.views[0].x, drawn.mirror[0], 'the ghost sits where the core put Mirror');
+  assert.equal(drawn.views[1].x, drawn.source[0]);
+  assert.deepEqual(drawn.lanes.map((m) => [m.name, m.renderTime]), [['mirror', drawn.mirror[1]], ['source', drawn.source[1]]]);
+  assert.notEqual(drawn.mirror[1], drawn.source[1], 'two engines, two render times');
+  assert.match(drawn.note, /Mirror: \w+.*ms behind the truth/);
+
+  // The ghosts are really painted: the Remote view changes when they are dropped.
+  const withGhosts = await canvasStats(page, '#view-remote');
+  await page.click('.engine-chip[data-strategy="mirror"]');
+  await page.click('.engine-chip[data-strategy="source"]');
+  await page.evaluate(() => window.netcodeLab.app.draw());
+  const without = await canvasStats(page, '#view-remote');
+  assert.notEqual(withGhosts.checksum, without.checksum);
+  assert.equal(await page.$eval('#engines-note', (e) => e.textContent.startsWith('None picked')), true);
+
+  // Up to four: the rest wait (disabled) until one is dropped; the URL follows.
+  for (const name of ['ngo', 'geckos', 'gambetta', 'latest']) await page.click(`.engine-chip[data-strategy="${name}"]`);
+  assert.equal(await page.$eval('.engine-chip[data-strategy="seed000"]', (b) => b.disabled), true);
+  assert.match(await urlHash(page), /engines=ngo%2Cgeckos%2Cgambetta%2Clatest|engines=ngo,geckos,gambetta,latest/);
+  await page.reload();
+  await waitReady(page);
+  assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['ngo', 'geckos', 'gambetta', 'latest']);
+  assert.deepEqual(problems(), []);
+});
+
+test('the league table fills every strategy × network in a worker, marks the best and follows every change', async () => {
+  const { page, problems } = await openPage(browser, { path: '#t=6' });
+  await waitReady(page);
+  await paused(page);
+  let table = await leagueTable(page);
+  assert.equal(table.rows.length, 9);
+  assert.ok(await page.evaluate(() => window.netcodeLab.app.worker.worker instanceof Worker), 'computed in a Web Worker');
+  for (const network of NETWORKS) {
+    const values = table.rows.map((r) => r.cells[network].value);
+    assert.ok(values.every(Number.isFinite), `${network}: ${values}`);
+    const min = Math.min(...values);
+    for (const r of table.rows) assert.equal(r.cells[network].best, r.cells[network].value <= min + 1e-9 * Math.max(1, Math.abs(min)), `${network} ${r.strategy}`);
+  }
+  // The custom column is the page's own run: `this page` is the orange render, scored as the metrics table scores it.
+  const pageRms = await page.evaluate(() => window.netcodeLab.app.model.metrics().remote.shown.rmsError);
+  assert.ok(Math.abs(table.rows.find((r) => r.strategy === 'playground').cells.custom.value - pageRms) < 1e-9);
+
+  // A slider: the custom column is recomputed (its network changed), a preset's column is not.
+  const before = table;
+  await setRange(page, 'jitter', 40);
+  table = await leagueTable(page, before.version);
+  const col = (t, n) => t.rows.map((r) => r.cells[n].value);
+  assert.notDeepEqual(col(table, 'custom'), col(before, 'custom'));
+  assert.deepEqual(col(table, 'lan'), col(before, 'lan'));
+  // An engine's setting moves its own row only.
+  const mirrorBefore = table.rows.find((r) => r.strategy === 'mirror').cells.mobile.value;
+  await setCheck(page, 'mirror-dynamicAdjustment', false);
+  const after = await leagueTable(page, table.version);
+  assert.notEqual(after.rows.find((r) => r.strategy === 'mirror').cells.mobile.value, mirrorBefore);
+  assert.deepEqual(col(after, 'mobile').filter((_, i) => i !== 0), col(table, 'mobile').filter((_, i) => i !== 0));
+  // Another metric: underruns in %, `latest` has none (—).
+  await page.click('.league-metrics button[data-metric="underrunShare"]');
+  const underruns = await page.evaluate(() => [...document.querySelectorAll('#league-table tr[data-strategy="latest"] td')].map((td) => td.textContent.trim()));
+  assert.deepEqual(underruns, ['—', '—', '—', '—', '—']);
+  assert.deepEqual(problems(), []);
+});
+
+test('engine settings are controls with their own names, kept in the URL', async () => {
+  const { page, problems } = await openPage(browser, { path: '#source-cl_interp=50&ngo-ServerBufferSec=100&geckos-interpolationBuffer=9999' });
+  await waitReady(page);
+  const p = await page.evaluate(() => window.netcodeLab.app.model.params.engines);
+  assert.equal(p.source.cl_interp, 0.05);
+  assert.equal(p.ngo.ServerBufferSec, 0.1);
+  assert.equal(p.geckos.interpolationBuffer, 500, 'clamped into range, with a notice');
+  assert.match(await page.$eval('#notice', (n) => n.textContent), /interpolationBuffer 9999 is outside 0–500 ms; using 500/);
+  assert.equal(await page.$eval('label[for="control-source-cl_interp"]', (l) => l.textContent), 'cl_interp');
+  assert.equal(await page.$eval('label[for="control-ngo-ServerBufferSec"]', (l) => l.textContent), 'ServerBufferSec');
+  await setRange(page, 'mirror-catchupSpeed', 5);
+  assert.match(await urlHash(page), /mirror-catchupSpeed=5/);
+  assert.deepEqual(problems().filter((e) => !e.includes('interpolationBuffer')), []);
+});
+
+test('every engine setting changes its readout, the URL and its own engine\'s track — and no pipeline of the run', async () => {
+  // A rough network, so that every setting has something to do (burst losses run buffers dry, the exponential
+  // tail moves the offsets); each setting goes to a value far from its default (its range's far end).
+  const { page, problems } = await openPage(browser, { path: '#jitter=40&jitterModel=exponential&loss=5&lossModel=burst&engines=mirror,ngo,source,geckos' });
+  await waitReady(page);
+  await page.evaluate(() => { document.querySelector('details[data-group=engines]').open = true; });
+  const ids = await page.$$eval('[data-group=engines] [data-control]', (els) => els.map((e) => e.dataset.control));
+  assert.equal(ids.length, 23);
+  // A switch goes after the settings that only count while it is on, and before those that count once it is off
+  // (Mirror's multiplier replaces the dynamic adjustment; Source's amount needs cl_extrapolate).
+  // Source's lerp is the larger of cl_interp and cl_interp_ratio / cl_updaterate: the ratio and the rate first.
+  // Catch-up only happens on this network once the positive threshold is 0 (before catchupSpeed); slow-down needs
+  // a buffer of more than one send interval (3), and happens no more once the negative threshold is −5 (after).
+  const order = ['mirror-dynamicAdjustmentTolerance', 'mirror-deliveryTimeEmaDuration', 'mirror-dynamicAdjustment', 'mirror-bufferTimeMultiplier',
+    'mirror-catchupPositiveThreshold', 'mirror-catchupSpeed', 'mirror-slowdownSpeed', 'mirror-catchupNegativeThreshold',
+    'source-cl_interp_ratio', 'source-cl_updaterate', 'source-cl_extrapolate_amount', 'source-cl_extrapolate', 'source-cl_interp'];
+  const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+  ids.sort((a, b) => rank(a) - rank(b));
+  // Where the far end of the range changes nothing on this run, a value that does: Source never runs dry for more
+  // than 0.25 s here (so 100 ms, not 1 s), the buffers never hold 32 or 120 (so 2), NGO never drifts 0.2 s (so
+  // 10 ms), catch-up needs a threshold of 0 and slow-down a buffer above one interval (so 3).
+  const target = {
+    'source-cl_extrapolate_amount': 100, 'mirror-bufferTimeMultiplier': 3, 'mirror-catchupPositiveThreshold': 0,
+    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2,
+  };
+  for (const id of ids) {
+    const engine = id.split('-')[0];
+    const before = await engineState(page, engine);
+    const readout = () => page.evaluate((id) => {
+      const el = document.getElementById(`control-${id}`);
+      return `${document.querySelector(`[data-control=${id}] output`)?.textContent ?? ''}|${el.type === 'checkbox' ? el.checked : el.value}`;
+    }, id);
+    const shown = await readout();
+    await page.evaluate(([id, to]) => {
+      const el = document.getElementById(`control-${id}`);
+      if (el.type === 'checkbox') el.click();
+      else {
+        const [min, max, v] = [Number(el.min), Number(el.max), Number(el.value)];
+        el.value = String(to ?? (Math.abs(max - v) > Math.abs(v - min) ? max : min));
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    }, [id, target[id]]);
+    await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
+    const after = await engineState(page, engine);
+    assert.notEqual(await readout(), shown, `${id}: the control shows the new value`);
+    assert.notEqual(after.hash, before.hash, `${id}: the URL holds it`);
+    assert.notEqual(after.rows, before.rows, `${id}: ${engine}'s track changed`);
+    assert.equal(after.frames, before.frames, `${id}: the run's own frames did not`);
+  }
+  assert.deepEqual(problems(), []);
+});
+
+test('the lesson passes, and moving an engine setting turns its checks ✗', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=engines-mobile' });
+  await waitReady(page);
+  /** The card's rows once the run has the settings `ready(params)` wants and the checks were recomputed. */
+  const checks = async (ready = () => true) => {
+    await page.waitForFunction(ready);
+    await page.waitForTimeout(400); // a change 150 ms after the last one is a drag: the card waits for it to pause
+    await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
+    return page.$$eval('#lesson-checks tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.check, { pass: r.dataset.pass === 'true', info: r.dataset.info === 'true', core: JSON.parse(r.dataset.core) }])));
+  };
+  let rows = await checks();
+  for (const id of ['sourceBest', 'mirrorDry', 'ngoLag']) assert.ok(rows[id].pass, `${id} ✓ on the mobile preset: ${JSON.stringify(rows[id])}`);
+  assert.equal(rows.ngoExtrapolates.core[0], 0, 'NGO 1.x does not extrapolate (the seed says it does)');
+  assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['mirror', 'ngo', 'source', 'geckos']);
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.model.params.scenario.sendRate), 15, 'the mobile preset');
+
+  // Mirror without its jitter-sized buffer: one send interval of buffer runs dry on this network.
+  await setCheck(page, 'mirror-dynamicAdjustment', false);
+  await setRange(page, 'mirror-bufferTimeMultiplier', 1);
+  rows = await checks(() => window.netcodeLab.app.model.params.engines.mirror.bufferTimeMultiplier === 1);
+  assert.equal(rows.mirrorDry.pass, false, `mirrorDry ✗: ${rows.mirrorDry.core}`);
+  // Source without extrapolation is no longer the closest (Mirror back on its dynamic buffer beats it).
+  await setCheck(page, 'mirror-dynamicAdjustment', true);
+  await setCheck(page, 'source-cl_extrapolate', false);
+  rows = await checks(() => window.netcodeLab.app.model.params.engines.source.cl_extrapolate === false
+    && window.netcodeLab.app.model.params.engines.mirror.dynamicAdjustment);
+  assert.ok(rows.mirrorDry.pass, 'Mirror runs dry rarely again');
+  assert.equal(rows.sourceBest.pass, false, `sourceBest ✗: ${rows.sourceBest.core}`);
+  assert.equal(await page.$eval('#lesson-checks tr[data-check="sourceBest"] .verdict', (v) => v.textContent), '✗');
+  assert.deepEqual(problems(), []);
+});
+
+test('zh: no English left in the panel, the table and the lesson; screenshots in both languages', async () => {
+  for (const [lang, viewport] of [['zh', { width: 1280, height: 800 }], ['en', { width: 1280, height: 800 }], ['zh', { width: 390, height: 844 }], ['en', { width: 390, height: 844 }]]) {
+    const { page, problems } = await openPage(browser, { path: `#lang=${lang}&lesson=engines-mobile`, viewport, before: (p) => p.addInitScript(recordCanvasText) });
+    await waitReady(page);
+    await paused(page);
+    await leagueTable(page);
+    await page.evaluate(() => window.netcodeLab.app.draw());
+    if (lang === 'zh') {
+      await page.evaluate(() => document.querySelector('details[data-group="engines"]').setAttribute('open', ''));
+      assert.deepEqual(await page.evaluate(englishWords, ALLOWED), [], `no English (${viewport.width})`);
+    }
+    assert.deepEqual(await page.evaluate(rawKeys, RAW_KEY), [], 'no raw string keys');
+    await screenshot(page, `engines-${lang}-${viewport.width}`);
+    assert.deepEqual(problems(), []);
+    await page.close();
+  }
+});

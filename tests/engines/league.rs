@@ -1,0 +1,164 @@
+//! Whole runs: every strategy replays the run's own client inputs; the page's cache re-runs only what a change
+//! touches; the league table ranks them on every network.
+
+use netcode_lab::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep};
+use netcode_lab::engines::StrategyKind;
+use netcode_lab::extrapolate::UnderrunPolicy;
+use netcode_lab::sim::league::{league, setup, Network, COLUMNS};
+use netcode_lab::sim::params::SimParams;
+use netcode_lab::sim::presets::NetworkPreset;
+use netcode_lab::sim::record::frame;
+use netcode_lab::sim::rerun::{reusable, Reuse};
+use netcode_lab::sim::{run, Simulation};
+
+fn params() -> SimParams {
+    SimParams { duration: 8.0, ..SimParams::default() }
+}
+
+/// The rows of `kind` from the page's cache, as bits (NaN marks "nothing shown" and must compare equal).
+fn bank_run(sim: &Simulation, bank: &mut Bank, kind: StrategyKind) -> Vec<u64> {
+    let (id, inputs) = sim.client_inputs();
+    let s = setup(sim.params(), None);
+    bank.get(&s, kind, id, inputs, sim.time_map(), sim.truth())
+        .expect("valid")
+        .rows
+        .iter()
+        .map(|v| v.to_bits())
+        .collect()
+}
+
+/// The `playground` strategy is the page's own pipeline replayed on its logged inputs: the same positions, bit
+/// for bit, on a mobile network with losses, reordering and a clock kick — so the page reads its rows from the
+/// frames (`rows_from_frames`), modes included, whatever the underrun policy, and its metrics are the page's.
+#[test]
+fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
+    for policy in UnderrunPolicy::ALL {
+        let mut p = params();
+        NetworkPreset::Mobile.apply(&mut p);
+        p.network.downlink.reorder = 0.05;
+        p.events.kick_at = Some(3.0);
+        p.remote.underrun.underrun_policy = policy;
+        let sim = run(&p).unwrap();
+        let rows = bank_run(&sim, &mut Bank::default(), StrategyKind::Playground);
+        let frames = &sim.recording().frames;
+        assert_eq!(rows.len(), frames.len() * 4);
+        for i in 0..frames.len() {
+            let f = frames.row(i).unwrap();
+            let same = |a: u64, b: f64| a == b.to_bits();
+            assert!(same(rows[i * 4 + 1], f[frame::X]) && same(rows[i * 4 + 2], f[frame::Y]), "{policy:?} frame {i}");
+            assert!(same(rows[i * 4], f[frame::RENDER_TIME]), "{policy:?} frame {i}");
+        }
+        let read: Vec<u64> = rows_from_frames(frames).iter().map(|v| v.to_bits()).collect();
+        assert_eq!(read, rows, "{policy:?}: modes read from the frames");
+        let (_, inputs) = sim.client_inputs();
+        let scored = run_strategy(
+            &setup(&p, None),
+            StrategyKind::Playground,
+            inputs,
+            sim.time_map(),
+            sim.truth(),
+            Keep::METRICS,
+        )
+        .unwrap()
+        .metrics
+        .unwrap();
+        let page = sim.metrics().remote;
+        assert_eq!(scored.track, page.shown, "{policy:?}");
+        assert_eq!(scored.underrun_share, Some(page.underrun_share), "{policy:?}");
+        assert_eq!(
+            (scored.extrapolation_share, scored.mean_lag),
+            (page.extrapolation_share, page.mean_lag),
+            "{policy:?}"
+        );
+    }
+}
+
+/// A change of one engine's parameter re-runs no pipeline (all three are reused) and, in the page's cache, that
+/// engine alone; a change of the network re-runs them all.
+#[test]
+fn an_engine_parameter_re_runs_that_engine_only() {
+    let p = params();
+    let mut sim = run(&p).unwrap();
+    let mut bank = Bank::default();
+    for kind in StrategyKind::ALL {
+        bank_run(&sim, &mut bank, kind);
+    }
+    assert_eq!(bank.runs_made, 9);
+    let before = bank_run(&sim, &mut bank, StrategyKind::Mirror);
+    let source_before = bank_run(&sim, &mut bank, StrategyKind::Source);
+    assert_eq!(bank.runs_made, 9, "nothing changed, nothing re-run");
+
+    let mut q = p.clone();
+    q.engines.mirror.buffer_time_multiplier = 4.0;
+    q.engines.mirror.dynamic_adjustment = false;
+    assert_eq!(reusable(&p, &q), Reuse { remote: true, paths: true, local: true });
+    let id = sim.client_inputs().0;
+    sim.rerun(&q).unwrap();
+    assert_eq!(sim.client_inputs().0, id, "the remote pipeline was kept, inputs and all");
+    for kind in StrategyKind::ALL {
+        bank_run(&sim, &mut bank, kind);
+    }
+    assert_eq!(bank.runs_made, 10, "only Mirror re-ran");
+    assert_ne!(bank_run(&sim, &mut bank, StrategyKind::Mirror), before);
+    assert_eq!(bank_run(&sim, &mut bank, StrategyKind::Source), source_before);
+
+    let mut r = q.clone();
+    r.network.downlink.jitter = 0.03;
+    sim.rerun(&r).unwrap();
+    assert_ne!(sim.client_inputs().0, id);
+    for kind in StrategyKind::ALL {
+        bank_run(&sim, &mut bank, kind);
+    }
+    assert_eq!(bank.runs_made, 19, "new packets: every strategy re-ran");
+}
+
+/// Every strategy on every network gives finite numbers and shows the entity nearly all the time; per network
+/// and column the cells marked best are exactly those with the lowest value; `latest` has no underrun share.
+#[test]
+fn the_league_ranks_every_strategy_on_every_network() {
+    let table = league(&params(), &Network::all(), &StrategyKind::ALL).unwrap();
+    assert_eq!(table.cells.len(), 5 * 9);
+    for cell in &table.cells {
+        let m = &cell.metrics;
+        assert!(m.track.shown > 0.9, "{} on {}: shown {}", cell.strategy.name(), cell.network, m.track.shown);
+        assert!(m.track.rms_error.is_finite() && m.track.added_latency.is_finite() && m.track.jerk.is_finite());
+        assert_eq!(m.underrun_share.is_none(), cell.strategy == StrategyKind::Latest);
+    }
+    for network in &table.networks {
+        let cells: Vec<_> = table.cells.iter().filter(|c| &c.network == network).collect();
+        for (name, read) in COLUMNS {
+            let values: Vec<f64> = cells.iter().filter_map(|c| read(&c.metrics)).collect();
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            for c in &cells {
+                let is_min = read(&c.metrics).is_some_and(|v| v <= min + 1e-9 * min.abs().max(1.0));
+                assert_eq!(c.best.contains(&name), is_min, "{network} {name} {}", c.strategy.name());
+            }
+            assert!(cells.iter().any(|c| c.best.contains(&name)), "{network}: someone is best in {name}");
+        }
+    }
+    assert_eq!(league(&params(), &Network::all(), &StrategyKind::ALL).unwrap(), table, "deterministic");
+}
+
+/// The table's custom column is the strategies run on the page's own run, and an engine's parameter moves only
+/// that engine's row: a fixed Mirror buffer of 4 send intervals instead of ~2 adds about 100 ms of latency.
+#[test]
+fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
+    let p = params();
+    let sim = run(&p).unwrap();
+    let table = league(&p, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
+    for kind in StrategyKind::ALL {
+        let (_, inputs) = sim.client_inputs();
+        let made = run_strategy(&setup(&p, None), kind, inputs, sim.time_map(), sim.truth(), Keep::BOTH).unwrap();
+        assert_eq!(Some(&table.cell("custom", kind).unwrap().metrics), made.metrics.as_ref(), "{}", kind.name());
+    }
+    let mut q = p.clone();
+    q.engines.mirror.dynamic_adjustment = false;
+    q.engines.mirror.buffer_time_multiplier = 4.0;
+    let moved = league(&q, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
+    let latency = |t: &netcode_lab::sim::league::League, k| t.cell("custom", k).unwrap().metrics.track.added_latency;
+    let added = latency(&moved, StrategyKind::Mirror) - latency(&table, StrategyKind::Mirror);
+    assert!((0.07..0.13).contains(&added), "Mirror's latency moved by {added}");
+    for kind in StrategyKind::ALL.into_iter().filter(|k| *k != StrategyKind::Mirror) {
+        assert_eq!(moved.cell("custom", kind), table.cell("custom", kind), "{}", kind.name());
+    }
+}

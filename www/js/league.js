@@ -1,0 +1,116 @@
+// The league table (issue 13): every strategy — the engines and the articles' references — on every network
+// preset of seed 004 §5.3 and on the current (custom) network, scored against the truth with the page's own
+// quality metrics. One metric at a time (the buttons above the table choose it); in each network's column the
+// lowest value is best, marked ★ and bold (never colour alone). It is recomputed after every change, in the
+// simulation worker (sim-worker.js): the main thread only fills the table; while a newer table is being
+// computed the old numbers stay, marked as updating; a result overtaken by a newer change is dropped.
+import { STRATEGY_NAMES, swatch } from './engines-style.js';
+import { strategyName, nameLang } from './engines.js';
+import { el } from './dom.js';
+import { t, onLangChange } from './i18n.js';
+
+export const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
+
+/** The metric columns: key in the core's metrics, how a value reads. */
+export const METRICS = [
+  { id: 'rmsError', format: (v) => v.toFixed(2) },
+  { id: 'addedLatency', format: (v) => `${Math.round(v * 1000)}` },
+  { id: 'underrunShare', format: (v) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}`) },
+  { id: 'stalls', format: (v) => `${v}` },
+  { id: 'snaps', format: (v) => `${v}` },
+  { id: 'jerk', format: (v) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`) },
+];
+
+export function mount(app) {
+  const root = document.getElementById('league');
+  const metricButtons = el('div', { class: 'league-metrics', role: 'radiogroup', 'aria-label': t('league.metric'), 'data-i18n-aria-label': 'league.metric' });
+  const status = el('p', { class: 'league-status', id: 'league-status', 'aria-live': 'polite' });
+  const table = el('table', { id: 'league-table', class: 'league-table' });
+  const caption = el('p', { class: 'league-caption', text: t('league.caption'), 'data-i18n': 'league.caption' });
+  const unit = el('p', { class: 'league-unit', id: 'league-unit' });
+  root.replaceChildren(
+    el('div', { class: 'league-head' }, el('h2', { text: t('league.title'), 'data-i18n': 'league.title' }), metricButtons),
+    caption, unit, el('div', { class: 'league-scroll' }, table), status);
+
+  const state = { metric: 'rmsError', result: null, pending: false, error: null, key: null, version: 0 };
+  const buttons = new Map();
+  for (const m of METRICS) {
+    const b = el('button', { type: 'button', role: 'radio', 'data-metric': m.id, 'aria-checked': String(m.id === state.metric),
+      text: t(`league.metric.${m.id}`), 'data-i18n': `league.metric.${m.id}` });
+    b.addEventListener('click', () => {
+      state.metric = m.id;
+      for (const [id, button] of buttons) button.setAttribute('aria-checked', String(id === m.id));
+      render();
+    });
+    buttons.set(m.id, b);
+    metricButtons.append(b);
+  }
+
+  function render() {
+    root.dataset.metric = state.metric;
+    root.dataset.state = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
+    root.setAttribute('aria-busy', String(state.pending));
+    const metric = METRICS.find((m) => m.id === state.metric);
+    const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
+      ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
+    const rows = STRATEGY_NAMES.map((name) => {
+      const cells = NETWORKS.map((network) => {
+        const cell = state.result?.cells.find((c) => c.network === network && c.strategy === name);
+        if (!cell) return el('td', { 'data-network': network, text: '…' });
+        const value = cell.metrics[metric.id];
+        const best = cell.best.includes(metric.id);
+        return el('td', { 'data-network': network, 'data-best': best ? 'true' : undefined, 'data-value': value ?? '',
+          'aria-label': best ? t('league.bestAria', { value: metric.format(value) }) : undefined },
+        best ? el('span', { class: 'star', 'aria-hidden': 'true', text: '★ ' }) : '', metric.format(value));
+      });
+      return el('tr', { 'data-strategy': name },
+        el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })), ...cells);
+    });
+    unit.textContent = t(`league.unit.${metric.id}`);
+    table.setAttribute('aria-describedby', 'league-unit');
+    table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+    const r = state.result;
+    status.textContent = state.error
+      ? t('league.failed', { message: state.error })
+      : state.pending
+        ? t('league.updating')
+        : r ? t('league.done', { seed: r.seed, duration: r.duration }) : t('league.waiting');
+  }
+
+  /** After every run: ask the worker for the table of the current parameters (a trace has no network). */
+  function refresh(model) {
+    if (model.imported) {
+      state.error = null;
+      state.pending = false;
+      render();
+      status.textContent = t('league.imported');
+      return;
+    }
+    const params = model.params;
+    const key = JSON.stringify(params);
+    if (key === state.key) return;
+    state.key = key;
+    state.pending = true;
+    render();
+    app.worker.request('league', 'league', { params, networks: NETWORKS }).then((result) => {
+      if (result === undefined) return; // a newer change overtook this one
+      state.result = result;
+      state.error = null;
+      state.pending = false;
+      state.version += 1;
+      render();
+    }, (error) => {
+      state.error = error?.message ?? String(error);
+      state.pending = false;
+      render();
+    });
+  }
+
+  render();
+  onLangChange(render);
+  return {
+    refresh,
+    relabel: render,
+    get state() { return state; },
+  };
+}
