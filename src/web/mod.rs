@@ -6,6 +6,7 @@
 //! Bad input returns `Err(JsError)` whose message names the field.
 
 mod convert;
+mod js_tree;
 mod lessons;
 mod panic;
 mod playground;

@@ -12,7 +12,7 @@ use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::imported::ImportedTrace;
 use crate::sim::league::{league, setup, Network};
-use crate::sim::params::{check_shape, deserialize_named, SimParams};
+use crate::sim::params::{deserialize_named, SimParams};
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::sweep::{capacity_sweep, sweep};
@@ -23,18 +23,17 @@ use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, shape_of, to_js};
+use super::convert::{js_error, to_js};
+use super::js_tree::JsTree;
 
 /// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
-/// type, its range, and (serde-wasm-bindgen reads only the keys it knows) no unknown key and no array where an
-/// object belongs.
+/// type, its range, no unknown key and no array where an object belongs (see `JsTree`).
 fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(SimParams::default());
     }
-    let params = deserialize_named(serde_wasm_bindgen::Deserializer::from(value.clone())).map_err(js_error)?;
+    let params = deserialize_named(JsTree::of(&value)).map_err(js_error)?;
     params.validate().map_err(js_error)?;
-    check_shape(&shape_of(&value)?).map_err(js_error)?;
     Ok(params)
 }
 
