@@ -2,10 +2,7 @@
 //! [`JsTree`], which refuses unknown keys and arrays in place of objects, naming the key's path as a JSON file's
 //! reader does).
 
-use super::js_tree::JsTree;
 use crate::param::ParamError;
-use crate::words::plain;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -19,7 +16,10 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 
 /// A group of parameters `T` from JS, named `group` in errors: its types, no unknown key, no array in place of
 /// an object.
-pub fn group_from_js<T: DeserializeOwned>(value: JsValue, group: &str) -> Result<T, JsError> {
+#[cfg(feature = "full")]
+pub fn group_from_js<T: serde::de::DeserializeOwned>(value: JsValue, group: &str) -> Result<T, JsError> {
+    use super::js_tree::JsTree;
+    use crate::words::plain;
     let named = |path: &serde_path_to_error::Path, message: String| {
         let field = crate::words::path(path).map_or_else(|| group.to_string(), |p| format!("{group}.{p}"));
         JsError::new(&crate::sim::params::named(field, message).to_string())

@@ -97,6 +97,13 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
+    // The full core (traces, engines, lessons' helpers: core.js) is fetched now, beside the plots; the tools
+    // that need it hold their clicks until it is in.
+    const full = loadCore('full').then((core) => {
+      if (core && core !== this.core) this.upgrade(core);
+      return core;
+    });
+    if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [import('./plots.js'), import('./comparison.js')];
@@ -110,12 +117,46 @@ class App {
       this.lastDraw = { runId: -1 };
       this.draw();
     }
+    await full;
     await nextTask();
     this.complete = true;
     this.lastDraw = { runId: -1 };
     this.draw();
     performance.mark('boot:complete');
     document.documentElement.dataset.complete = 'true';
+  }
+
+  /** From the first-frame core to the full one: the same run on it (model.js `upgrade`), and every caller's. */
+  upgrade(core) {
+    this.core = core;
+    this.model.upgrade(core);
+    window.netcodeLab.core = core;
+    performance.mark('boot:full-core');
+  }
+
+  /**
+   * Until `ready` resolves, clicks (on buttons, checkboxes, links) and changes inside the elements `ids` are
+   * held, then replayed in order: a reader who opens a lesson or picks an engine in the first moments gets it a
+   * moment later instead of an error.
+   */
+  holdUntil(ready, ids) {
+    const roots = ids.map((id) => document.getElementById(id)).filter(Boolean);
+    const held = [];
+    const hold = (e) => {
+      if (e.type === 'click' && !e.target.closest?.('button, input, a')) return;
+      e.stopImmediatePropagation();
+      if (e.type === 'click') e.preventDefault();
+      held.push(e);
+    };
+    for (const root of roots) for (const type of ['click', 'change']) root.addEventListener(type, hold, true);
+    ready.then((core) => {
+      for (const root of roots) for (const type of ['click', 'change']) root.removeEventListener(type, hold, true);
+      if (!core) return;
+      for (const e of held) {
+        if (e.type === 'click') e.target.click();
+        else e.target.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+    });
   }
 
   /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
@@ -304,8 +345,11 @@ class App {
   }
 }
 
+/** A link to a lesson, an engine or a step needs the full core from the first frame (core.js). */
+const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
+
 async function main() {
-  const core = await loadCore();
+  const core = await loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
   if (!core) return;
   performance.mark('boot:core');
   const app = new App(core);

@@ -187,7 +187,8 @@ fn static_imports(text: &str) -> Vec<String> {
                 let rest = &code[at + pattern.len()..];
                 let Some(spec) = rest.split(quote).next() else { continue };
                 let dynamic = i == 2;
-                let wanted = if dynamic { spec.contains("/pkg/") } else { is_static };
+                // A glue import marked `not preloaded` (the full build, fetched after the first frame) stays out.
+                let wanted = if dynamic { spec.contains("/pkg/") && !code.contains("not preloaded") } else { is_static };
                 if wanted && (spec.starts_with("./") || spec.starts_with("../")) && spec.ends_with(".js") {
                     found.push(spec.to_string());
                 }
