@@ -8,15 +8,74 @@
 //! derive's `deny_unknown_fields` names an unknown key, and [`JsTree`] refuses an array where a struct belongs:
 //! one copy, the same words (`` `network.downlink.loss`: expected a number, found the string "1" ``).
 //!
+//! The reader tracks where it is itself ([`TreeError::field`]: `remote.clock.renderDelay`, `script[2].time`), so
+//! no generic path-tracking layer wraps every deserializer either.
+//!
 //! Numbers stay exactly what JS held (`NaN`, `-0`, `5e-324`): a float field gets the `f64` itself, so the core's
 //! range checks name it; an integer field gets whole numbers as integers and anything else as the float serde
 //! then refuses (`expected a whole number ≥ 0, found 2.5`). `undefined` reads as `null`, as JSON has it.
 
 use js_sys::{Array, Object};
-use serde::de::value::{Error, MapDeserializer, SeqDeserializer};
-use serde::de::{self, Error as _, IntoDeserializer, Unexpected, Visitor};
+use serde::de::value::StringDeserializer;
+use serde::de::{self, DeserializeSeed, Error as _, IntoDeserializer, Unexpected, Visitor};
+use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Why a value did not read, and where: the path is collected from the inside out as the error returns.
+#[derive(Debug)]
+pub struct TreeError {
+    /// Innermost first: `["renderDelay", "clock", "remote"]`.
+    path: Vec<Step>,
+    message: String,
+}
+
+#[derive(Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl TreeError {
+    fn at(mut self, step: Step) -> Self {
+        self.path.push(step);
+        self
+    }
+
+    /// The field as the documents spell it (`snapshots[3].serverTime`); `None` for the value itself.
+    pub fn field(&self) -> Option<String> {
+        let mut out = String::new();
+        for step in self.path.iter().rev() {
+            match step {
+                Step::Index(i) => out.push_str(&format!("[{i}]")),
+                Step::Key(k) if out.is_empty() => out.push_str(k),
+                Step::Key(k) => out = format!("{out}.{k}"),
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// serde's words for what went wrong (the caller makes them plain).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TreeError {}
+
+impl de::Error for TreeError {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        TreeError { path: Vec::new(), message: message.to_string() }
+    }
+}
+
+type Error = TreeError;
 
 /// A JavaScript value as the parameter readers see it.
 #[derive(Clone, Debug)]
@@ -227,15 +286,63 @@ impl<'de> de::Deserializer<'de> for JsTree {
 }
 
 fn visit_list<'de, V: Visitor<'de>>(items: Vec<JsTree>, visitor: V) -> Result<V::Value, Error> {
-    let mut seq = SeqDeserializer::new(items.into_iter());
+    let len = items.len();
+    let mut seq = List { items: items.into_iter(), index: 0 };
     let value = visitor.visit_seq(&mut seq)?;
-    seq.end()?;
+    if !seq.items.as_slice().is_empty() {
+        return Err(Error::invalid_length(len, &"fewer elements in the array"));
+    }
     Ok(value)
 }
 
 fn visit_object<'de, V: Visitor<'de>>(entries: Vec<(String, JsTree)>, visitor: V) -> Result<V::Value, Error> {
-    let mut map = MapDeserializer::new(entries.into_iter());
-    let value = visitor.visit_map(&mut map)?;
-    map.end()?;
-    Ok(value)
+    visitor.visit_map(&mut Entries { entries: entries.into_iter(), current: None })
+}
+
+/// An array's items, each error named with its index.
+struct List {
+    items: std::vec::IntoIter<JsTree>,
+    index: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for List {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        let Some(item) = self.items.next() else { return Ok(None) };
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(item).map(Some).map_err(|e| e.at(Step::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+/// An object's entries, each error named with its key (an unknown key names itself).
+struct Entries {
+    entries: std::vec::IntoIter<(String, JsTree)>,
+    current: Option<(String, JsTree)>,
+}
+
+impl<'de> de::MapAccess<'de> for Entries {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        let Some((key, value)) = self.entries.next() else { return Ok(None) };
+        let read = seed.deserialize(StringDeserializer::<Error>::new(key.clone()));
+        let read = read.map_err(|e| e.at(Step::Key(key.clone())))?;
+        self.current = Some((key, value));
+        Ok(Some(read))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let (key, value) = self.current.take().ok_or_else(|| Error::custom("a value without its key"))?;
+        seed.deserialize(value).map_err(|e| e.at(Step::Key(key)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
 }

@@ -11,7 +11,7 @@ use crate::predict::decay::decay_curve;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::imported;
-use crate::sim::params::{deserialize_named, SimParams};
+use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::sweep::sweep;
@@ -21,8 +21,7 @@ use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, to_js};
-use super::js_tree::JsTree;
+use super::convert::{js_error, to_js, tree_read};
 
 /// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
 /// type, its range, no unknown key and no array where an object belongs (see `JsTree`).
@@ -30,7 +29,7 @@ pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(SimParams::default());
     }
-    let params = deserialize_named(JsTree::of(&value)).map_err(js_error)?;
+    let params: SimParams = tree_read(&value, "params")?;
     params.validate().map_err(js_error)?;
     Ok(params)
 }
