@@ -186,7 +186,14 @@ fn wasm_clippy(r: &Runner, tools: &Tools) -> Result<((), String), String> {
         .args(["clippy", "--target", WASM_TARGET, "-p", "netcode-lab"])
         .args(["--lib", "--test", "web", "--", "-D", "warnings"]);
     r.exec("wasm clippy", cmd)?;
-    Ok(((), "binding layer + wasm tests, -D warnings".into()))
+    // The first-frame build compiles the binding without the `full` feature: it must lint clean too.
+    let page = tools
+        .wasm_cargo
+        .cmd(&r.root)
+        .args(["clippy", "--target", WASM_TARGET, "-p", "netcode-lab", "--lib", "--no-default-features"])
+        .args(["--", "-D", "warnings"]);
+    r.exec("wasm clippy", page)?;
+    Ok(((), "binding layer (both builds) + wasm tests, -D warnings".into()))
 }
 
 fn chrome_args() -> Vec<&'static str> {
