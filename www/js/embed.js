@@ -222,6 +222,7 @@ class EmbedApp {
 /** Seed 002's worked example (worked-example-view.js), with its render-delay slider. */
 async function startWorked(core) {
   const { ExampleView } = await import('./worked-example-view.js');
+  document.body.dataset.fig = 'worked';
   const stage = document.getElementById('stage');
   const canvas = el('canvas', { id: 'view', width: 960, height: 420, 'aria-label': t('we.aria') });
   const status = el('p', { class: 'we-status' }, [el('b', { id: 'status' }, ['—']), ' · ', el('span', { id: 'reason' }, ['—']), ' · ', el('output', { id: 'readout' })]);
@@ -235,7 +236,7 @@ async function startWorked(core) {
   const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   const state = { playing: !reducedMotion, last: performance.now(), inView: true, running: false };
   const redraw = () => view.draw(playground);
-  const delay = Number(hashParams().get('renderDelay'));
+  const delay = Number(hashParams().get('renderDelay') ?? NaN);
   if (Number.isFinite(delay) && delay >= 0 && delay <= 300) slider.value = String(delay);
   const apply = () => {
     playground.setRenderDelayMs(Number(slider.value));
