@@ -136,3 +136,19 @@ test('"Copy embed code" gives the iframe snippet of the current state, and its f
   assert.deepEqual(frame.problems(), []);
   assert.deepEqual(problems(), []);
 });
+
+test('under prefers-reduced-motion an embed starts still (the play button starts it)', async () => {
+  const { page, problems } = await openPage(browser, {
+    path: 'embed.html#fig=remote&lang=en',
+    viewport: { width: 640, height: 400 },
+    before: (p) => p.emulateMedia({ reducedMotion: 'reduce' }),
+  });
+  await waitReady(page);
+  const first = await page.evaluate(() => window.netcodeLab.app.state.playhead);
+  await page.waitForTimeout(400);
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.state.playhead), first, 'nothing moves by itself');
+  assert.equal(await page.textContent('#play'), 'Play');
+  await page.click('#play');
+  await page.waitForFunction((t0) => window.netcodeLab.app.state.playhead !== t0, first);
+  assert.deepEqual(problems(), []);
+});
