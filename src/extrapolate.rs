@@ -164,7 +164,7 @@ impl CapRule {
 /// | `maxExtrapolation` | 0.12 s | 0..=1 s | seed 000 §4.3.8 `MAX_EXTRAPOLATE_MS = 120` (§4.3.5: "通常 100–200 ms") |
 /// | `capRule` | `maxExtrapolation` | `maxExtrapolation`, `halfSendInterval` | seed 000 §4.3.5 / seed 004 §3.4 |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct UnderrunParams {
     pub underrun_policy: UnderrunPolicy,
     /// The extrapolation cap under `capRule: maxExtrapolation`, seconds.

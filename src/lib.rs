@@ -23,6 +23,7 @@ pub mod rng;
 pub mod sim;
 pub mod snapshot;
 pub mod trace;
+pub mod words;
 pub mod worked_example;
 
 #[cfg(target_arch = "wasm32")]

@@ -43,8 +43,8 @@ const SHORT_USAGE: &str =
     "usage: netcode-lab replay TRACE.json [--strategy NAME] | export --example NAME | export --list \
      | export --scenario NAME | compare --scenario NAME | --help";
 
-/// The largest trace read, bytes.
-const MAX_TRACE_BYTES: u64 = 256 << 20;
+/// The largest parameter file read, bytes (parameters are a few hundred bytes; a script of key events a few KB).
+const MAX_PARAMS_BYTES: usize = 1 << 20;
 
 fn main() -> ExitCode {
     match arguments().and_then(|args| run(&args)) {
@@ -81,9 +81,15 @@ fn run(args: &[String]) -> Result<String, String> {
     }
 }
 
+/// The trace in `path` (`-`: stdin), read no further than the trace limits allow.
+fn read_trace(path: &str) -> Result<Trace, String> {
+    let bytes =
+        read(path, trace::MAX_TRACE_BYTES).map_err(|e| e.unwrap_or_else(|| trace::limits::too_large().to_string()))?;
+    Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())
+}
+
 fn replay(path: &str) -> Result<String, String> {
-    let bytes = read(path)?;
-    let trace = Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())?;
+    let trace = read_trace(path)?;
     let replay = trace::replay(&trace).map_err(|e| e.to_string())?;
     Ok(replay.to_json())
 }
@@ -92,8 +98,7 @@ fn replay(path: &str) -> Result<String, String> {
 fn replay_strategy(path: &str, name: &str) -> Result<String, String> {
     let kind = StrategyKind::from_name(name)
         .ok_or_else(|| format!("--strategy: unknown `{name}` (known: {})", StrategyKind::names()))?;
-    let bytes = read(path)?;
-    let trace = Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())?;
+    let trace = read_trace(path)?;
     let replay = trace::replay_strategy(&trace, kind).map_err(|e| e.to_string())?;
     Ok(replay.to_json())
 }
@@ -206,7 +211,9 @@ fn parse_seed(v: &str) -> Result<u64, String> {
 
 /// `--params FILE.json`: the simulator's parameters, every field optional; errors name the file and the field.
 fn read_params(path: &str) -> Result<SimParams, String> {
-    let text = String::from_utf8(read(path)?).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    let too_large = || format!("{path}: larger than {} KiB, more than parameters ever need", MAX_PARAMS_BYTES >> 10);
+    let bytes = read(path, MAX_PARAMS_BYTES).map_err(|e| e.unwrap_or_else(too_large))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))?;
     SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
@@ -214,16 +221,18 @@ fn example_names() -> Vec<&'static str> {
     examples::EXAMPLES.iter().map(|e| e.name).collect()
 }
 
-fn read(path: &str) -> Result<Vec<u8>, String> {
+/// The bytes of `path` (`-`: stdin), never more than `limit + 1` of them: `Err(None)` when there are more,
+/// `Err(Some(line))` when it cannot be read.
+fn read(path: &str, limit: usize) -> Result<Vec<u8>, Option<String>> {
     let mut bytes = Vec::new();
-    let limit = MAX_TRACE_BYTES + 1;
+    let most = limit as u64 + 1;
     let result = match path {
-        "-" => io::stdin().lock().take(limit).read_to_end(&mut bytes),
-        _ => File::open(path).and_then(|file| file.take(limit).read_to_end(&mut bytes)),
+        "-" => io::stdin().lock().take(most).read_to_end(&mut bytes),
+        _ => File::open(path).and_then(|file| file.take(most).read_to_end(&mut bytes)),
     };
-    result.map_err(|e| format!("{path}: cannot read ({e})"))?;
-    if bytes.len() as u64 > MAX_TRACE_BYTES {
-        return Err(format!("{path}: larger than {} MiB", MAX_TRACE_BYTES >> 20));
+    result.map_err(|e| Some(format!("{path}: cannot read ({e})")))?;
+    if bytes.len() > limit {
+        return Err(None);
     }
     Ok(bytes)
 }

@@ -1,6 +1,7 @@
 //! Checked parameters: every value that comes from outside (the page, a trace, the URL) is checked here
 //! and a bad one is refused with an error that names the field. The previous valid state stays untouched.
 
+use crate::words::num;
 use std::fmt;
 
 /// A parameter that was refused, with the field's name as the outside world spells it (camelCase).
@@ -11,8 +12,9 @@ pub struct ParamError {
 }
 
 impl ParamError {
+    /// An error at `field` — one line, shortened if huge (a field can be a key from a file).
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ParamError { field: field.into(), message: message.into() }
+        ParamError { field: crate::words::one_line(&field.into()), message: crate::words::one_line(&message.into()) }
     }
 }
 
@@ -34,10 +36,19 @@ impl std::error::Error for ParamError {}
 /// `value` if it is a finite number in `min..=max`, otherwise an error naming `field` and the range.
 pub fn in_range(field: &str, value: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParamError> {
     if !value.is_finite() {
-        return Err(ParamError::new(field, format!("{value} is not a finite number")));
+        return Err(ParamError::new(field, format!("{} is not a finite number", num(value))));
     }
     if value < min || value > max {
-        return Err(ParamError::new(field, format!("{value} {unit} is outside {min}..={max} {unit}")));
+        return Err(ParamError::new(field, crate::words::outside(value, min, max, unit)));
+    }
+    Ok(value)
+}
+
+/// `value` if it is a whole number in `min..=max`, otherwise an error naming `field`.
+pub fn whole(field: &str, value: f64, min: f64, max: f64) -> Result<f64, ParamError> {
+    let value = in_range(field, value, min, max, "")?;
+    if value.fract() != 0.0 {
+        return Err(ParamError::new(field, format!("{} is not a whole number", num(value))));
     }
     Ok(value)
 }
@@ -55,5 +66,22 @@ mod tests {
         assert_eq!(err.to_string(), "`renderDelay`: -0.1 s is outside 0..=1 s");
         let err = in_range("renderDelay", f64::NAN, 0.0, 1.0, "s").unwrap_err();
         assert_eq!(err.to_string(), "`renderDelay`: NaN is not a finite number");
+        let err = in_range("renderDelay", f64::INFINITY, 0.0, 1.0, "s").unwrap_err();
+        assert_eq!(err.to_string(), "`renderDelay`: Infinity is not a finite number");
+        assert_eq!(in_range("renderDelay", -0.0, 0.0, 1.0, "s").map(f64::to_bits), Ok((-0.0f64).to_bits()));
+    }
+
+    /// Found by the sim_params fuzz target: a key holding a newline made the CLI's error two lines.
+    #[test]
+    fn an_error_is_one_line_whatever_the_key() {
+        let err = ParamError::new("seed\ndurnure", "unknown key \"seed\ndurnure\"");
+        assert_eq!(err.to_string(), "`seed\\ndurnure`: unknown key \"seed\\ndurnure\"");
+    }
+
+    #[test]
+    fn whole_numbers_are_whole_and_in_range() {
+        assert_eq!(whole("points", 21.0, 2.0, 2000.0), Ok(21.0));
+        assert_eq!(whole("points", 2.5, 2.0, 2000.0).unwrap_err().to_string(), "`points`: 2.5 is not a whole number");
+        assert_eq!(whole("points", 1e308, 2.0, 2000.0).unwrap_err().to_string(), "`points`: 1e308 is outside 2..=2000");
     }
 }

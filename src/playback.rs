@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// Everything one playback needs, grouped as `{"buffer": {…}, "clock": {…}, "underrun": {…}}`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PlaybackParams {
     pub buffer: BufferParams,
     pub clock: ClockParams,

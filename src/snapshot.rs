@@ -9,6 +9,7 @@
 //! the other snapshots (duplicates, conflicts, tick order) live in the buffer (`crate::buffer`).
 
 use crate::geom::Vec2;
+use crate::words::num;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -112,13 +113,18 @@ impl fmt::Display for InvalidSnapshot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "snapshot tick {}: field `{}` ", self.tick, self.field)?;
         match self.problem {
-            Problem::NotFinite { value } => write!(f, "is {value}, not a finite number"),
-            Problem::TooLarge { value, limit } => write!(f, "is {value}, beyond ±{limit}"),
+            Problem::NotFinite { value } => write!(f, "is {}, not a finite number", num(value)),
+            Problem::TooLarge { value, limit } => write!(f, "is {}, beyond ±{}", num(value), num(limit)),
             Problem::OtherEntity { expected, got } => {
                 write!(f, "is {got}, but this buffer holds entity {expected}")
             }
             Problem::OutOfTickOrder { neighbour_tick, neighbour_time, server_time } => {
-                write!(f, "is {server_time} s, out of tick order with tick {neighbour_tick} at {neighbour_time} s")
+                write!(
+                    f,
+                    "is {} s, out of tick order with tick {neighbour_tick} at {} s",
+                    num(server_time),
+                    num(neighbour_time)
+                )
             }
         }
     }
@@ -151,7 +157,7 @@ mod tests {
         let s = Snapshot::moving(3, 10.0, Vec2::new(2e9, 0.0), Vec2::ZERO);
         let err = s.validate().unwrap_err();
         assert_eq!(err.problem, Problem::TooLarge { value: 2e9, limit: MAX_COORDINATE });
-        assert_eq!(err.to_string(), "snapshot tick 3: field `x` is 2000000000, beyond ±1000000000");
+        assert_eq!(err.to_string(), "snapshot tick 3: field `x` is 2e9, beyond ±1e9");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! conflicts, non-finite values, generation changes, teleports, other entities) and any sample and prune times.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
+
 use netcode_lab::buffer::{BeforeOldest, BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
 use netcode_lab::display::{DisplayMode, Presenter};
 use netcode_lab::extrapolate::{UnderrunParams, UnderrunPolicy};
@@ -126,7 +128,7 @@ fn check_sample(sample: &Sample, held: &[Snapshot], params: &BufferParams) -> Re
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(512)))]
 
     #[test]
     fn any_sequence_keeps_the_buffer_consistent(params in params(), ops in prop::collection::vec(op(), 0..120)) {

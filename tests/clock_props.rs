@@ -2,6 +2,8 @@
 //! samples (outliers, NaN, negative) and any frame steps.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
+
 use netcode_lab::buffer::BufferView;
 use netcode_lab::clock::{AdaptiveDelayParams, ClockKind, ClockParams, RenderClock};
 use netcode_lab::extrapolate::UnderrunPolicy;
@@ -86,7 +88,7 @@ fn run(params: &ClockParams, events: &[Event]) -> (RenderClock, Vec<f64>, Vec<(f
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(512)))]
 
     #[test]
     fn the_smooth_clock_never_decreases(params in clock_params(), events in prop::collection::vec(event(), 0..300)) {

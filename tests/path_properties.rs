@@ -2,6 +2,8 @@
 //! Invariants of the timed player and the lerp chase under any input (seed 001; never a panic, never a
 //! non-finite position, constant speed inside a segment, no jump between batches that connect).
 
+mod cases;
+
 use netcode_lab::geom::Vec2;
 use netcode_lab::path::batch::{clean, DuplicatePolicy};
 use netcode_lab::path::lerp_chase::{LerpChase, LerpMode, LerpParams};
@@ -79,7 +81,7 @@ fn valid_batch(with_offsets: bool) -> impl Strategy<Value = PathBatch> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(512)))]
 
     /// No panic on any batch sequence, and every frame is finite and says why when it has no position.
     #[test]

@@ -3,6 +3,8 @@
 
 mod predict_support;
 
+mod cases;
+
 use netcode_lab::channel::{Channel, FixedDelay};
 use netcode_lab::geom::Vec2;
 use netcode_lab::predict::decay::decay_curve;
@@ -114,7 +116,7 @@ fn check_frames(params: &PredictParams, frames: &[FrameRecord]) -> Result<(), Te
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(96)))]
 
     #[test]
     fn any_script_delays_rates_and_frame_times_run_without_panic_and_stay_finite(

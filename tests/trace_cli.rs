@@ -1,4 +1,5 @@
-//! The real `netcode-lab` binary on the golden traces in `tests/traces/` and the bad ones in `tests/traces/bad/`.
+//! The real `netcode-lab` binary on the golden traces in `tests/traces/` (the bad inputs are the catalogue's:
+//! `tests/bad_inputs.rs`).
 //!
 //! - `tests/traces/NAME.json` is `netcode-lab export --example NAME`; `NAME.expected.json` is its replay. Both are
 //!   compared byte for byte, and each replay runs twice (determinism). After a deliberate change, check the
@@ -7,7 +8,6 @@
 //! - The golden outputs are not trusted: regenerating them from a wrong core would make the byte comparison pass.
 //!   So every golden trace also has a test below (`golden_*`, listed in [`DERIVED`]) that states the numbers that
 //!   matter, worked out by hand from the seed's own rule in its doc comment — independently of the code.
-//! - Every file in `tests/traces/bad/` has its one-line message in [`BAD_TRACES`]; exit code 2, nothing on stdout.
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
@@ -351,113 +351,6 @@ fn golden_buffer_arrivals_are_counted_and_the_teleport_is_held() {
     let xs: Vec<f64> = samples(&out).iter().filter_map(|s| s["x"].as_f64()).collect();
     assert!(xs.iter().all(|&x| x <= 25.0 + 1e-9 || x >= 500.0), "nothing shown between 25 and 500: {xs:?}");
     assert!(xs.iter().all(|&x| x != 99.0), "the conflicting copy is never shown");
-}
-
-/// Each bad-trace class: its file in `tests/traces/bad/` and the exact line on stderr.
-const BAD_TRACES: [(&str, &str); 34] = [
-    ("empty.json", "trace: empty: there is no JSON in it"),
-    ("whitespace.json", "trace: empty: there is no JSON in it"),
-    ("not-json.json", "trace: expected a JSON object {…}, found `replay me, p`"),
-    ("not-utf8.json", "trace: not UTF-8 text (byte 43)"),
-    ("array-root.json", "trace: expected a JSON object {…}, found `[{\"tick\": 1}`"),
-    ("truncated.json", "sampleAt: not valid JSON (EOF while parsing a list at line 2 column 0)"),
-    ("trailing-garbage.json", "trace: not valid JSON (trailing characters at line 1 column 89)"),
-    ("deep-nesting.json", "snapshots[0]: expected an object, found an array"),
-    ("format-missing.json", "format: missing (a trace says \"format\": \"netcode-lab/trace@1\")"),
-    (
-        "format-unknown.json",
-        "format: unknown format \"netcode-lab/trace@2\" (this reader knows \"netcode-lab/trace@1\")",
-    ),
-    ("format-first.json", "format: unknown format \"other-tool/v1\" (this reader knows \"netcode-lab/trace@1\")"),
-    ("format-not-string.json", "format: expected the string \"netcode-lab/trace@1\", found 1"),
-    ("kind-unknown.json", "kind: unknown name \"frames\" (known: snapshots, paths)"),
-    ("kind-mismatch.json", "snapshots: not allowed in a trace of kind \"paths\""),
-    ("kind-array-missing.json", "snapshots: missing (a trace of kind \"snapshots\" needs it)"),
-    ("paths-rtt-not-allowed.json", "rtt: not allowed in a trace of kind \"paths\""),
-    ("wrong-type.json", "snapshots[3].serverTime: expected a number, found the string \"10.15\""),
-    ("wrong-type-bool.json", "snapshots[1].teleport: expected a boolean, found the string \"yes\""),
-    ("missing-key.json", "snapshots[1].vx: missing"),
-    (
-        "unknown-key.json",
-        "snapshots[0].z: unknown key \"z\" (known: tick, serverTime, arrival, x, y, vx, vy, generation, teleport)",
-    ),
-    ("negative-tick.json", "snapshots[0].tick: expected a whole number ≥ 0, found -1"),
-    ("fractional-tick.json", "snapshots[2].tick: expected a whole number ≥ 0, found 2.5"),
-    ("huge-number.json", "snapshots[0].x: number out of range (beyond ±1.8e308)"),
-    ("absurd-coordinate.json", "snapshots[0].x: 2000000000 is beyond ±1000000000"),
-    ("absurd-time.json", "snapshots[2].arrival: 10000000000000 is beyond ±1000000000000"),
-    ("negative-offset.json", "paths[2].points[0].offsetMs: -5 is negative"),
-    ("rtt-negative.json", "rtt[1].rtt: -0.1 is negative"),
-    ("sample-at-decreasing.json", "sampleAt[4]: 10.2 is earlier than sampleAt[3] = 10.3 (sampleAt must not decrease)"),
-    ("sample-at-wrong-type.json", "sampleAt[1]: expected a number, found the string \"10.1\""),
-    ("too-many-frames.json", "sampleAt: spans 1000000 s: 60000000 lerp frames at 60 fps, more than 10000000"),
-    ("param-range.json", "params.renderDelay: 5 s is outside 0..=1 s"),
-    ("param-unknown-name.json", "params.clock: unknown name \"atomic\" (known: known, reanchor, smooth, timescale)"),
-    ("param-wrong-type.json", "params.capacity: expected a whole number ≥ 0, found 1.5"),
-    (
-        "param-unknown-key.json",
-        "params.renderdelay: unknown key \"renderdelay\" (known: renderDelay, clockOffset, clock, underrun, \
-         maxExtrapolation, interpolation, capacity, sendInterval, minSnapshots, gapFactor, speed, \
-         interpolationDelay, staleGap, hardSnapDistance, hardSnapTarget, lerpFactor, fps, beforeOldest, capRule, \
-         adaptiveDelay, addLatency, adaptiveSampleInterval, adaptiveRttGain, adaptiveRttThreshold, adaptiveHighDelay, \
-         adaptiveLowDelay, adaptiveDelayGain)",
-    ),
-];
-
-fn assert_refused(output: &Output, line: &str, what: &str) {
-    assert_eq!(output.status.code(), Some(2), "{what}");
-    assert!(output.stdout.is_empty(), "{what}: stdout {}", String::from_utf8_lossy(&output.stdout));
-    assert_eq!(String::from_utf8_lossy(&output.stderr), format!("{line}\n"), "{what}");
-}
-
-#[test]
-fn every_bad_trace_exits_2_with_one_line_naming_the_field() {
-    let dir = traces().join("bad");
-    let mut files: Vec<String> = fs::read_dir(&dir)
-        .expect("tests/traces/bad")
-        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8 name"))
-        .collect();
-    files.sort_unstable();
-    let mut listed: Vec<&str> = BAD_TRACES.iter().map(|(file, _)| *file).collect();
-    listed.sort_unstable();
-    assert_eq!(files, listed, "every bad trace has its expected message, and every message its file");
-    for (file, line) in BAD_TRACES {
-        let path = dir.join(file);
-        assert_refused(&run(&["replay", path.to_str().unwrap()]), line, file);
-        assert_refused(&run_with_stdin(&["replay", "-"], &fs::read(&path).unwrap()), line, file);
-    }
-}
-
-#[test]
-fn bad_arguments_and_unreadable_files_exit_2_with_one_line() {
-    let usage = "usage: netcode-lab replay TRACE.json [--strategy NAME] | export --example NAME | export --list \
-                 | export --scenario NAME | compare --scenario NAME | --help";
-    let missing = traces().join("no-such-trace.json");
-    let missing = missing.to_str().unwrap();
-    let dir = traces();
-    let dir = dir.to_str().unwrap();
-    let cases: [(&[&str], String); 8] = [
-        (&[], format!("no command ({usage})")),
-        (&["play"], format!("unknown command `play` ({usage})")),
-        (
-            &["replay"],
-            format!("replay: expected one trace file (`-` for stdin) and optionally --strategy NAME ({usage})"),
-        ),
-        (
-            &["replay", "a.json", "b.json"],
-            format!("replay: expected one trace file (`-` for stdin) and optionally --strategy NAME ({usage})"),
-        ),
-        (&["replay", missing], format!("{missing}: cannot read (No such file or directory (os error 2))")),
-        (&["replay", dir], format!("{dir}: cannot read (Is a directory (os error 21))")),
-        (
-            &["export", "--example", "seed-999"],
-            format!("export: unknown example `seed-999` (known: {})", GOLDEN.join(", ")),
-        ),
-        (&["export"], format!("export: expected --example NAME, --list or --scenario NAME ({usage})")),
-    ];
-    for (args, line) in cases {
-        assert_refused(&run(args), &line, &format!("{args:?}"));
-    }
 }
 
 #[test]

@@ -3,13 +3,16 @@
 //! one sample per `sampleAt` with the documented nulls, twice the same).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod cases;
+
 use netcode_lab::clock::ClockKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::interpolate::Interpolation;
 use netcode_lab::trace::params::{ADAPTIVE, BEFORE_OLDEST, CAP_RULES, CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS};
 use netcode_lab::trace::replay::{ReplayMetrics, ReplaySamples, SnapshotSample};
 use netcode_lab::trace::{
-    replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT,
+    replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT, MAX_EARLY_ARRIVAL,
+    MAX_TIME,
 };
 use proptest::prelude::*;
 
@@ -282,9 +285,27 @@ fn any_trace() -> impl Strategy<Value = Trace> {
             } else {
                 sample_at
             };
+            let data = plausible_for_the_known_clock(&params, data);
             Trace { note, params, data, sample_at }
         },
     )
+}
+
+/// With the `known` clock no snapshot arrives more than `MAX_EARLY_ARRIVAL` before its server time: such a
+/// trace is refused (the offset is wrong). Arrivals that would be are moved to the earliest plausible time.
+fn plausible_for_the_known_clock(params: &TraceParams, data: TraceData) -> TraceData {
+    let TraceData::Snapshots { mut snapshots, rtt } = data else { return data };
+    if params.clock.unwrap_or(ClockKind::Known) == ClockKind::Known {
+        let offset = params.clock_offset.unwrap_or(0.0);
+        for s in &mut snapshots {
+            let earliest = s.server_time - offset - MAX_EARLY_ARRIVAL;
+            if s.arrival < earliest {
+                s.arrival = earliest.min(MAX_TIME);
+                s.server_time = s.server_time.min(s.arrival + offset);
+            }
+        }
+    }
+    TraceData::Snapshots { snapshots, rtt }
 }
 
 /// A small, realistic snapshot trace: 20 Hz with jitter, duplicates, reordering, teleports, any policy.
@@ -329,7 +350,7 @@ fn playback_trace() -> impl Strategy<Value = Trace> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases::cases(256)))]
 
     /// Export, then read: the same trace, to the last bit of every number.
     #[test]

@@ -100,10 +100,148 @@ fn sweep_and_curves_cross_as_plain_objects() {
     let playground = Playground::new(params(r#"{"duration": 3}"#)).unwrap();
     let points = playground.sweep(vec![0.0, 0.1, 0.2]).unwrap();
     assert_eq!(js_sys::Array::from(&points).length(), 3);
-    let curves = Playground::extrapolation_curves(3000.0, 0.1, 0.2, 21).unwrap();
+    let curves = Playground::extrapolation_curves(3000.0, 0.1, 0.2, 21.0).unwrap();
     let seed = js_sys::Array::from(&get(&curves, &["extrapolate-seed"]));
     let peak = (0..seed.length()).filter_map(|i| get(&seed.get(i), &["offset"]).as_f64()).fold(0.0, f64::max);
     assert!((peak - 75.0).abs() < 1e-6, "seed 000 §4.3.5 peaks at 75: {peak}");
+}
+
+#[path = "bad-inputs/catalogue.rs"]
+mod catalogue;
+
+use netcode_lab::web::Lessons;
+
+/// `+value` (ToNumber), as the generated glue converts a JS argument for an `f64` parameter.
+fn number(value: &JsValue) -> f64 {
+    value.unchecked_into_f64()
+}
+
+fn text(value: &JsValue) -> String {
+    value.as_string().unwrap_or_else(|| panic!("a string argument, got {value:?}"))
+}
+
+fn numbers(value: &JsValue) -> Vec<f64> {
+    js_sys::Array::from(value).iter().map(|v| number(&v)).collect()
+}
+
+fn stringify(value: &JsValue) -> String {
+    js_sys::JSON::stringify(value).map(String::from).unwrap_or_default()
+}
+
+/// Calls the binding method `call` with `args`: the error's message, or `None`; `Err` when the handle changed
+/// although the call was refused.
+fn call(call: &str, args: &js_sys::Array) -> Result<Option<String>, String> {
+    let arg = |i: u32| args.get(i);
+    let refused = |r: Result<(), wasm_bindgen::JsError>| r.err().map(message);
+    let ignore = |r: Result<JsValue, wasm_bindgen::JsError>| r.map(|_| ());
+    let mut playground = Playground::new(params(r#"{"duration": 2}"#)).unwrap();
+    let before = stringify(&playground.params().unwrap());
+    let frames = copied(playground.timeline("frames").unwrap()).len();
+    let out = match call {
+        "new" => refused(Playground::new(arg(0)).map(|_| ())),
+        "setParams" => refused(playground.set_params(arg(0))),
+        "applyPreset" => refused(ignore(Playground::apply_preset(arg(0), &text(&arg(1))))),
+        "extrapolationCurves" => refused(ignore(Playground::extrapolation_curves(
+            number(&arg(0)),
+            number(&arg(1)),
+            number(&arg(2)),
+            number(&arg(3)),
+        ))),
+        "decayCurves" => refused(ignore(playground.decay_curves(number(&arg(0)), number(&arg(1)), number(&arg(2))))),
+        "sweep" => refused(ignore(playground.sweep(numbers(&arg(0))))),
+        "timeline" => refused(playground.timeline(&text(&arg(0))).map(|_| ())),
+        "columns" => refused(playground.columns(&text(&arg(0))).map(|_| ())),
+        "exportTrace" => refused(playground.export_trace(&text(&arg(0))).map(|_| ())),
+        "exampleTrace" => refused(Playground::example_trace(&text(&arg(0))).map(|_| ())),
+        "checkTraceSize" => refused(Playground::check_trace_size(number(&arg(0)))),
+        "showImported" => refused(ignore(playground.show_imported(arg(0)))),
+        "workedExample.setRenderDelayMs" => {
+            let mut example = WorkedExample::new();
+            let out = refused(example.set_render_delay_ms(number(&arg(0))));
+            if out.is_some() && example.render_delay_ms() != 150.0 {
+                return Err("the worked example's delay changed".into());
+            }
+            out
+        }
+        "workedExample.seek" => refused(WorkedExample::new().seek(number(&arg(0)))),
+        "workedExample.advance" => refused(WorkedExample::new().advance(number(&arg(0)))),
+        "lessons.walk" => refused(ignore(Lessons::walk(&text(&arg(0)), number(&arg(1)), number(&arg(2))))),
+        "lessons.hardSnapTable" => refused(ignore(Lessons::hard_snap_table(arg(0)))),
+        "lessons.correctionJumps" => {
+            refused(ignore(Lessons::correction_jumps(arg(0), numbers(&arg(1)), number(&arg(2)) as usize)))
+        }
+        other => panic!("the catalogue calls an unknown method {other}"),
+    };
+    let kept = stringify(&playground.params().unwrap()) == before
+        && !playground.imported()
+        && copied(playground.timeline("frames").unwrap()).len() == frames;
+    if out.is_some() && !kept {
+        return Err("refused, but the run changed".into());
+    }
+    Ok(out)
+}
+
+#[wasm_bindgen_test]
+fn every_binding_call_in_the_catalogue_is_refused_with_its_message_and_changes_nothing() {
+    let catalogue = catalogue::load();
+    let mut failures = Vec::new();
+    for case in catalogue::list(&catalogue, "binding") {
+        let id = catalogue::id(case);
+        let args = js_sys::eval(&format!("({})", case["args"].as_str().expect("args"))).expect("the args evaluate");
+        match call(case["call"].as_str().expect("call"), &js_sys::Array::from(&args)) {
+            Err(problem) => failures.push(format!("{id}: {problem}")),
+            Ok(got) if got.as_deref() != catalogue::error(case) => {
+                failures.push(format!("{id}:\n  got      {got:?}\n  expected {:?}", catalogue::error(case)))
+            }
+            Ok(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{} entries differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn every_trace_in_the_catalogue_is_refused_by_the_binding_with_its_line() {
+    let catalogue = catalogue::load();
+    let mut failures = Vec::new();
+    let mut playground = Playground::new(params(r#"{"duration": 2}"#)).unwrap();
+    let frames = copied(playground.timeline("frames").unwrap()).len();
+    for case in catalogue::list(&catalogue, "traces").iter().filter(|c| catalogue::at_door(c, "binding")) {
+        let id = catalogue::id(case);
+        let bytes = catalogue::bytes(case);
+        let expected = catalogue::error_in_the_views(case);
+        let mut attempts = vec![("importTraceBytes", playground.import_bytes(&bytes))];
+        if case["encoding"].is_null() {
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                attempts.push(("importTrace", playground.import_trace(text)));
+            }
+        }
+        for (method, result) in attempts {
+            match (result, &expected) {
+                (Err(e), Some(line)) => {
+                    let got = message(e);
+                    if &got != line {
+                        failures.push(format!("{id} ({method}):\n  got      {got}\n  expected {line}"));
+                    }
+                }
+                (Err(e), None) => failures.push(format!("{id} ({method}): refused: {}", message(e))),
+                (Ok(_), Some(line)) => failures.push(format!("{id} ({method}): accepted, expected {line}")),
+                (Ok(summary), None) => {
+                    for (key, value) in case["summary"].as_object().into_iter().flatten() {
+                        let got = get(&summary, &[key]).as_f64();
+                        if got != value.as_f64() {
+                            failures.push(format!("{id} ({method}): summary.{key} is {got:?}, expected {value}"));
+                        }
+                    }
+                    playground.set_params(params(r#"{"duration": 2}"#)).unwrap();
+                }
+            }
+        }
+        if playground.imported() || copied(playground.timeline("frames").unwrap()).len() != frames {
+            failures.push(format!("{id}: the run changed"));
+            playground.set_params(params(r#"{"duration": 2}"#)).unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{} entries differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// The engines through the binding: a drawn strategy's rows cover every frame; the league names a bad network.

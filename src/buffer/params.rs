@@ -18,7 +18,7 @@ pub const MAX_CAPACITY: usize = 65_536;
 /// | `interpolation` | `linear` | `linear`, `hermite` | seeds 000 §4.3.6 and 002 "第七步" interpolate linearly |
 /// | `beforeOldest` | `gap` | `gap`, `oldest` | seed 002 (Gap) by default; seed 000 §4.3.4 as the named option `oldest` |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct BufferParams {
     /// At most this many snapshots are kept; the oldest is evicted first.
     pub capacity: usize,

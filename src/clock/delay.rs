@@ -80,7 +80,7 @@ impl AdaptiveMode {
 /// | `lowDelay` | 0.05 s | 0..=1 s | `Mathf.Lerp(…, 0.05f, 0.02f)` ("慢慢恢复到默认值") |
 /// | `delayGain` | 0.02 | 0.0001..=1 | the `0.02f` of both lerps |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Seed004Params {
     pub sample_interval: f64,
     pub rtt_gain: f64,
@@ -135,7 +135,7 @@ impl Seed004Params {
 /// | `maxRate` | 0.1 s/s | 0.001..=0.5 s/s | jitter: project choice, the timeline never slows below 90 % speed |
 /// | `seed004` | see [`Seed004Params`] | | seed004 |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct AdaptiveDelayParams {
     pub enabled: bool,
     pub mode: AdaptiveMode,

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 /// | `outlierFloor` | 0.005 s | 0..=1 s | project choice: below 5 ms of spread nothing counts as an outlier |
 /// | `maxRejects` | 5 | 1..=1000 | project choice: six outliers in a row are a new level, not noise |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct FilterParams {
     pub gain: f64,
     pub outlier_factor: f64,

@@ -104,7 +104,7 @@ impl ClockKind {
 /// | `rtt` | gain 0.1, factor 3, floor 5 ms, 5 rejects | see `FilterParams` | seed 004 §2.2, §4.2 |
 /// | `smooth`, `timescale`, `adaptiveDelay` | see their types | | |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ClockParams {
     pub clock: ClockKind,
     pub render_delay: f64,
@@ -381,8 +381,14 @@ impl RenderClock {
             Engine::Smooth(clock) => clock.advance(now, dt, delay, rtt),
             Engine::Timescale(clock) => clock.advance(dt, delay, view),
         };
-        let uncertain =
-            if now.is_finite() { estimate.uncertain } else { Some(format!("local time {now} is not a finite number")) };
+        let uncertain = if !now.is_finite() {
+            Some(format!("local time {} is not a finite number", crate::words::num(now)))
+        } else if estimate.uncertain.is_none() && !estimate.render_time.is_finite() {
+            // A clock that ran off the end of f64 (frames of absurd length) says so rather than claim it.
+            Some(format!("the render time {} is not a finite number", crate::words::num(estimate.render_time)))
+        } else {
+            estimate.uncertain
+        };
         let render_time = estimate.render_time;
         if self.monitor.observe(render_time, dt) {
             self.log_jump(now, dt, render_time, delay, before);

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 /// | `deadband` | 0.002 s | 0..=0.1 s | project choice: smaller errors are left alone (no endless micro-slewing) |
 /// | `hardReset` | 0.25 s | 0.01..=10 s | project choice: a larger error would take > 5 s to slew away |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SmoothParams {
     pub offset: FilterParams,
     pub slew_rate: f64,

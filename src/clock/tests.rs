@@ -98,6 +98,20 @@ fn a_non_finite_now_is_uncertain_and_does_not_panic() {
     }
 }
 
+/// Found by the `playback_ops` fuzz target (fuzz/regressions/playback_ops/): the reanchor clock adds each frame's
+/// dt to its timeline, and two frames of 1e308 s took it to infinity while it still claimed to be certain.
+#[test]
+fn a_clock_that_runs_off_the_end_of_f64_says_it_is_uncertain() {
+    for kind in ClockKind::ALL {
+        let mut c = clock(kind);
+        run_steady(&mut c, 0.5);
+        for _ in 0..2 {
+            let r = c.render_time(1.0, 1e308, &BufferView::default());
+            assert!(r.render_time.is_finite() || r.uncertain.is_some(), "{kind:?}: {r:?}");
+        }
+    }
+}
+
 #[test]
 fn external_names_and_params() {
     for kind in ClockKind::ALL {

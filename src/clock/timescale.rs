@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 /// | `hardClamp` | 4 send intervals | > band..=100 | project choice |
 /// | `depthTimeConstant` | 0.25 s | 0.001..=10 s | project choice: five send intervals at 20 Hz |
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct TimescaleParams {
     pub rate: f64,
     pub band: f64,

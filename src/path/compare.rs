@@ -127,7 +127,10 @@ pub struct Comparison {
 pub fn run(truth: &TruthPath, batches: &[PathBatch], params: &CompareParams) -> Result<Comparison, ParamError> {
     params.validate()?;
     if let Some(i) = batches.iter().position(|b| !b.arrival.is_finite()) {
-        return Err(ParamError::new("arrival", format!("batch {i}: {} is not a finite time", batches[i].arrival)));
+        return Err(ParamError::new(
+            "arrival",
+            format!("batch {i}: {} is not a finite time", crate::words::num(batches[i].arrival)),
+        ));
     }
     let mut timed = PathPlayer::new(params.path)?;
     let mut lerp = LerpChase::new(params.lerp)?;

@@ -47,7 +47,7 @@ pub enum LerpMode {
 /// | `lerpMode` | `perFrame` | `perFrame` / `timeConstant` |
 /// | `lerpTau` | 0.158 s (= factor 0.1 at 60 fps) | 0.001..=60 s |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct LerpParams {
     pub lerp_factor: f64,
     pub lerp_mode: LerpMode,

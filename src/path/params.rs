@@ -21,7 +21,7 @@ use crate::path::batch::DuplicatePolicy;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PathParams {
     /// V1 playback speed in px/s: a segment lasts `distance / speed` (seed 001 "每段时长 = 距离 / 速度").
     pub speed: f64,

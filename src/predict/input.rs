@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which movement keys are held. Opposite keys cancel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Keys {
     pub left: bool,
     pub right: bool,
@@ -99,6 +99,7 @@ impl InputPacket {
 
 /// From `time` on (seconds), `keys` are held — until the next event.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KeyEvent {
     pub time: f64,
     pub keys: Keys,
@@ -116,7 +117,10 @@ impl InputScript {
     /// Events with equal times keep their order, so the later one wins.
     pub fn new(mut events: Vec<KeyEvent>) -> Result<Self, ParamError> {
         if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| !e.time.is_finite() || e.time < 0.0) {
-            return Err(ParamError::new(format!("script[{i}].time"), format!("{} is not a finite time ≥ 0 s", e.time)));
+            return Err(ParamError::new(
+                format!("script[{i}].time"),
+                format!("{} is not a finite time ≥ 0 s", crate::words::num(e.time)),
+            ));
         }
         events.sort_by(|a, b| a.time.total_cmp(&b.time));
         Ok(InputScript { events })

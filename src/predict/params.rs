@@ -27,7 +27,7 @@ use crate::param::{in_range, ParamError};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PredictParams {
     pub tick_rate: f64,
     pub snapshot_rate: f64,

@@ -264,7 +264,7 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
     /// negative `dt` is refused (field `dt`) and changes nothing.
     pub fn step_frame(&mut self, dt: f64, corrections: &mut Vec<CorrectionRecord>) -> Result<FrameRecord, ParamError> {
         if !dt.is_finite() || dt < 0.0 {
-            return Err(ParamError::new("dt", format!("{dt} is not a finite frame time ≥ 0 s")));
+            return Err(ParamError::new("dt", format!("{} is not a finite frame time ≥ 0 s", crate::words::num(dt))));
         }
         let mut dt = dt;
         if dt > MAX_FRAME_DT {

@@ -76,7 +76,7 @@ pub enum RenderBase {
 
 /// The parameters of the visual correction; all of them may change between frames.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SmoothingParams {
     /// Which mode the page shows as the player (all four are computed). Default `halfLife`.
     pub smoothing: SmoothingMode,

@@ -24,7 +24,9 @@ use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
 use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
+use crate::words;
 use serde::{Deserialize, Serialize};
+use serde_json::error::Category;
 
 /// The longest run the simulator accepts, in seconds.
 pub const MAX_DURATION: f64 = 120.0;
@@ -254,10 +256,24 @@ impl SimParams {
         PredictParams { snapshot_rate: self.scenario.send_rate, ..self.local }
     }
 
-    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`).
+    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`). Every group is a JSON
+    /// object: an array in its place is refused (serde would otherwise read it as the fields in order).
     pub fn from_json(text: &str) -> Result<SimParams, ParamError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut de = serde_json::Deserializer::from_str(text);
-        let params = deserialize_named(&mut de)?;
+        let params: SimParams = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let field = field_name(e.path());
+            let e = e.into_inner();
+            let message = match e.classify() {
+                Category::Syntax | Category::Eof => words::syntax(text, e.line(), e.column(), &e.to_string()),
+                _ => words::plain(&e.to_string()),
+            };
+            named(field, message)
+        })?;
+        de.end().map_err(|e| ParamError::new("params", format!("not valid JSON ({e})")))?;
+        let shape: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ParamError::new("params", e.to_string()))?;
+        objects_only(&shape)?;
         params.validate()?;
         Ok(params)
     }
@@ -268,14 +284,61 @@ pub fn deserialize_named<'de, D: serde::Deserializer<'de>>(de: D) -> Result<SimP
 where
     D::Error: std::fmt::Display,
 {
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { "params".to_string() } else { path };
-        ParamError::new(field, e.into_inner().to_string())
-    })
+    serde_path_to_error::deserialize(de).map_err(|e| named(field_name(e.path()), words::plain(&e.inner().to_string())))
 }
 
-impl SimParams {}
+/// The error at `field`, unless the message is itself a checked value's error (`` `script[2].time`: … ``, from a
+/// type that checks itself while it is read): then that one, which names the field more exactly.
+pub fn named(field: String, message: String) -> ParamError {
+    if let Some((inner, rest)) = message.strip_prefix('`').and_then(|m| m.split_once("`: ")) {
+        let rest = match rest.rfind(" at line ") {
+            Some(at) if rest[at..].contains(" column ") => &rest[..at],
+            _ => rest,
+        };
+        return ParamError::new(inner, rest);
+    }
+    ParamError::new(field, message)
+}
+
+fn field_name(path: &serde_path_to_error::Path) -> String {
+    words::path(path).unwrap_or_else(|| "params".into())
+}
+
+/// The shape of parameters read elsewhere (a JS object, whose reader sees only the keys it knows): no array where
+/// an object belongs, no unknown key. Values are not judged here (a JS `NaN` arrives as `null`).
+pub fn check_shape(value: &serde_json::Value) -> Result<(), ParamError> {
+    objects_only(value)?;
+    if let Err(e) = serde_path_to_error::deserialize::<_, SimParams>(value) {
+        let message = words::plain(&e.inner().to_string());
+        if message.starts_with("unknown key") {
+            return Err(ParamError::new(field_name(e.path()), message));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an array where a group of parameters (an object) belongs: serde reads an array as the fields in
+/// order, and `[5]` must not silently mean `{"seed": 5}`. The only array among the parameters is `script`.
+pub fn objects_only(value: &serde_json::Value) -> Result<(), ParamError> {
+    fn walk(value: &serde_json::Value, path: &str) -> Result<(), ParamError> {
+        use serde_json::Value;
+        let name = |key: &str| if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
+        match value {
+            Value::Object(map) => map.iter().try_for_each(|(k, v)| match (path, k.as_str(), v) {
+                ("", "script", Value::Array(events)) => {
+                    events.iter().enumerate().try_for_each(|(i, e)| walk(e, &format!("script[{i}]")))
+                }
+                _ => walk(v, &name(k)),
+            }),
+            Value::Array(_) => {
+                let field = if path.is_empty() { "params" } else { path };
+                Err(ParamError::new(field, "expected an object, found an array"))
+            }
+            _ => Ok(()),
+        }
+    }
+    walk(value, "")
+}
 
 #[cfg(test)]
 mod tests {
@@ -296,9 +359,49 @@ mod tests {
         p.remote.clock.render_delay = f64::NAN;
         assert_eq!(p.validate().unwrap_err().field, "remote.clock.renderDelay");
         let err = SimParams::from_json(r#"{"sead": 3}"#).unwrap_err();
-        assert!(err.message.contains("unknown field `sead`"), "{err}");
+        assert!(err.message.starts_with("unknown key \"sead\" (known: seed, duration, fps,"), "{err}");
+        assert!(SimParams::from_json("{} []").is_err(), "trailing characters");
         let err = SimParams::from_json(r#"{"network": {"downlink": {"loss": "lots"}}}"#).unwrap_err();
         assert_eq!(err.field, "network.downlink.loss", "{err}");
+    }
+
+    /// Every group of parameters refuses a key it does not know (a typo must not silently become a default):
+    /// `zzz` is put into each object of the defaults in turn. A new group without `deny_unknown_fields` fails here.
+    #[test]
+    fn every_group_refuses_an_unknown_key() {
+        fn objects(value: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+            if let serde_json::Value::Object(map) = value {
+                out.push(path.to_string());
+                for (key, inner) in map {
+                    objects(inner, &if path.is_empty() { key.clone() } else { format!("{path}.{key}") }, out);
+                }
+            }
+        }
+        let defaults = serde_json::to_value(SimParams::default()).unwrap();
+        let mut paths = Vec::new();
+        objects(&defaults, "", &mut paths);
+        assert!(paths.len() >= 15, "{paths:?}");
+        for path in paths {
+            let mut value = defaults.clone();
+            let target = path.split('.').filter(|k| !k.is_empty()).fold(&mut value, |v, k| &mut v[k]);
+            target.as_object_mut().unwrap().insert("zzz".into(), 1.into());
+            let err = SimParams::from_json(&value.to_string()).unwrap_err();
+            let field = if path.is_empty() { "zzz".to_string() } else { format!("{path}.zzz") };
+            // A group with a flattened part (`local`) names the group, and the key in the message.
+            let named = err.field == field || (err.field == path && err.message.starts_with("unknown key \"zzz\""));
+            assert!(named, "{path}: {err}");
+        }
+    }
+
+    /// Found by the `sim_params` fuzz target (fuzz/regressions/sim_params/): a file that ends inside a key named
+    /// the key `?`.
+    #[test]
+    fn a_key_cut_off_by_the_end_of_the_file_names_its_object() {
+        let err = SimParams::from_json(r#"{"network": {"downlink": {"duplicate*: 0.05}}}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`network.downlink`: not valid JSON (EOF while parsing a string at line 1 column 46)"
+        );
     }
 
     #[test]

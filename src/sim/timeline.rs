@@ -48,6 +48,17 @@ impl Timeline {
         Timeline { names, capacity, data, head: 0, rows: 0, dropped: 0 }
     }
 
+    /// A full timeline holding `data` (rows of `names.len()` numbers, oldest first); `None` when `data` is not a
+    /// whole number of rows.
+    pub fn from_rows(names: &'static [&'static str], data: Vec<f64>) -> Option<Self> {
+        let stride = names.len();
+        if stride == 0 || data.len() % stride != 0 {
+            return None;
+        }
+        let rows = data.len() / stride;
+        Some(Timeline { names, capacity: rows.max(1), data, head: 0, rows, dropped: 0 })
+    }
+
     pub fn stride(&self) -> usize {
         self.names.len()
     }

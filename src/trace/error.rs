@@ -13,10 +13,8 @@
 //! always exactly one line.
 
 use crate::param::ParamError;
+use crate::words::{between, one_line, plain, syntax};
 use std::fmt;
-
-/// How many characters of a field or message are kept (the rest becomes `…`).
-const MAX_PART: usize = 600;
 
 /// A trace that was refused: `field` names where (`snapshots[3].serverTime`), `message` what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +40,7 @@ impl TraceError {
     }
 
     /// serde_json's error at `path`, in plain words.
-    pub(super) fn from_serde(path: &serde_path_to_error::Path, e: &serde_json::Error) -> Self {
+    pub(super) fn from_serde(path: &serde_path_to_error::Path, e: &serde_json::Error, source: &str) -> Self {
         let field = field_path(path);
         let text = e.to_string();
         let text = match text.rfind(" at line ") {
@@ -52,10 +50,13 @@ impl TraceError {
         if let Some(missing) = between(text, "missing field `", "`") {
             return TraceError::new(join(&field, missing), "missing");
         }
+        if let Some(twice) = between(text, "duplicate field `", "`") {
+            return TraceError::new(join(&field, twice), plain(text));
+        }
         if e.is_syntax() || e.is_eof() {
             return match text.strip_prefix("number out of range") {
                 Some(_) => TraceError::new(field, "number out of range (beyond ±1.8e308)"),
-                None => TraceError::new(field, format!("not valid JSON ({text})")),
+                None => TraceError::new(field, syntax(source, e.line(), e.column(), text)),
             };
         }
         TraceError::new(field, plain(text))
@@ -72,21 +73,7 @@ impl std::error::Error for TraceError {}
 
 /// `snapshots[3].serverTime`; the document itself is `trace`.
 fn field_path(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
-            Segment::Map { key } => out = join(&out, key),
-            Segment::Enum { variant } => out = join(&out, variant),
-            Segment::Unknown => out = join(&out, "?"),
-        }
-    }
-    if out.is_empty() {
-        "trace".into()
-    } else {
-        out
-    }
+    crate::words::path(path).unwrap_or_else(|| "trace".into())
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -96,99 +83,12 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let rest = text.strip_prefix(start)?;
-    rest.split_once(end).map(|(inside, _)| inside)
-}
-
-/// serde's data errors in the trace's words.
-fn plain(text: &str) -> String {
-    for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some((found, expected)) = text.strip_prefix(prefix).and_then(|rest| rest.rsplit_once(", expected ")) {
-            return format!("expected {}, found {}", expected_words(expected), found_words(found));
-        }
-    }
-    if let Some(key) = between(text, "unknown field `", "`") {
-        let known = text.split_once("expected ").map_or("", |(_, k)| k);
-        let known = known.trim_start_matches("one of ").replace(" or ", ", ").replace('`', "");
-        return format!("unknown key \"{key}\" (known: {known})");
-    }
-    if let Some(key) = between(text, "duplicate field `", "`") {
-        return format!("the key \"{key}\" appears twice");
-    }
-    text.to_string()
-}
-
-fn expected_words(expected: &str) -> String {
-    match expected {
-        "f64" | "f32" => "a number".into(),
-        "u64" | "usize" => "a whole number ≥ 0".into(),
-        "u32" => "a whole number in 0..=4294967295".into(),
-        "a sequence" => "an array".into(),
-        "a map" => "an object".into(),
-        other => other.to_string(),
-    }
-}
-
-fn found_words(found: &str) -> String {
-    let literal = |prefix: &str| found.strip_prefix(prefix).and_then(|rest| rest.strip_suffix('`'));
-    if let Some(n) = literal("integer `").or_else(|| literal("floating point `")) {
-        return n.to_string();
-    }
-    if let Some(b) = literal("boolean `") {
-        return b.to_string();
-    }
-    if let Some(s) = found.strip_prefix("string ") {
-        return format!("the string {s}");
-    }
-    match found {
-        "map" => "an object".into(),
-        "sequence" => "an array".into(),
-        "unit value" => "null".into(),
-        other => other.to_string(),
-    }
-}
-
-/// Control characters escaped and the text shortened: whatever the file held, the error stays one line.
-fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_PART {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn serde_words_become_plain_words() {
-        assert_eq!(plain(r#"invalid type: string "a", expected f64"#), r#"expected a number, found the string "a""#);
-        assert_eq!(plain("invalid value: integer `-1`, expected u64"), "expected a whole number ≥ 0, found -1");
-        assert_eq!(
-            plain("invalid type: floating point `1.5`, expected usize"),
-            "expected a whole number ≥ 0, found 1.5"
-        );
-        assert_eq!(plain("invalid type: map, expected a sequence"), "expected an array, found an object");
-        assert_eq!(plain("invalid type: null, expected f64"), "expected a number, found null");
-        assert_eq!(plain("unknown field `foo`, expected one of `x`, `y`"), r#"unknown key "foo" (known: x, y)"#);
-        assert_eq!(plain("unknown field `foo`, expected `x` or `y`"), r#"unknown key "foo" (known: x, y)"#);
-    }
-
-    #[test]
-    fn one_line_escapes_and_shortens() {
-        assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
-        let long = "x".repeat(1000);
-        assert_eq!(one_line(&long).chars().count(), MAX_PART + 1);
+    fn an_error_is_one_line() {
         assert_eq!(TraceError::new("f\n", "m").to_string(), "f\\n: m");
     }
 

@@ -21,7 +21,25 @@
 //! *server* time the server's: `server = local + clockOffset`. An unknown key anywhere is an error (a typo
 //! must not silently become a default); `null` is the same as leaving an optional key out. Every record
 //! (`params`, a snapshot, a batch, a point, an rtt sample) is a JSON object — an array in its place is an error.
-//! Numbers are read exactly (correctly rounded, as `JSON.parse` does), so an exported trace reads back equal.
+//! Numbers are read exactly (correctly rounded, as `JSON.parse` does), so an exported trace reads back equal
+//! (`-0` stays `-0`). The text is UTF-8; a UTF-8 byte-order mark at the start is allowed and ignored; UTF-16
+//! and invalid UTF-8 are refused. JSON has no `NaN` or `Infinity`: a file that writes them is refused at them.
+//!
+//! # Limits
+//!
+//! | what | at most | |
+//! |---|---|---|
+//! | the text | 40 MiB (41 943 040 bytes) | [`MAX_TRACE_BYTES`]: refused before anything is parsed |
+//! | `snapshots` | 150 000 | [`MAX_SNAPSHOTS`] (42 minutes at 60 Hz) |
+//! | `rtt` | 50 000 | [`limits::MAX_RTT_SAMPLES`] |
+//! | `paths` | 50 000 batches, 400 000 points in all | [`limits::MAX_BATCHES`], [`limits::MAX_POINTS`] |
+//! | `sampleAt` | 150 000 | [`MAX_SAMPLES`] (42 minutes at 60 fps) |
+//! | `note` | 2 000 characters | [`limits::MAX_NOTE_CHARS`] |
+//!
+//! Arrays are counted while they are read, so memory stays bounded whatever the file holds (ten million
+//! `sampleAt` entries stop at entry 150 001 — before the limits, they took 2.5 GB and 25 s). A trace at every
+//! count limit, as [`Trace::to_json`] writes it, fits in the byte limit. The same limits hold for the CLI, the
+//! page's import and the binding.
 //!
 //! **snapshot** `{tick, serverTime, arrival, x, y, vx, vy, generation?, teleport?}` — one server state of the
 //! remote entity. `tick`: whole number ≥ 0; `serverTime`: when it was true (server clock, |t| ≤ 1e12);
@@ -29,7 +47,9 @@
 //! `x`, `y`: position (|·| ≤ 1e9); `vx`, `vy`: velocity per second (|·| ≤ 1e9); `generation`: lifetime, a
 //! whole number (default 0), bumped on respawn; `teleport`: the entity jumped here (default false).
 //! Duplicates, conflicting copies, out-of-order arrivals and ticks whose order disagrees with their server
-//! times are *not* errors: they are data, and the buffer counts them (`metrics`).
+//! times are *not* errors: they are data, and the buffer counts them (`metrics`; the page's import notice
+//! names them). With the `known` clock (which takes `server = local + clockOffset` as true) a snapshot may not
+//! arrive more than [`MAX_EARLY_ARRIVAL`] (60 s) before its server time: that is a wrong `clockOffset`.
 //!
 //! **batch** `{arrival, seq?, points: [{x, y, offsetMs?} …], durationMs?}` — one path batch (seed 001
 //! `moveList` + `moveInfo`). `arrival`: local time received; `seq`: whole number ≥ 0 (a batch whose seq is
@@ -158,6 +178,7 @@
 
 mod error;
 pub mod examples;
+pub mod limits;
 mod objects;
 mod output;
 pub mod params;
@@ -165,6 +186,7 @@ mod parse;
 pub mod replay;
 
 pub use error::TraceError;
+pub use limits::{MAX_SAMPLES, MAX_SNAPSHOTS, MAX_TRACE_BYTES};
 pub use params::TraceParams;
 pub use replay::{replay, replay_strategy, Replay, StrategyReplay};
 
@@ -177,6 +199,9 @@ use serde::{Deserialize, Serialize};
 pub const FORMAT: &str = "netcode-lab/trace@1";
 /// The largest |time| accepted (arrival, sampleAt, rtt.at), seconds — as for server times.
 pub const MAX_TIME: f64 = crate::snapshot::MAX_SERVER_TIME;
+/// With the `known` clock, how long before it was sent a snapshot may arrive (`serverTime − (arrival +
+/// clockOffset)`), seconds: clock skew and jumps move it by seconds, a wrong `clockOffset` by hours.
+pub const MAX_EARLY_ARRIVAL: f64 = 60.0;
 /// The most lerp frames a `paths` replay runs (about 46 hours at 60 fps).
 pub const MAX_LERP_FRAMES: f64 = 1e7;
 
@@ -277,7 +302,7 @@ pub struct TraceBatch {
     pub arrival: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seq: Option<u64>,
-    #[serde(deserialize_with = "objects::objects")]
+    #[serde(deserialize_with = "limits::points")]
     pub points: Vec<TracePoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
@@ -322,6 +347,10 @@ impl Trace {
 
     /// As [`Trace::from_json`], for bytes that should be UTF-8 text.
     pub fn from_json_bytes(bytes: &[u8]) -> Result<Trace, TraceError> {
+        limits::check_size(bytes.len())?;
+        if parse::looks_like_utf16(bytes) {
+            return Err(parse::utf16());
+        }
         match std::str::from_utf8(bytes) {
             Ok(text) => parse::parse(text),
             Err(e) => Err(TraceError::document(format!("not UTF-8 text (byte {})", e.valid_up_to()))),

@@ -4,7 +4,8 @@
 //! `[1, 10.0, 10.05, 0, 0, 10, 0]` would silently read as a snapshot. A trace is read by other tools and written
 //! by hand: only `{…}` is a record. These helpers ask the deserializer for a map and hand it to the derived
 //! code, so an array gives "expected an object, found an array" with its path, and every other check (unknown
-//! keys, missing keys, types) stays the derived one.
+//! keys, missing keys, types) stays the derived one. Arrays of records are read by `limits.rs`, which also
+//! counts them.
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{MapAccess, Visitor};
@@ -34,18 +35,6 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         T::deserialize(MapAccessDeserializer::new(map)).map(Object)
     }
-}
-
-/// An array of objects.
-pub(super) fn objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
-    Ok(Vec::<Object<T>>::deserialize(d)?.into_iter().map(|o| o.0).collect())
-}
-
-/// An optional array of objects (`null` = absent).
-pub(super) fn optional_objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-) -> Result<Option<Vec<T>>, D::Error> {
-    Ok(Option::<Vec<Object<T>>>::deserialize(d)?.map(|v| v.into_iter().map(|o| o.0).collect()))
 }
 
 /// An optional object (`null` = absent).

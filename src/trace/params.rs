@@ -133,7 +133,7 @@ impl TraceParams {
     pub fn validate(&self) -> Result<(), ParamError> {
         let playback = self.playback_with(self.send_interval.unwrap_or(DEFAULT_SEND_INTERVAL));
         playback.buffer.validate()?;
-        playback.clock.validate()?;
+        playback.clock.validate().map_err(trace_key)?;
         playback.underrun.validate()?;
         self.path().validate()?;
         self.lerp().validate()?;
@@ -272,6 +272,24 @@ fn snap_target<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SnapTarget>, D:
     named(d, &SNAP_TARGETS)
 }
 
+/// A clock error named as the trace spells the key: the seed 004 controller's constants are flat `adaptive…`
+/// keys here (`adaptiveRttGain`), not the clock module's `adaptiveDelay.seed004.rttGain`.
+fn trace_key(e: ParamError) -> ParamError {
+    const SEED004: [(&str, &str); 6] = [
+        ("sampleInterval", "adaptiveSampleInterval"),
+        ("rttGain", "adaptiveRttGain"),
+        ("rttThreshold", "adaptiveRttThreshold"),
+        ("highDelay", "adaptiveHighDelay"),
+        ("lowDelay", "adaptiveLowDelay"),
+        ("delayGain", "adaptiveDelayGain"),
+    ];
+    let key = e.field.strip_prefix("adaptiveDelay.seed004.");
+    match key.and_then(|k| SEED004.iter().find(|(module, _)| *module == k)) {
+        Some((_, trace)) => ParamError::new(*trace, e.message),
+        None => e,
+    }
+}
+
 fn before_oldest<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BeforeOldest>, D::Error> {
     named(d, &BEFORE_OLDEST)
 }
@@ -341,12 +359,9 @@ mod tests {
             ("hardSnapDistance", TraceParams { hard_snap_distance: Some(-1.0), ..Default::default() }),
             ("lerpFactor", TraceParams { lerp_factor: Some(1.5), ..Default::default() }),
             ("fps", TraceParams { fps: Some(0.5), ..Default::default() }),
-            ("adaptiveDelay.seed004.rttGain", TraceParams { adaptive_rtt_gain: Some(0.0), ..Default::default() }),
-            ("adaptiveDelay.seed004.delayGain", TraceParams { adaptive_delay_gain: Some(2.0), ..Default::default() }),
-            (
-                "adaptiveDelay.seed004.sampleInterval",
-                TraceParams { adaptive_sample_interval: Some(0.0), ..Default::default() },
-            ),
+            ("adaptiveRttGain", TraceParams { adaptive_rtt_gain: Some(0.0), ..Default::default() }),
+            ("adaptiveDelayGain", TraceParams { adaptive_delay_gain: Some(2.0), ..Default::default() }),
+            ("adaptiveSampleInterval", TraceParams { adaptive_sample_interval: Some(0.0), ..Default::default() }),
         ];
         for (field, params) in cases {
             assert_eq!(params.validate().unwrap_err().field, field);

@@ -4,16 +4,9 @@ use crate::lessons::{correction_jumps, hard_snap_table, walk};
 use crate::path::params::PathParams;
 use crate::predict::smoothing::SmoothingParams;
 use crate::trace::Trace;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
-}
-
-fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("`{what}`: {e}")))
-}
+use super::convert::{group_from_js as from_js, js_error, to_js};
 
 /// Statics only: nothing is kept between calls.
 #[wasm_bindgen]
@@ -33,6 +26,7 @@ impl Lessons {
     #[wasm_bindgen(js_name = hardSnapTable)]
     pub fn hard_snap_table(player: JsValue) -> Result<JsValue, JsError> {
         let params: PathParams = from_js(player, "player")?;
+        params.validate().map_err(|e| js_error(e.within("player")))?;
         to_js(&hard_snap_table(&params).map_err(|e| JsError::new(&e.to_string()))?)
     }
 
@@ -42,6 +36,7 @@ impl Lessons {
     #[wasm_bindgen(js_name = correctionJumps)]
     pub fn correction_jumps(smoothing: JsValue, rows: Vec<f64>, stride: usize) -> Result<JsValue, JsError> {
         let params: SmoothingParams = from_js(smoothing, "smoothing")?;
+        params.validate().map_err(|e| js_error(e.within("smoothing")))?;
         if stride < 8 {
             return Err(JsError::new("`stride`: a correction row has 8 columns"));
         }

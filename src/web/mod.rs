@@ -5,6 +5,7 @@
 //! wasm memory (JS must rebuild a view each frame: when wasm memory grows, old views are detached).
 //! Bad input returns `Err(JsError)` whose message names the field.
 
+mod convert;
 mod lessons;
 mod panic;
 mod playground;

@@ -7,38 +7,34 @@
 use crate::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::{ShownMode, StrategyKind};
 use crate::extrapolate::UnderrunPolicy;
-use crate::param::ParamError;
 use crate::predict::decay::decay_curve;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
+use crate::sim::imported::ImportedTrace;
 use crate::sim::league::{league, setup, Network};
-use crate::sim::params::{deserialize_named, SimParams};
+use crate::sim::params::{check_shape, deserialize_named, SimParams};
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::sweep::{capacity_sweep, sweep};
 use crate::sim::{export, imported};
 use crate::sim::{run, SimMetrics, Simulation};
-use crate::trace::replay::Replay;
 use crate::trace::Trace;
 use js_sys::Float64Array;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-fn js_error(e: ParamError) -> JsError {
-    JsError::new(&e.to_string())
-}
+use super::convert::{js_error, shape_of, to_js};
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name.
+/// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
+/// type, its range, and (serde-wasm-bindgen reads only the keys it knows) no unknown key and no array where an
+/// object belongs.
 fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(SimParams::default());
     }
-    let params = deserialize_named(serde_wasm_bindgen::Deserializer::from(value)).map_err(js_error)?;
+    let params = deserialize_named(serde_wasm_bindgen::Deserializer::from(value.clone())).map_err(js_error)?;
     params.validate().map_err(js_error)?;
+    check_shape(&shape_of(&value)?).map_err(js_error)?;
     Ok(params)
 }
 
@@ -57,15 +53,27 @@ fn strategy(name: &str) -> Result<StrategyKind, JsError> {
         .ok_or_else(|| JsError::new(&format!("`strategy`: unknown `{name}` (known: {})", StrategyKind::names())))
 }
 
-/// A trace the user dropped on the page: replayed once, shown through the same timelines as a run.
+/// A trace the user dropped on the page: replayed once, shown through the same timelines as a run. The trace
+/// itself is kept when it was read here (lessons), not when a worker read it (the page keeps that file).
 struct Imported {
-    trace: Trace,
-    replay: Replay,
+    trace: Option<Trace>,
+    metrics: JsValue,
     recording: Recording,
 }
 
 fn trace_error(e: crate::trace::TraceError) -> JsError {
     JsError::new(&e.to_string())
+}
+
+/// The trace in `bytes` (UTF-8 text), read and made ready for the views.
+fn read_import(bytes: &[u8]) -> Result<(Trace, ImportedTrace), JsError> {
+    let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
+    let imported = imported::import(&trace).map_err(trace_error)?;
+    Ok((trace, imported))
+}
+
+fn metrics_of(imported: &ImportedTrace) -> Result<JsValue, JsError> {
+    to_js(&serde_json::json!({ "trace": imported.metrics }))
 }
 
 #[wasm_bindgen]
@@ -121,30 +129,67 @@ impl Playground {
     /// `{trace: {…replay metrics}}`.
     pub fn metrics(&mut self) -> Result<JsValue, JsError> {
         if let Some(imported) = &self.imported {
-            return to_js(&serde_json::json!({ "trace": imported.replay.metrics }));
+            return Ok(imported.metrics.clone());
         }
         let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
         to_js(metrics)
     }
 
     /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
-    /// `setParams`. Returns `{kind, snapshots, samples, sendInterval, note}`; a bad trace is refused naming field
-    /// and index.
+    /// `setParams`. Returns the summary `{kind, snapshots, samples, sendInterval, note, counts}` (`counts`: what
+    /// the buffer counted and did not play); a bad trace is refused naming field and index, and nothing changes.
     #[wasm_bindgen(js_name = importTrace)]
     pub fn import_trace(&mut self, text: &str) -> Result<JsValue, JsError> {
-        let trace = Trace::from_json(text).map_err(trace_error)?;
-        let replay = crate::trace::replay(&trace).map_err(trace_error)?;
-        let recording = imported::recording(&trace, &replay)
-            .ok_or_else(|| JsError::new("`kind`: only traces of kind \"snapshots\" can be shown in the views"))?;
-        let summary = serde_json::json!({
-            "kind": "snapshots",
-            "snapshots": recording.snapshots.len(),
-            "samples": recording.frames.len(),
-            "sendInterval": imported::send_interval(&trace),
-            "note": trace.note,
-        });
-        self.imported = Some(Imported { trace, replay, recording });
-        to_js(&summary)
+        self.import_bytes(text.as_bytes())
+    }
+
+    /// [`Playground::import_trace`] for the file's bytes (so that UTF-16 and invalid UTF-8 are named).
+    #[wasm_bindgen(js_name = importTraceBytes)]
+    pub fn import_bytes(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
+        let (trace, imported) = read_import(bytes)?;
+        let summary = to_js(&imported.summary)?;
+        let metrics = metrics_of(&imported)?;
+        self.imported = Some(Imported { trace: Some(trace), metrics, recording: imported.recording });
+        Ok(summary)
+    }
+
+    /// For the page's import worker (its own core): reads and replays the trace in `bytes` and returns
+    /// `{summary, metrics, frames, snapshots}` — the two timelines' rows as `Float64Array`s of their own (they can
+    /// be transferred) — for [`Playground::show_imported`] on the page's core.
+    #[wasm_bindgen(js_name = prepareImport)]
+    pub fn prepare_import(bytes: &[u8]) -> Result<JsValue, JsError> {
+        let (_, mut imported) = read_import(bytes)?;
+        let out = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&out, &key.into(), value).map(|_| ());
+        let failed = |_| JsError::new("cannot build the import's result object");
+        set("summary", &to_js(&imported.summary)?).map_err(failed)?;
+        set("metrics", &metrics_of(&imported)?).map_err(failed)?;
+        set("frames", &Float64Array::from(imported.recording.frames.rows())).map_err(failed)?;
+        set("snapshots", &Float64Array::from(imported.recording.snapshots.rows())).map_err(failed)?;
+        Ok(out.into())
+    }
+
+    /// Shows what [`Playground::prepare_import`] returned (in a worker) in place of the simulation until the next
+    /// `setParams`. Its shape is checked: whole rows of today's columns, no more rows than a trace may have.
+    #[wasm_bindgen(js_name = showImported)]
+    pub fn show_imported(&mut self, prepared: JsValue) -> Result<JsValue, JsError> {
+        let get = |key: &str| js_sys::Reflect::get(&prepared, &key.into()).unwrap_or(JsValue::UNDEFINED);
+        let rows = |key: &str| -> Result<Vec<f64>, JsError> {
+            get(key)
+                .dyn_into::<Float64Array>()
+                .map(|a| a.to_vec())
+                .map_err(|_| JsError::new(&format!("`{key}`: expected a Float64Array")))
+        };
+        let (frames, snapshots) = (rows("frames")?, rows("snapshots")?);
+        let (summary, metrics) = (get("summary"), get("metrics"));
+        for (key, value) in [("summary", &summary), ("metrics", &metrics)] {
+            if !value.is_object() {
+                return Err(JsError::new(&format!("`{key}`: expected an object")));
+            }
+        }
+        let recording = imported::adopt(frames, snapshots).map_err(js_error)?;
+        self.imported = Some(Imported { trace: None, metrics, recording });
+        Ok(summary)
     }
 
     /// Whether an imported trace is being shown.
@@ -157,7 +202,10 @@ impl Playground {
     #[wasm_bindgen(js_name = exportTrace)]
     pub fn export_trace(&self, kind: &str) -> Result<String, JsError> {
         if let Some(imported) = &self.imported {
-            return Ok(imported.trace.to_json());
+            return match &imported.trace {
+                Some(trace) => Ok(trace.to_json()),
+                None => Err(JsError::new("`kind`: this trace was read by the import worker; export the file itself")),
+            };
         }
         match kind {
             "snapshots" => Ok(export::snapshot_trace(&self.sim).to_json()),
@@ -246,6 +294,25 @@ impl Playground {
             .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
     }
 
+    /// The most a trace may hold: `{bytes, snapshots, rtt, batches, points, sampleAt, noteChars}`.
+    #[wasm_bindgen(js_name = traceLimits)]
+    pub fn trace_limits() -> Result<JsValue, JsError> {
+        use crate::trace::limits::*;
+        to_js(&serde_json::json!({
+            "bytes": MAX_TRACE_BYTES, "snapshots": MAX_SNAPSHOTS, "rtt": MAX_RTT_SAMPLES, "batches": MAX_BATCHES,
+            "points": MAX_POINTS, "sampleAt": MAX_SAMPLES, "noteChars": MAX_NOTE_CHARS,
+        }))
+    }
+
+    /// Refuses a trace file of `bytes` bytes before it is read, with the same words as the reader.
+    #[wasm_bindgen(js_name = checkTraceSize)]
+    pub fn check_trace_size(bytes: f64) -> Result<(), JsError> {
+        if !(bytes.is_finite() && bytes >= 0.0) {
+            return Err(JsError::new(&format!("`bytes`: {} is not a size in bytes", crate::words::num(bytes))));
+        }
+        crate::trace::limits::check_size(bytes.min(usize::MAX as f64) as usize).map_err(trace_error)
+    }
+
     /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
     #[wasm_bindgen(js_name = replayTrace)]
     pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {
@@ -270,11 +337,11 @@ impl Playground {
 
     /// Each underrun policy's offset against `ahead` for a speed and a cap: `{hold: [{ahead, offset}], …}`.
     #[wasm_bindgen(js_name = extrapolationCurves)]
-    pub fn extrapolation_curves(velocity: f64, cap: f64, until: f64, points: usize) -> Result<JsValue, JsError> {
+    pub fn extrapolation_curves(velocity: f64, cap: f64, until: f64, points: f64) -> Result<JsValue, JsError> {
         crate::param::in_range("velocity", velocity, -1e6, 1e6, "units/s").map_err(js_error)?;
         crate::param::in_range("cap", cap, 0.0, 10.0, "s").map_err(js_error)?;
         crate::param::in_range("until", until, 0.0, 10.0, "s").map_err(js_error)?;
-        let points = points.clamp(2, 2000);
+        let points = crate::param::whole("points", points, 2.0, 2000.0).map_err(js_error)? as usize;
         let curves: std::collections::BTreeMap<&str, _> =
             UnderrunPolicy::ALL.iter().map(|p| (p.name(), p.curve(velocity, cap, until, points))).collect();
         to_js(&curves)

@@ -211,20 +211,6 @@ test('a golden trace imports and replays in the views; the run exports as a trac
   assert.deepEqual(problems(), []);
 });
 
-test('a bad trace is refused with the field named and the page keeps working', async () => {
-  const { page, problems } = await openPage(browser);
-  await waitReady(page);
-  await page.setInputFiles('#trace-file', 'tests/traces/bad/' + readBadName());
-  await page.waitForSelector('#notice:not([hidden])');
-  assert.match(await page.textContent('#notice'), /Trace not imported .*: \w+/);
-  assert.equal(await page.evaluate(() => window.netcodeLab.model().imported), false);
-  assert.deepEqual(problems(), []);
-});
-
-function readBadName() {
-  return 'wrong-type.json';
-}
-
 test('time controls step, scrub and the keyboard steers the local player', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);

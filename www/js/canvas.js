@@ -226,4 +226,6 @@ export function worldMapper({ w, h, pad = 14, extent = { x: 130, y: 80 }, center
 
 /** Formats seconds as milliseconds for readouts. */
 /** Seconds as milliseconds with `digits` decimals; a value that rounds to zero is 0, never −0. */
-export const ms = (s, digits = 0) => (Number.isFinite(s) ? `${(s * 1000).toFixed(digits).replace(/^-(0(\.0+)?)$/, '$1')} ms` : '—');
+/** `v` with `digits` decimals, never "-0.0": a value that rounds to zero is shown as zero. */
+export const fixed = (v, digits = 1) => v.toFixed(digits).replace(/^-(0(\.0+)?)$/, '$1');
+export const ms = (s, digits = 0) => (Number.isFinite(s) ? `${fixed(s * 1000, digits)} ms` : '—');

@@ -2,14 +2,21 @@
 import { showError } from './banner.js';
 import { t } from './i18n.js';
 
+let exports = null;
+
 /** The initialised `netcode_lab` module, or `null` after showing why it failed to load. */
 export async function loadCore() {
   try {
     const core = await import('../pkg/netcode_lab.js');
-    await core.default();
+    exports = await core.default();
     return core;
   } catch (error) {
     showError(t('banner.load', { message: error?.message ?? error }));
     return null;
   }
+}
+
+/** Bytes of the core's WebAssembly memory (it only grows; the soak watches it). */
+export function wasmMemoryBytes() {
+  return exports?.memory?.buffer?.byteLength ?? 0;
 }

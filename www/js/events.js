@@ -3,6 +3,7 @@
 // jitter without an RTT change (seed 004 §4.1–4.2; the adaptive-delay lesson runs both). They are part of the
 // run's parameters (and of the URL: `stall=`, `kick=`, `net=T:latency:jitter`).
 import { t } from './i18n.js';
+import { quoted } from './params.js';
 
 export function buildEvents(root, api) {
   const box = document.createElement('details');
@@ -58,14 +59,14 @@ export function eventsFromExtras(extras, events, notices) {
   if (extras.stall !== undefined) {
     const at = Number(extras.stall);
     if (Number.isFinite(at) && at >= 0 && at <= 120) out.stallAt = at;
-    else notices.push(t('notice.badStall', { value: extras.stall }));
+    else notices.push(t('notice.badStall', { value: quoted(extras.stall) }));
   }
   if (extras.kick !== undefined) {
     const [at, s] = String(extras.kick).split(':').map(Number);
     if (Number.isFinite(at) && at >= 0 && at <= 120 && Number.isFinite(s) && Math.abs(s) <= 1) {
       out.kickAt = at;
       out.kick = s;
-    } else notices.push(t('notice.badKick', { value: extras.kick }));
+    } else notices.push(t('notice.badKick', { value: quoted(extras.kick) }));
   }
   if (extras.net !== undefined) {
     const [at, latency, jitter] = String(extras.net).split(':').map(Number);

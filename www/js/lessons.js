@@ -10,6 +10,7 @@
 // end-to-end tests — which fail on any console error — cannot pass over it.
 import { t, has, tagged } from './i18n.js';
 import { LESSONS, byLessonId, lessonParams, PRESETS, ARTICLE_PRESETS, ADAPTIVE_ROWS, adaptiveRun, settled, meanLag, statusPct, presetRun } from './lesson-data.js';
+import { quoted } from './params.js';
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
@@ -291,7 +292,7 @@ export class Lessons {
     if (!extras.lesson) return null;
     const lesson = byLessonId[extras.lesson];
     if (!lesson) {
-      notices?.push(t('notice.badLesson', { value: extras.lesson }));
+      notices?.push(t('notice.badLesson', { value: quoted(extras.lesson) }));
       delete extras.lesson;
       return null;
     }

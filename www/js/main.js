@@ -1,7 +1,7 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash } from './params.js';
+import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
@@ -15,7 +15,7 @@ import { buildTraceIO } from './trace-io.js';
 import { startLanguage, installTeaching } from './teach.js';
 import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
-import { loadCore } from './core.js';
+import { loadCore, wasmMemoryBytes } from './core.js';
 // --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
 import * as engines from './engines.js';
 import * as league from './league.js';
@@ -73,8 +73,10 @@ class App {
       seek: (t) => this.seek(t),
     });
     buildTraceIO(document.getElementById('trace-io'), {
+      core: () => this.core,
       model: () => this.model,
       imported: (summary) => this.onImported(summary),
+      framesDrawn: () => this.framesDrawn,
     });
     performance.mark('boot:rail');
     await nextTask();
@@ -95,7 +97,7 @@ class App {
     window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
     window.addEventListener('keydown', (e) => this.onKey(e, true));
     window.addEventListener('keyup', (e) => this.onKey(e, false));
-    window.netcodeLab = { app: this, core: this.core, model: () => this.model };
+    window.netcodeLab = { app: this, core: this.core, model: () => this.model, wasmMemoryBytes };
     this.last = performance.now();
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
@@ -124,6 +126,7 @@ class App {
 
   /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
   applyHash(hash) {
+    this.hashesApplied = (this.hashesApplied ?? 0) + 1;
     const { values, notices, extras } = parseHash(hash, tr);
     let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
     for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
@@ -135,7 +138,10 @@ class App {
       this.model.setParams(this.model.defaults);
     }
     const t = Number(extras.t);
-    if (extras.t !== undefined && Number.isFinite(t)) this.state.playhead = this.clamp(t);
+    if (extras.t !== undefined && extras.t.trim() !== '' && Number.isFinite(t)) this.state.playhead = this.clamp(t);
+    else if (extras.t !== undefined) notices.push(tr('notice.badPlayhead', { value: quoted(extras.t) }));
+    if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) notices.push(tr('notice.badLang', { value: quoted(extras.lang) }));
+    if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
     this.extras = extras;
     this.classroom.apply(extras); // issue 15 hook: `present=1`
     // Engines hook: the URL's picks, else the lesson's.
@@ -233,7 +239,10 @@ class App {
 
   onImported(summary) {
     this.state.playhead = this.model.start;
-    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note: summary.note ? ` — ${summary.note.replace(/[.。]\s*$/, '')}` : '' }), { sticky: true });
+    const note = summary.note ? ` — ${summary.note.replace(/[.。]\s*$/, '')}` : '';
+    const counted = Object.entries(summary.counts ?? {}).filter(([, n]) => n > 0).map(([key, n]) => `${tr(`trace.${key}`)} ${n}`);
+    const counts = counted.length ? tr('notice.importCounts', { counts: counted.join(tr('list.separator')) }) : '';
+    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note }) + counts, { sticky: true });
     this.afterRun();
   }
 
@@ -263,6 +272,7 @@ class App {
 
   frame(now) {
     if (hasFailed()) return;
+    this.framesDrawn = (this.framesDrawn ?? 0) + 1;
     const dt = Math.min(Math.max(now - this.last, 0) / 1000, 0.1);
     this.last = now;
     if (this.state.playing) {
@@ -298,6 +308,7 @@ class App {
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
     if (this.frameTimes.length > 600) this.frameTimes.shift();
+    this.draws = (this.draws ?? 0) + 1;
   }
 }
 

@@ -17,6 +17,7 @@ export class Model {
   setParams(params) {
     this.pg.setParams(params);
     this.trace = null;
+    this.importBytes = null;
     this.refresh();
   }
 
@@ -24,13 +25,33 @@ export class Model {
   importTrace(text) {
     const summary = this.pg.importTrace(text);
     this.trace = summary;
+    this.importBytes = null;
+    this.refresh();
+    return summary;
+  }
+
+  /**
+   * Shows a trace the import worker read and replayed (`prepared`: its core's `prepareImport` result; `bytes`:
+   * the file, kept for export). Throws naming the field, and changes nothing, when `prepared` is not well formed.
+   */
+  showImported(prepared, bytes) {
+    const summary = this.pg.showImported(prepared);
+    this.trace = summary;
+    this.importBytes = bytes;
     this.refresh();
     return summary;
   }
 
   /** The current run (or the imported trace) as trace JSON of `kind` (`snapshots` or `paths`). */
   exportTrace(kind) {
+    if (this.imported && this.importBytes) return new TextDecoder().decode(this.importBytes);
     return this.pg.exportTrace(kind);
+  }
+
+  /** `exportTrace` as a file to download (an imported file is given back as it came). */
+  exportBlob(kind) {
+    if (this.imported && this.importBytes) return new Blob([this.importBytes], { type: 'application/json' });
+    return new Blob([this.pg.exportTrace(kind)], { type: 'application/json' });
   }
 
   /** Snapshots per second: the imported trace's (from its send interval) or the simulation's send rate. */

@@ -116,7 +116,14 @@ const ENGLISH = {
   'notice.badCheck': ({ label, value }) => `Ignored ${label} “${value}”: use 1 or 0.`,
   'notice.notNumber': ({ label, value }) => `Ignored ${label} “${value}”: not a number.`,
   'notice.clamped': ({ label, value, min, max, unit, used }) => `${label} ${value} is outside ${min}–${max}${unit}; using ${used}.`,
+  'notice.rounded': ({ label, value, used }) => `${label} ${value} is not a whole number; using ${used}.`,
 };
+
+/** A value from the URL as a notice quotes it: at most 40 characters (a link may carry anything). */
+export function quoted(value) {
+  const chars = [...String(value)];
+  return chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : chars.join('');
+}
 const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.find((c) => `control.${c.id}` === key)?.label ?? key));
 
 /**
@@ -136,27 +143,30 @@ export function parseHash(hash, t = english) {
     }
     const spec = byId[key];
     if (!spec || spec.kind === 'preset') {
-      notices.push(t('notice.unknownSetting', { key }));
+      notices.push(t('notice.unknownSetting', { key: quoted(key) }));
       continue;
     }
+    const value = quoted(rawValue);
     const label = t(`control.${spec.id}`);
     if (spec.kind === 'select') {
       if (spec.options.some(([v]) => v === rawValue)) values[key] = rawValue;
-      else notices.push(t('notice.badOption', { label, value: rawValue, options: spec.options.map(([v]) => v).join(', ') }));
+      else notices.push(t('notice.badOption', { label, value, options: spec.options.map(([v]) => v).join(', ') }));
       continue;
     }
     if (spec.kind === 'check') {
       if (['1', 'true', '0', 'false'].includes(rawValue)) values[key] = rawValue === '1' || rawValue === 'true';
-      else notices.push(t('notice.badCheck', { label, value: rawValue }));
+      else notices.push(t('notice.badCheck', { label, value }));
       continue;
     }
     const n = Number(rawValue);
     if (rawValue.trim() === '' || !Number.isFinite(n)) {
-      notices.push(t('notice.notNumber', { label, value: rawValue }));
+      notices.push(t('notice.notNumber', { label, value }));
       continue;
     }
-    const clamped = Math.min(spec.max, Math.max(spec.min, spec.kind === 'seed' ? Math.round(n) : n));
-    if (clamped !== n) notices.push(t('notice.clamped', { label, value: rawValue, min: spec.min, max: spec.max, unit: spec.unit ? ` ${spec.unit}` : '', used: clamped }));
+    const whole = spec.kind === 'seed' ? Math.round(n) : n;
+    const clamped = Math.min(spec.max, Math.max(spec.min, whole));
+    if (clamped !== whole) notices.push(t('notice.clamped', { label, value, min: spec.min, max: spec.max, unit: spec.unit ? ` ${spec.unit}` : '', used: clamped }));
+    else if (whole !== n) notices.push(t('notice.rounded', { label, value, used: whole }));
     values[key] = clamped;
   }
   return { values, notices, extras };

@@ -2,7 +2,7 @@
 // 004 §3.3), the clock's observability (seed 002 "时钟指标": offset uncertainty, render-delay error, the last
 // clock jump with its cause), the seed-002 counters so far, and (per run) the quality metrics of every strategy.
 // Every word comes from `t()` (zh / en).
-import { ms } from './canvas.js';
+import { fixed, ms } from './canvas.js';
 import { t } from './i18n.js';
 
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
@@ -117,8 +117,8 @@ function bufferLine(model, f) {
   const parts = [];
   if (Number.isFinite(f.buffered)) parts.push(t('status.buffered', { n: f.buffered }));
   if (Number.isFinite(f.bufferDepth)) {
-    parts.push(t('status.depth', { depth: ms(f.bufferDepth), intervals: (f.bufferDepth / interval).toFixed(1),
-      times: f.delay > 0 ? (f.bufferDepth / f.delay).toFixed(1) : '—' }));
+    parts.push(t('status.depth', { depth: ms(f.bufferDepth), intervals: fixed(f.bufferDepth / interval),
+      times: f.delay > 0 ? fixed(f.bufferDepth / f.delay) : '—' }));
   }
   if (Number.isFinite(f.generation)) parts.push(t('status.generation', { g: f.generation }));
   line.textContent = parts.join(' · ');

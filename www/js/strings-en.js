@@ -63,7 +63,7 @@ export default {
   'button.import': 'Import trace…',
   'button.exportSnapshots': 'Export snapshots',
   'button.exportPaths': 'Export paths',
-  'hint.trace': 'Or drop a trace file anywhere on the page. Format: netcode-lab/trace@1 (see the README).',
+  'hint.trace': 'Or drop a trace file anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Format: netcode-lab/trace@1 (see the README).',
 
   // Transport
   'button.play': 'Play',
@@ -175,6 +175,14 @@ export default {
   'notice.badKick': 'Ignored kick “{value}”: expected time:seconds, e.g. 6:0.1.',
   'notice.badNet': 'Ignored network step “{value}”: expected time:latency:jitter in seconds, e.g. 5:0.05:0.',
   'notice.badLesson': 'Ignored lesson “{value}”: no such lesson.',
+  'notice.importCounts': ' The buffer counted: {counts}.',
+  'list.separator': ', ',
+  'import.reading': 'Reading {name}… {percent} %',
+  'import.checking': 'Checking and replaying {name}…',
+  'notice.rounded': '{label} {value} is not a whole number; using {used}.',
+  'notice.badPlayhead': 'Ignored playhead “{value}”: expected a time in seconds.',
+  'notice.badLang': 'Ignored language “{value}”: use zh or en.',
+  'notice.badStep': 'Ignored step “{value}”: expected a step number from 1.',
 
   // The lesson card
   'card.lessonOf': 'Lesson {n} of {total}',
@@ -724,6 +732,7 @@ export default {
   // The error banner (banner.js, core.js)
   'banner.failed': 'Something went wrong: {message}',
   'banner.panic': 'panic in the Rust core: {message}',
+  'banner.worker': 'the trace import worker failed: {message}',
   'banner.load': 'the WebAssembly module failed to load ({message}). Build it with `cargo xtask play`.',
 
   // The seed-002 worked example page (worked-example.html, worked-example-*.js)

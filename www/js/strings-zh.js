@@ -131,7 +131,7 @@ export default {
   'button.import': '导入记录…',
   'button.exportSnapshots': '导出快照',
   'button.exportPaths': '导出路径',
-  'hint.trace': '也可以把记录文件拖到页面任意位置。格式：netcode-lab/trace@1（见 README）。',
+  'hint.trace': '也可以把记录文件拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1（见 README）。',
 
   // 播放控制
   'button.play': '播放',
@@ -243,6 +243,14 @@ export default {
   'notice.badKick': '忽略了时钟跳变“{value}”：应为 时间:秒数，例如 6:0.1。',
   'notice.badNet': '忽略了网络变化“{value}”：应为 时间:延迟:抖动（秒），例如 5:0.05:0。',
   'notice.badLesson': '忽略了课程“{value}”：没有这一课。',
+  'notice.importCounts': ' 缓冲区计数：{counts}。',
+  'list.separator': '，',
+  'import.reading': '正在读取 {name}… {percent} %',
+  'import.checking': '正在检查并回放 {name}…',
+  'notice.rounded': '{label} {value} 不是整数；改用 {used}。',
+  'notice.badPlayhead': '忽略了播放位置“{value}”：应为以秒计的时间。',
+  'notice.badLang': '忽略了语言“{value}”：请用 zh 或 en。',
+  'notice.badStep': '忽略了步骤“{value}”：应为从 1 起的步骤号。',
 
   // 课程卡片
   'card.lessonOf': '第 {n} 课，共 {total} 课',
@@ -792,6 +800,7 @@ export default {
   // 错误横幅（banner.js、core.js）
   'banner.failed': '出错了：{message}',
   'banner.panic': 'Rust 内核崩溃（panic）：{message}',
+  'banner.worker': '记录导入 worker 失败：{message}',
   'banner.load': 'WebAssembly 模块加载失败（{message}）。请先用 `cargo xtask play` 构建。',
 
   // 文章 002 算例页（worked-example.html、worked-example-*.js）

@@ -1,10 +1,12 @@
 // Import and export of traces (`netcode-lab/trace@1`): a file picker, drag-and-drop anywhere on the page,
-// and downloads of the current run. The core parses, checks and replays; this module only moves text.
-import { showNotice } from './banner.js';
+// and downloads of the current run. The core parses, checks and replays; this module only moves bytes.
+// A dropped file is read by a worker with its own core (trace-worker.js), with progress, so a large trace never
+// freezes the page; a refused trace leaves the current run as it was and says why in a notice.
+import { showError, showNotice } from './banner.js';
 import { t } from './i18n.js';
 
-function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+function download(name, blob) {
+  const url = URL.createObjectURL(blob);
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
@@ -12,7 +14,7 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Builds the import/export row into `root`; `api` has {model(), imported(summary)}. */
+/** Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}. */
 export function buildTraceIO(root, api) {
   root.innerHTML = `
     <details class="group" open data-group="trace">
@@ -23,15 +25,66 @@ export function buildTraceIO(root, api) {
         <button type="button" id="export-snapshots" data-i18n="button.exportSnapshots">${t('button.exportSnapshots')}</button>
         <button type="button" id="export-paths" data-i18n="button.exportPaths">${t('button.exportPaths')}</button>
       </div>
-      <p class="hint" data-i18n="hint.trace">${t('hint.trace')}</p>
+      <p class="hint import-progress" id="trace-progress" hidden><progress max="1"></progress> <span></span></p>
+      <p class="hint" id="trace-hint" data-i18n="hint.trace"></p>
     </details>`;
-  const load = async (file) => {
-    const text = await file.text();
+  // The limits come from the core (src/trace/limits.rs), so the page says what the reader enforces.
+  const limits = api.core().Playground.traceLimits();
+  const hint = root.querySelector('#trace-hint');
+  hint.dataset.i18nVars = JSON.stringify({ mib: limits.bytes / 1048576, snapshots: limits.snapshots, samples: limits.sampleAt });
+  hint.textContent = t('hint.trace', JSON.parse(hint.dataset.i18nVars));
+  const progress = root.querySelector('#trace-progress');
+  const say = (text, fraction) => {
+    progress.hidden = text === null;
+    progress.querySelector('span').textContent = text ?? '';
+    const bar = progress.querySelector('progress');
+    if (fraction === undefined) bar.removeAttribute('value');
+    else bar.value = fraction;
+  };
+  let worker = null;
+  const refuse = (file, message) => showNotice(t('notice.traceNotImported', { name: file.name, message }));
+  const load = (file) => {
+    worker?.terminate();
     try {
-      api.imported(api.model().importTrace(text));
+      api.core().Playground.checkTraceSize(file.size);
     } catch (error) {
-      showNotice(t('notice.traceNotImported', { name: file.name, message: error.message }));
+      refuse(file, error.message);
+      return;
     }
+    const started = { frames: api.framesDrawn() };
+    say(t('import.reading', { name: file.name, percent: 0 }), 0);
+    worker = new Worker(new URL('./trace-worker.js', import.meta.url), { type: 'module' });
+    const done = () => {
+      worker?.terminate();
+      worker = null;
+      say(null);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.progress === 'reading') {
+        say(t('import.reading', { name: file.name, percent: Math.floor((100 * data.loaded) / Math.max(data.total, 1)) }), data.loaded / Math.max(data.total, 1));
+      } else if (data.progress === 'checking') {
+        started.checking = api.framesDrawn();
+        say(t('import.checking', { name: file.name }));
+      } else if (data.prepared) {
+        done();
+        window.netcodeLab.lastImport = { name: file.name, framesWhileChecking: api.framesDrawn() - (started.checking ?? started.frames) };
+        try {
+          api.imported(api.model().showImported(data.prepared, data.bytes));
+        } catch (error) {
+          refuse(file, error.message);
+        }
+      } else if (data.error !== undefined) {
+        done();
+        if (data.panic) showError(t('banner.panic', { message: data.error }));
+        else refuse(file, data.error);
+      }
+    };
+    worker.onerror = (event) => {
+      done();
+      event.preventDefault();
+      showError(t('banner.worker', { message: event.message ?? '' }));
+    };
+    worker.postMessage({ file });
   };
   root.querySelector('#trace-file').addEventListener('change', (e) => {
     const [file] = e.target.files;
@@ -41,7 +94,7 @@ export function buildTraceIO(root, api) {
   for (const kind of ['snapshots', 'paths']) {
     root.querySelector(`#export-${kind}`).addEventListener('click', () => {
       const model = api.model();
-      download(`netcode-lab-${kind}-seed${model.params.seed}.json`, model.exportTrace(kind));
+      download(`netcode-lab-${kind}-seed${model.params.seed}.json`, model.exportBlob(kind));
     });
   }
   document.addEventListener('dragover', (e) => {

@@ -2,7 +2,10 @@
 //!
 //! ```text
 //! cargo xtask play [--port N] [--lan]   install what is missing, build the wasm (release, wasm-opt), serve www/
-//! cargo xtask test                      install what is missing, run every suite, print a summary
+//! cargo xtask test [--long]             install what is missing, run every suite, print a summary (--long:
+//!                                       every property test with 10 000 cases)
+//! cargo xtask fuzz [--seconds N]        the fuzz targets of fuzz/ (see xtask/src/fuzz.rs)
+//! cargo xtask soak                      24 simulated hours natively, ten real minutes of the page (soak.rs)
 //! cargo xtask dist [--out DIR]          a self-contained static folder of the page (default: dist/), with
 //!                                       module preloads and precompressed .br/.gz files
 //! cargo xtask build                     only build www/pkg
@@ -16,8 +19,10 @@
 mod bench;
 mod config;
 mod dist;
+mod fuzz;
 mod run;
 mod serve;
+mod soak;
 mod stages;
 mod toolchain;
 mod wasm;
@@ -25,11 +30,19 @@ mod wasm;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <play|test|dist|build|serve|help> [options]
+const USAGE: &str = "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|bench-page|golden|help> [options]
   play  [--port N] [--lan]  install what is missing, build the wasm, serve www/ on http://127.0.0.1:N/
                      (default 8080; --lan: also on this machine's local-network addresses, printed)
-  test  [--verbose]  install what is missing, then: config, fmt, clippy, native tests, wasm build,
-                     wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end browser tests
+  test  [--verbose] [--long]
+                     install what is missing, then: config, fmt, clippy, native tests, fuzz targets (a few
+                     seconds each), wasm build, wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end
+                     browser tests; --long runs every property test with 10 000 cases
+  fuzz  [--seconds N] [--target NAME] [--route rustup|debian] [--merge]
+                     build the fuzz targets (cargo-fuzz, libFuzzer) and run each N seconds (default 60);
+                     --merge minimises what they found into fuzz/corpus/
+  soak  [--hours H] [--minutes M] [--native] [--page]
+                     24 simulated hours of every clock and policy at 20 % burst loss (memory, finiteness,
+                     render time), then ten real minutes of the page at full speed (heap, wasm memory, frames)
   dist  [--out DIR]  build and copy the page into a self-contained static folder (default dist/)
   build              build www/pkg only
   serve [--port N] [--lan] [--dir DIR]  serve www/ (or DIR, e.g. dist) without building
@@ -60,7 +73,13 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             wasm::build(&root, &tools)?;
             serve::serve_forever(&root.join("www"), opts.listen())
         }
-        "test" => stages::run_all(&root, opts.verbose),
+        "test" => stages::run_all(&root, opts.verbose, opts.long),
+        "fuzz" => {
+            let route = opts.route.unwrap_or(fuzz::FuzzRoute::Rustup);
+            let seconds = opts.seconds.unwrap_or(60);
+            fuzz::run(&root, route, seconds, opts.target.as_deref(), opts.merge, fuzz::Report::Terminal).map(|_| ())
+        }
+        "soak" => soak::run(&root, &opts.soak()),
         "dist" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
@@ -119,6 +138,15 @@ struct Options {
     baseline: Option<String>,
     runs: Option<usize>,
     only: Option<String>,
+    long: bool,
+    seconds: Option<u64>,
+    target: Option<String>,
+    route: Option<fuzz::FuzzRoute>,
+    merge: bool,
+    hours: Option<f64>,
+    minutes: Option<f64>,
+    native: bool,
+    page: bool,
 }
 
 impl Options {
@@ -143,6 +171,21 @@ impl Options {
                 }
                 "--only" => opts.only = Some(it.next().ok_or("--only needs a list")?.clone()),
                 "--verbose" | "-v" => opts.verbose = true,
+                "--long" => opts.long = true,
+                "--merge" => opts.merge = true,
+                "--native" => opts.native = true,
+                "--page" => opts.page = true,
+                "--seconds" => opts.seconds = Some(number(&mut it, "--seconds")?),
+                "--hours" => opts.hours = Some(number(&mut it, "--hours")?),
+                "--minutes" => opts.minutes = Some(number(&mut it, "--minutes")?),
+                "--target" => opts.target = Some(it.next().ok_or("--target needs a fuzz target's name")?.clone()),
+                "--route" => {
+                    opts.route = Some(match it.next().map(String::as_str) {
+                        Some("rustup") => fuzz::FuzzRoute::Rustup,
+                        Some("debian") => fuzz::FuzzRoute::Debian,
+                        other => return Err(format!("--route: expected rustup or debian, found {other:?}")),
+                    })
+                }
                 other => return Err(format!("unknown option `{other}`\n{USAGE}")),
             }
         }
@@ -151,6 +194,24 @@ impl Options {
 
     fn listen(&self) -> serve::Listen {
         serve::Listen { port: self.port.unwrap_or(8080), lan: self.lan }
+    }
+}
+
+/// The number after a flag.
+fn number<T: std::str::FromStr>(it: &mut std::slice::Iter<String>, flag: &str) -> Result<T, String> {
+    let value = it.next().ok_or_else(|| format!("{flag} needs a number"))?;
+    value.parse().map_err(|_| format!("{flag}: `{value}` is not a number"))
+}
+
+impl Options {
+    fn soak(&self) -> soak::SoakOptions {
+        let both = !self.native && !self.page;
+        soak::SoakOptions {
+            hours: self.hours.unwrap_or(24.0),
+            minutes: self.minutes.unwrap_or(10.0),
+            native: self.native || both,
+            page: self.page || both,
+        }
     }
 }
 

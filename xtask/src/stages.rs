@@ -11,6 +11,7 @@
 
 use crate::config::{check, BuildConfig};
 use crate::dist;
+use crate::fuzz::{self, FuzzRoute};
 use crate::run::Cmd;
 use crate::serve::{serve_in_background, Encoding};
 use crate::toolchain::{browser, Browser, Tools, WASM_TARGET};
@@ -18,7 +19,7 @@ use crate::wasm;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const STAGES: usize = 9;
+const STAGES: usize = 10;
 
 struct Outcome {
     name: &'static str,
@@ -73,8 +74,11 @@ impl Runner {
     }
 }
 
-/// Runs every stage; `Err` when any failed or was skipped.
-pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
+/// Cases per property test in `--long` runs (proptest reads `PROPTEST_CASES`; see tests/proptest_cases/).
+pub const LONG_CASES: u32 = 10_000;
+
+/// Runs every stage; `Err` when any failed or was skipped. `long`: every property test with [`LONG_CASES`].
+pub fn run_all(root: &Path, verbose: bool, long: bool) -> Result<(), String> {
     let started = Instant::now();
     let mut r = Runner { root: root.to_path_buf(), verbose, done: Vec::new() };
 
@@ -102,8 +106,26 @@ pub fn run_all(root: &Path, verbose: bool) -> Result<(), String> {
         Ok(((), "native, all targets, -D warnings".into()))
     });
     r.stage("native tests", |r| {
-        let log = r.exec("native tests", cargo(&r.root).args(["test", "--workspace"]))?;
-        Ok(((), every_rust_suite_ran(&log, &["tests/web.rs"])?))
+        let mut cmd = cargo(&r.root).args(["test", "--workspace"]);
+        if long {
+            cmd = cmd.args(["--profile", "long"]).env("PROPTEST_CASES", LONG_CASES.to_string());
+        }
+        let log = r.exec("native tests", cmd)?;
+        let cases =
+            if long { format!(", every property with {LONG_CASES} cases (profile long)") } else { String::new() };
+        Ok(((), format!("{}{cases}", every_rust_suite_ran(&log, &["tests/web.rs"])?)))
+    });
+    r.stage("fuzz", |r| {
+        let outcomes = fuzz::run(&r.root, FuzzRoute::Rustup, fuzz::SMOKE_SECONDS, None, false, fuzz::Report::Logs)?;
+        let executions: u64 = outcomes.iter().map(|o| o.executions).sum();
+        Ok((
+            (),
+            format!(
+                "{} targets × {} s on their saved corpora: {executions} executions, no crash",
+                outcomes.len(),
+                fuzz::SMOKE_SECONDS
+            ),
+        ))
     });
 
     let Some((tools, browser)) = tools else {

@@ -131,7 +131,8 @@ fn rustup_has_wasm_target() -> bool {
     added
 }
 
-fn debian_route(root: &Path) -> Result<WasmCargo, String> {
+/// Debian's rustc-web, cargo-web, the std source and lld at /usr/bin, installed by apt when missing.
+pub fn debian_rust() -> Result<(), String> {
     let ready = || {
         ["/usr/bin/cargo", "/usr/bin/rustc", "/usr/bin/rust-lld", "/usr/bin/cargo-clippy"]
             .iter()
@@ -144,6 +145,11 @@ fn debian_route(root: &Path) -> Result<WasmCargo, String> {
     if !ready() {
         return Err("Debian's rustc-web route is incomplete after apt-get install".into());
     }
+    Ok(())
+}
+
+fn debian_route(root: &Path) -> Result<WasmCargo, String> {
+    debian_rust()?;
     let version = Cmd::new("/usr/bin/rustc").arg("--version").read().unwrap_or_default();
     say("setup", format!("wasm32 route: debian ({version}, std rebuilt from source with -Zbuild-std)"));
     let path = format!("/usr/bin:{}", std::env::var("PATH").unwrap_or_default());
@@ -176,7 +182,7 @@ fn apt_install(packages: &[&str]) -> Result<(), String> {
 }
 
 /// The per-user cache shared by every clone: `$XDG_CACHE_HOME/netcode-lab` or `~/.cache/netcode-lab`.
-fn cache_dir() -> PathBuf {
+pub fn cache_dir() -> PathBuf {
     std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
