@@ -91,6 +91,12 @@ for (const lang of ['en', 'zh']) {
     await waitReady(linked.page);
     assert.equal(await linked.page.evaluate(() => document.body.classList.contains('present')), true);
     assert.deepEqual(linked.problems(), []);
+    // A bad value is refused with a notice naming it, and the page stays as it is.
+    const bad = await openPage(browser, { path: '#present=yes&lang=en', viewport: { width: 1920, height: 1080 } });
+    await waitReady(bad.page);
+    assert.match(await bad.page.textContent('#notice'), /Ignored present “yes”: use 1 or 0\./);
+    assert.equal(await bad.page.evaluate(() => document.body.classList.contains('present')), false);
+    assert.deepEqual(bad.problems(), []);
     assert.deepEqual(problems(), []);
   });
 }

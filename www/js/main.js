@@ -142,6 +142,7 @@ class App {
     else if (extras.t !== undefined) notices.push(tr('notice.badPlayhead', { value: quoted(extras.t) }));
     if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) notices.push(tr('notice.badLang', { value: quoted(extras.lang) }));
     if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
+    if (extras.present !== undefined && !['0', '1'].includes(extras.present)) notices.push(tr('notice.badPresent', { value: quoted(extras.present) }));
     this.extras = extras;
     this.classroom.apply(extras); // issue 15 hook: `present=1`
     // Engines hook: the URL's picks, else the lesson's.

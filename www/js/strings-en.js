@@ -183,6 +183,7 @@ export default {
   'notice.badPlayhead': 'Ignored playhead “{value}”: expected a time in seconds.',
   'notice.badLang': 'Ignored language “{value}”: use zh or en.',
   'notice.badStep': 'Ignored step “{value}”: expected a step number from 1.',
+  'notice.badPresent': 'Ignored present “{value}”: use 1 or 0.',
 
   // The lesson card
   'card.lessonOf': 'Lesson {n} of {total}',

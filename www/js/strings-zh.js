@@ -251,6 +251,7 @@ export default {
   'notice.badPlayhead': '忽略了播放位置“{value}”：应为以秒计的时间。',
   'notice.badLang': '忽略了语言“{value}”：请用 zh 或 en。',
   'notice.badStep': '忽略了步骤“{value}”：应为从 1 起的步骤号。',
+  'notice.badPresent': '忽略了演示“{value}”：请用 1 或 0。',
 
   // 课程卡片
   'card.lessonOf': '第 {n} 课，共 {total} 课',
