@@ -15,7 +15,7 @@ export const ALLOWED = [
   // seed 004 writes "tick" and "NGO" inside its Chinese sentences ("外推时间不能超过一个tick的一半", "NGO默认是外推")
   'tick', 'NGO',
   // proper names and file names
-  'netcode', 'lab', 'trace', 'README', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
+  'netcode', 'lab', 'trace', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
   // the engines of issue 13, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names

@@ -28,6 +28,42 @@ export function theme() {
   };
 }
 
+// Classroom mode and picture export (issue 15). Every canvas is drawn in *logical* px: its CSS width divided by
+// the zoom. Present mode zooms the views and lanes ×2, so the same drawing — marks, lines and the 10–12 px
+// labels — fills a projector at 20–24 px; a PNG export draws the figure once more with 2 backing pixels per
+// logical px. `ratio()` is the backing pixels per logical px every painter sizes its canvas with.
+let zoom = 1;
+let exportRatio = null;
+/** The smallest label size (logical px) while zoomed: at zoom 2 no canvas text is under 20 CSS px. */
+const ZOOMED_MIN_FONT = 10;
+
+/** Sets the zoom (1 normally, 2 in present mode); callers redraw afterwards. */
+export function setZoom(z) {
+  zoom = z > 0 && Number.isFinite(z) ? z : 1;
+}
+
+export const getZoom = () => zoom;
+
+/** Backing-store pixels per logical px: the screen's (device pixels × zoom) or, while exporting, the export's. */
+export function ratio() {
+  return exportRatio ?? (window.devicePixelRatio || 1) * zoom;
+}
+
+/** Runs `draw()` with every canvas sized at `r` backing pixels per logical px (a PNG at 2×), then restores. */
+export function withExportRatio(r, draw) {
+  exportRatio = r;
+  try {
+    return draw();
+  } finally {
+    exportRatio = null;
+  }
+}
+
+/** The size a label is drawn at: its own, but never under ZOOMED_MIN_FONT while zoomed. */
+export function fontSize(size) {
+  return zoom > 1 ? Math.max(size, ZOOMED_MIN_FONT) : size;
+}
+
 // Reading `clientWidth` during a redraw forces the browser to lay the page out again (the rail and readouts
 // were just rewritten): a few ms per canvas per frame. Widths are kept here instead, updated by a
 // ResizeObserver, which also announces a change with a `netcode-lab-resize` event so the page redraws.
@@ -46,7 +82,7 @@ const resizes = typeof ResizeObserver === 'function'
   })
   : null;
 
-/** The element's CSS content width, without forcing a layout after the first call. */
+/** The element's width in logical px (its CSS content width ÷ the zoom), without forcing a layout after the first call. */
 export function cssWidth(element) {
   let w = widths.get(element);
   if (w === undefined) {
@@ -54,7 +90,7 @@ export function cssWidth(element) {
     widths.set(element, w);
     resizes?.observe(element);
   }
-  return w;
+  return w / zoom;
 }
 
 /** Reads the width of every canvas under `root` at once (one layout), for those not yet known. */
@@ -70,7 +106,7 @@ export function measureWidths(root) {
 /** Sizes `canvas` to its CSS width × devicePixelRatio, keeps its aspect ratio, returns a ready context. */
 export function surface(canvas) {
   if (!canvas.dataset.aspect) canvas.dataset.aspect = String(canvas.height / canvas.width);
-  const dpr = window.devicePixelRatio || 1;
+  const dpr = ratio();
   const w = cssWidth(canvas) || canvas.width;
   const h = Math.round(w * Number(canvas.dataset.aspect));
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
@@ -87,7 +123,7 @@ export const FONT = '-apple-system, "Segoe UI", Roboto, Arial, "PingFang SC", "M
 
 export function text(ctx, color, s, x, y, size = 12, align = 'left') {
   ctx.fillStyle = color;
-  ctx.font = `${size}px ${FONT}`;
+  ctx.font = `${fontSize(size)}px ${FONT}`;
   ctx.textAlign = align;
   ctx.fillText(s, x, y);
   ctx.textAlign = 'left';

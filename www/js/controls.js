@@ -26,16 +26,18 @@ function formatValue(spec, value) {
 }
 
 /**
- * Builds every control into `root`. `onChange(spec, value)` is called with display values.
- * Returns `{sync(params), setPreset(name)}`.
+ * Builds every control into `root` (or only the ids in `only`, as an embed does). `onChange(spec, value)` is
+ * called with display values; `flat` leaves out the group headings (an embed's few controls). Returns `{sync(params), setPreset(name)}`.
  */
-export function buildControls(root, onChange, { onNewSeed } = {}) {
+export function buildControls(root, onChange, { onNewSeed, only = null, flat = false } = {}) {
   const inputs = {};
+  const wanted = (spec) => !only || only.includes(spec.id);
   for (const group of GROUPS) {
+    if (!CONTROLS.some((c) => c.group === group.id && wanted(c))) continue;
     const details = element('details', { class: 'group', open: group.collapsed ? undefined : '', 'data-group': group.id });
     details.append(element('summary', { text: t(`group.${group.id}`), 'data-i18n': `group.${group.id}` }));
     let engine = null;
-    for (const spec of CONTROLS.filter((c) => c.group === group.id)) {
+    for (const spec of CONTROLS.filter((c) => c.group === group.id && wanted(c))) {
       // Engine settings under a sub-heading per engine (its name, the same in every language).
       if (spec.engine && spec.engine !== engine) {
         engine = spec.engine;
@@ -43,13 +45,14 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
       }
       details.append(buildOne(spec, inputs, onChange, onNewSeed));
     }
-    root.append(details);
+    if (flat) root.append(...[...details.children].filter((c) => c.tagName !== 'SUMMARY'));
+    else root.append(details);
   }
   return {
     inputs,
     sync(params) {
       for (const spec of CONTROLS) {
-        if (spec.kind === 'preset') continue;
+        if (spec.kind === 'preset' || !inputs[spec.id]) continue;
         const { input, output } = inputs[spec.id];
         const value = displayValue(spec, params, getPath);
         if (spec.enabledWhen) input.disabled = !spec.enabledWhen(params);
@@ -61,7 +64,7 @@ export function buildControls(root, onChange, { onNewSeed } = {}) {
       }
     },
     setPreset(name) {
-      inputs.preset.input.value = name;
+      if (inputs.preset) inputs.preset.input.value = name;
     },
   };
 }

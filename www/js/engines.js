@@ -9,6 +9,7 @@
 import { STRATEGY_STYLES, STRATEGY_NAMES, ENGINE_NAMES, MAX_PICKED, ghostMark, strategyColor, swatch } from './engines-style.js';
 import { label, measure } from './view-kit.js';
 import { el } from './dom.js';
+import { getZoom } from './canvas.js';
 import { t } from './i18n.js';
 
 const TRAIL_SECONDS = 1;
@@ -168,8 +169,8 @@ export function drawGhosts(ctx, map, scene) {
  * line back to the mark.
  */
 function nameGhosts(ctx, drawn, theme) {
-  const w = ctx.canvas.clientWidth || ctx.canvas.width;
-  const h = ctx.canvas.clientHeight || ctx.canvas.height;
+  const w = (ctx.canvas.clientWidth || ctx.canvas.width) / getZoom();
+  const h = (ctx.canvas.clientHeight || ctx.canvas.height) / getZoom();
   // The marks themselves, and the status lines the Remote view writes along its top (views-remote.js corner()).
   const boxes = [...drawn.map((d) => ({ x: d.px - 7, y: d.py - 7, w: 14, h: 14 })), { x: 0, y: 0, w, h: 50 }];
   const free = (b) => b.x >= 2 && b.y >= 2 && b.x + b.w <= w - 2 && b.y + b.h <= h - 2

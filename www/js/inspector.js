@@ -12,6 +12,7 @@
 // While the step-through shows a step, it owns the highlight and the inspector stays quiet.
 import { reader, lowerBound, bracketOf, tickRows } from './view-kit.js';
 import { t } from './i18n.js';
+import { getZoom } from './canvas.js';
 
 /** How near (CSS px) the pointer must come to a packet's ■ → ○ line to pick it. */
 const PICK_RADIUS = 9;
@@ -135,7 +136,8 @@ export function mount(app) {
   };
   const at = (event) => {
     const rect = canvas.getBoundingClientRect();
-    return [event.clientX - rect.left, event.clientY - rect.top];
+    const z = getZoom(); // present mode draws the lanes zoomed: back to the drawing's own px
+    return [(event.clientX - rect.left) / z, (event.clientY - rect.top) / z];
   };
   const redraw = () => app.draw();
   const quiet = () => Boolean(app.highlight); // the step-through owns the highlight

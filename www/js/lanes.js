@@ -8,7 +8,7 @@
 // lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard. Pointing at a packet, or
 // focusing the lanes and pressing ← →, inspects it (inspector.js; its chain is drawn by lanes-inspect.js).
-import { COLORS, cssWidth, square, diamond } from './canvas.js';
+import { COLORS, cssWidth, square, diamond, ratio } from './canvas.js';
 import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
 import { drawLaneHighlight } from './lanes-highlight.js';
@@ -46,7 +46,7 @@ export function layout(w) {
 
 /** Sizes the canvas to its CSS width at the height the layout needs (the lanes do not keep an aspect ratio). */
 function fit(canvas) {
-  const dpr = window.devicePixelRatio || 1;
+  const dpr = ratio();
   const w = cssWidth(canvas) || 944;
   const L = layout(w);
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(L.h * dpr)) {

@@ -21,6 +21,9 @@ import * as engines from './engines.js';
 import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
 import { byLessonId } from './lesson-data.js';
+// --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
+import { mountClassroom } from './classroom.js';
+import { mountFigureTools } from './figure-tools.js';
 
 watchForErrors();
 
@@ -87,6 +90,8 @@ class App {
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     this.painters = [views, lanes].map((m) => m.mount(this));
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
+    this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
+    this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
     performance.mark('boot:teach');
     await nextTask();
     measureWidths(document); // one layout for every canvas, not one per canvas as each draws
@@ -119,6 +124,7 @@ class App {
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
       this.painters.push(painter);
+      this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
       this.lastDraw = { runId: -1 };
       this.draw();
@@ -208,7 +214,9 @@ class App {
     else if (extras.t !== undefined) notices.push(tr('notice.badPlayhead', { value: quoted(extras.t) }));
     if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) notices.push(tr('notice.badLang', { value: quoted(extras.lang) }));
     if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
+    if (extras.present !== undefined && !['0', '1'].includes(extras.present)) notices.push(tr('notice.badPresent', { value: quoted(extras.present) }));
     this.extras = extras;
+    this.classroom.apply(extras); // issue 15 hook: `present=1`
     // Engines hook: the URL's picks, else the lesson's.
     this.engineLesson = extras.lesson;
     this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (byLessonId[extras.lesson]?.engines ?? []));
@@ -270,6 +278,7 @@ class App {
       if (picks) this.enginesPanel.set(picks);
     }
     this.league.refresh(this.model);
+    this.figureTools.sync(); // issue 15 hook: the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
@@ -278,7 +287,7 @@ class App {
   }
 
   writeHash() {
-    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue() };
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
     // replaceState costs ~1–2 ms in Chromium: during a slider drag write the URL at most every 250 ms

@@ -129,7 +129,7 @@ const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.fi
 /**
  * Reads control values from a URL hash. Returns `{values, notices, extras}`: values clamped into range,
  * every ignored or clamped entry explained in `notices` (worded by `t`, English by default), non-control keys
- * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`, `engines`) in `extras`.
+ * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`, `engines`, `present`, and an embed's `fig`) in `extras`.
  */
 export function parseHash(hash, t = english) {
   const values = {};
@@ -137,7 +137,7 @@ export function parseHash(hash, t = english) {
   const extras = {};
   const entries = new URLSearchParams(hash.replace(/^#/, ''));
   for (const [key, rawValue] of entries) {
-    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines'].includes(key)) {
+    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines', 'present', 'fig'].includes(key)) {
       extras[key] = rawValue;
       continue;
     }

@@ -183,6 +183,7 @@ export default {
   'notice.badPlayhead': 'Ignored playhead “{value}”: expected a time in seconds.',
   'notice.badLang': 'Ignored language “{value}”: use zh or en.',
   'notice.badStep': 'Ignored step “{value}”: expected a step number from 1.',
+  'notice.badPresent': 'Ignored present “{value}”: use 1 or 0.',
 
   // The lesson card
   'card.lessonOf': 'Lesson {n} of {total}',
@@ -843,4 +844,22 @@ export default {
   'lesson.engines-mobile.check.ngoExtrapolates': 'NGO\'s frames extrapolated',
   'lesson.engines-mobile.article.ngoExtrapolates': '“NGO默认是外推”; NGO 1.x clamps its lerp (LerpUnclamped restores 1.0)',
   'lesson.engines-mobile.check.latestStalls': 'Frames the latest snapshot stood still',
+  // Embeds, classroom mode, phone layout (issue 15).
+  "embed.open": "open in the playground ↗",
+  "embed.unknownFigure": "Unknown figure “{fig}”: use one of {figures}.",
+  "embed.unknownLesson": "Unknown lesson “{lesson}” for an embedded lesson card.",
+  "figtools.embed": "Copy embed code",
+  "figtools.png": "Download PNG",
+  "figtools.copied": "Copied. Paste it into your article.",
+  "figtools.copyFailed": "The clipboard is not available here: the code is selected — press Ctrl+C (⌘C).",
+  "figtools.close": "Close",
+  "figtools.codeLabel": "Embed code for this figure",
+  "png.caption": "Network: {network} (latency {latency} ms ± {jitter} ms, {rate} Hz) · render delay {delay} ms · half-life {halfLife} ms · loss {loss} % · seed {seed} · t = {t} s",
+  "png.custom": "custom",
+  "present.toggle": "Present",
+  "present.exit": "Exit present",
+  "present.title": "Classroom mode: the views and the lanes fill the screen, with the lesson card beside them (key: P)",
+  "phone.toControls": "Controls ↓",
+  "phone.toViews": "Views ↑",
+  "aria.figtools": "Share this figure",
 };

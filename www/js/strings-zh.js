@@ -251,6 +251,7 @@ export default {
   'notice.badPlayhead': '忽略了播放位置“{value}”：应为以秒计的时间。',
   'notice.badLang': '忽略了语言“{value}”：请用 zh 或 en。',
   'notice.badStep': '忽略了步骤“{value}”：应为从 1 起的步骤号。',
+  'notice.badPresent': '忽略了演示“{value}”：请用 1 或 0。',
 
   // 课程卡片
   'card.lessonOf': '第 {n} 课，共 {total} 课',
@@ -943,4 +944,22 @@ export default {
   'hint.geckos-interpolationBuffer': "渲染时间 = 现在 − timeOffset（含网络延迟）− 此值。超出快照库范围时 calcInterpolation 什么也不返回。",
   'control.geckos-autoCorrectTimeOffset': "autoCorrectTimeOffset",
   'control.geckos-vaultSize': "vaultSize",
+  // Embeds, classroom mode, phone layout (issue 15).
+  "embed.open": "在演练场中打开 ↗",
+  "embed.unknownFigure": "未知的图“{fig}”：可用的有 {figures}。",
+  "embed.unknownLesson": "嵌入的课程卡片：未知课程“{lesson}”。",
+  "figtools.embed": "复制嵌入代码",
+  "figtools.png": "下载 PNG",
+  "figtools.copied": "已复制，粘贴到你的文章里即可。",
+  "figtools.copyFailed": "这里无法使用剪贴板：代码已选中，请按 Ctrl+C（⌘C）。",
+  "figtools.close": "关闭",
+  "figtools.codeLabel": "此图的嵌入代码",
+  "png.caption": "网络：{network}（延迟 {latency} ms ± {jitter} ms，{rate} Hz）· 渲染延迟 {delay} ms · 半衰期 {halfLife} ms · 丢包 {loss} % · 种子 {seed} · t = {t} s",
+  "png.custom": "自定义",
+  "present.toggle": "演示",
+  "present.exit": "退出演示",
+  "present.title": "课堂模式：三个视图和时间线铺满屏幕，课程卡片在旁边（快捷键：P）",
+  "phone.toControls": "控制项 ↓",
+  "phone.toViews": "视图 ↑",
+  "aria.figtools": "分享此图",
 };

@@ -66,6 +66,7 @@ export function buildTransport(root, api) {
     api.seek(Number(scrub.value));
   });
   speed.addEventListener('change', () => { state.speed = Number(speed.value); });
+  setPlaying(state.playing); // the button says what a click does from the start (paused under reduced motion)
 
   return {
     setPlaying,

@@ -2,7 +2,7 @@
 // name, finding the rows inside a time window, mapping server time onto the client's time axis, legible
 // canvas labels (text with a paper-coloured halo, so a label stays readable over a trail), trails that
 // break at teleports, and the inline legends (SVG keys built once, never per frame).
-import { COLORS, FONT, diamondPath } from './canvas.js';
+import { COLORS, FONT, diamondPath, fontSize, ratio } from './canvas.js';
 import { t, getLang } from './i18n.js';
 
 /** `(row, column) → value` for a table from `model.table(kind)` (for a few reads; loops use `column`). */
@@ -75,7 +75,7 @@ export function tickRows(model) {
 
 /** Text with a halo in the panel colour, so it stays legible over marks. */
 export function label(ctx, s, x, y, { color, halo, size = 12, align = 'left', weight = '', baseline = 'alphabetic' } = {}) {
-  setFont(ctx, `${weight ? `${weight} ` : ''}${size}px ${FONT}`);
+  setFont(ctx, `${weight ? `${weight} ` : ''}${fontSize(size)}px ${FONT}`);
   ctx.textAlign = align;
   ctx.textBaseline = baseline;
   if (halo) {
@@ -92,7 +92,7 @@ export function label(ctx, s, x, y, { color, halo, size = 12, align = 'left', we
 
 /** Width of `s` at `size` px (labels are measured, never assumed). */
 export function measure(ctx, s, size = 12, weight = '') {
-  const font = `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
+  const font = `${weight ? `${weight} ` : ''}${fontSize(size)}px ${FONT}`;
   const key = `${font}|${s}`;
   let w = widths.get(key);
   if (w === undefined) {
@@ -295,7 +295,7 @@ export function bracketOf(model, frames, index) {
  * offscreen canvas and blitted on every draw. Repainted when `key` (size, theme…) changes.
  */
 export function staticLayer(holder, key, w, h, paint) {
-  const dpr = window.devicePixelRatio || 1;
+  const dpr = ratio();
   const full = `${key}|${w}|${h}|${dpr}`;
   if (holder.layerKey !== full) {
     const canvas = holder.layer ?? document.createElement('canvas');

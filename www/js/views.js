@@ -36,7 +36,11 @@ export function mount(app) {
   const server = document.getElementById('view-server');
   const local = document.getElementById('view-local');
   const remote = document.getElementById('view-remote');
-  for (const name of Object.keys(LEGENDS)) fillLegend(document.getElementById(`legend-${name}`), LEGENDS[name]);
+  // An embed (embed.html) holds only the view it shows: the others are simply not drawn.
+  for (const name of Object.keys(LEGENDS)) {
+    const legend = document.getElementById(`legend-${name}`);
+    if (legend) fillLegend(legend, LEGENDS[name]);
+  }
   const caches = [{}, {}, {}]; // each view's static layer
   return {
     /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
@@ -47,9 +51,9 @@ export function mount(app) {
       const inspected = app?.highlight ? null : app?.inspector?.current();
       const highlight = app?.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
       this.last = {
-        server: drawServer(server, scene, caches[0], highlight),
-        local: drawLocal(local, scene, caches[1]),
-        remote: drawRemote(remote, scene, caches[2], highlight),
+        server: server && drawServer(server, scene, caches[0], highlight),
+        local: local && drawLocal(local, scene, caches[1]),
+        remote: remote && drawRemote(remote, scene, caches[2], highlight),
       };
     },
   };

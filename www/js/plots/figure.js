@@ -8,7 +8,7 @@
 // While playing, a figure scrolled out of view skips its overlay until it comes back (page guide: pause
 // off-screen); paused, every figure follows a seek so the whole page always shows one moment.
 
-import { COLORS, cssWidth } from '../canvas.js';
+import { COLORS, cssWidth, ratio, getZoom } from '../canvas.js';
 import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -144,7 +144,7 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
     const w = cssWidth(canvas);
     if (!w) return false;
     const h = Math.round(w * aspect);
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = ratio();
     const pw = Math.round(w * dpr);
     const ph = Math.round(h * dpr);
     if (canvas.width !== pw || canvas.height !== ph) {
@@ -179,8 +179,9 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
   /** An event's position in the canvas's own coordinates, with the drawing's size: `{x, y, w, h}`. */
   function pointer(event) {
     const rect = canvas.getBoundingClientRect();
-    const w = canvas.clientWidth;
-    return { x: event.clientX - rect.left - canvas.clientLeft, y: event.clientY - rect.top - canvas.clientTop, w, h: Math.round(w * aspect) };
+    const z = getZoom();
+    const w = canvas.clientWidth / z;
+    return { x: (event.clientX - rect.left - canvas.clientLeft) / z, y: (event.clientY - rect.top - canvas.clientTop) / z, w, h: Math.round(w * aspect) };
   }
 
   return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, paint, pointer };

@@ -1,0 +1,201 @@
+// Classroom and phone (issue 15): present mode at 1920×1080 (views and lanes fill the screen, every text
+// ≥ 20 px — canvas text included —, the lesson card beside them, the rest out of the way, kept in the URL),
+// "Download PNG" (2×, with the settings drawn under the figure), the phone's order at 390×844 and the views'
+// share of the first screen at 1280×800.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, openPage, waitReady, screenshot, urlHash } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/**
+ * Records, for the views and the lanes, the smallest size canvas text is drawn at in CSS px: the font's px times
+ * the context's scale, over the device pixel ratio. Installed before the page loads.
+ */
+const recordCanvasText = () => {
+  window.__canvasText = { min: Infinity, count: 0 };
+  const fill = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (...args) {
+    const canvas = this.canvas;
+    // The views draw their static text into an offscreen layer blitted 1:1 — count those too (no id, no parent).
+    const onScreen = canvas.id && /^(view-|lanes$)/.test(canvas.id);
+    const layer = !canvas.isConnected && !canvas.id;
+    if (window.__measureCanvasText && (onScreen || layer)) {
+      const px = Number(/(\d+(?:\.\d+)?)px/.exec(this.font)?.[1]);
+      const css = (px * this.getTransform().a) / (window.devicePixelRatio || 1);
+      if (Number.isFinite(css)) {
+        window.__canvasText.min = Math.min(window.__canvasText.min, css);
+        window.__canvasText.count += 1;
+      }
+    }
+    return fill.apply(this, args);
+  };
+};
+
+for (const lang of ['en', 'zh']) {
+  test(`present mode at 1920×1080 (${lang}): views and lanes fill the screen, text ≥ 20 px, the lesson beside them`, async () => {
+    const { page, problems } = await openPage(browser, {
+      path: `#lang=${lang}&lesson=render-delay`,
+      viewport: { width: 1920, height: 1080 },
+      before: (p) => p.addInitScript(recordCanvasText),
+    });
+    await waitReady(page);
+    // The key P turns it on; the URL keeps it.
+    await page.locator('body').press('p');
+    await page.waitForFunction(() => document.body.classList.contains('present'));
+    assert.match(await urlHash(page), /present=1/);
+    await page.evaluate(() => { window.__measureCanvasText = true; window.__canvasText = { min: Infinity, count: 0 }; window.netcodeLab.app.lastDraw = { runId: -1 }; });
+    await page.waitForTimeout(300); // the canvases' new widths arrive by ResizeObserver, then a redraw
+    await page.evaluate(() => { window.netcodeLab.app.transport.setPlaying(false); window.netcodeLab.app.draw(); });
+    const canvasText = await page.evaluate(() => window.__canvasText);
+    assert.ok(canvasText.count > 20, `canvas text was drawn (${canvasText.count})`);
+    assert.ok(canvasText.min >= 20, `canvas text ≥ 20 px on screen (smallest ${canvasText.min.toFixed(1)} px)`);
+    const layout = await page.evaluate(() => {
+      const box = (el) => el.getBoundingClientRect();
+      const views = [...document.querySelectorAll('.view canvas')].map(box);
+      const lanes = box(document.getElementById('lanes'));
+      const card = box(document.getElementById('lesson-card'));
+      // Every visible text under the shell and the top bar, its font size.
+      const small = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!n.textContent.trim() || !el.closest('.shell, .topbar') || !el.checkVisibility()) continue;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < 20) small.push(`${el.className || el.tagName}: ${size}px “${n.textContent.trim().slice(0, 30)}”`);
+      }
+      const shown = (sel) => [...document.querySelectorAll(sel)].some((e) => e.checkVisibility());
+      return {
+        views, lanes, card, small,
+        others: ['#plots', '#comparison', '#metrics', '#league', '#engines', '#controls', '.readouts'].filter(shown),
+        scrollH: document.documentElement.scrollHeight,
+      };
+    });
+    assert.deepEqual(layout.small, [], 'no text under 20 px');
+    assert.deepEqual(layout.others, [], 'every other panel is out of the way');
+    const viewsWidth = layout.views[2].right - layout.views[0].left;
+    assert.ok(viewsWidth + layout.card.width > 1700, `views and card span the screen (${viewsWidth} + ${layout.card.width})`);
+    assert.ok(layout.card.left >= layout.views[2].right, 'the lesson card is beside the views');
+    const bottom = layout.lanes.bottom;
+    assert.ok(bottom <= 1080 && bottom > 1080 * 0.7, `views and lanes fill the screen height (lanes end at ${bottom})`);
+    assert.ok(layout.views[0].height > 300, `views are large (${layout.views[0].height} px tall)`);
+    await screenshot(page, `present-${lang}-1920`);
+    // Off again with the button; the URL forgets it.
+    await page.click('#present-toggle');
+    assert.doesNotMatch(await urlHash(page), /present=1/);
+    // A link with present=1 opens in present mode.
+    const linked = await openPage(browser, { path: `#present=1&lang=${lang}`, viewport: { width: 1920, height: 1080 } });
+    await waitReady(linked.page);
+    assert.equal(await linked.page.evaluate(() => document.body.classList.contains('present')), true);
+    assert.deepEqual(linked.problems(), []);
+    // A bad value is refused with a notice naming it, and the page stays as it is.
+    const bad = await openPage(browser, { path: '#present=yes&lang=en', viewport: { width: 1920, height: 1080 } });
+    await waitReady(bad.page);
+    assert.match(await bad.page.textContent('#notice'), /Ignored present “yes”: use 1 or 0\./);
+    assert.equal(await bad.page.evaluate(() => document.body.classList.contains('present')), false);
+    assert.deepEqual(bad.problems(), []);
+    assert.deepEqual(problems(), []);
+  });
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(bytes) {
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+test('"Download PNG" gives the figure at 2× with a caption line stating the settings', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  await page.fill('#control-renderDelay', '130');
+  await page.dispatchEvent('#control-renderDelay', 'input');
+  await page.fill('#control-seed', '7');
+  await page.dispatchEvent('#control-seed', 'change');
+  for (const [figure, canvasSel] of [['figure:has(#view-remote)', '#view-remote'], ['#plot-sweep', '#plot-sweep canvas.plot-static'], ['.lanes', '#lanes']]) {
+    await page.locator(canvasSel).scrollIntoViewIfNeeded();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${figure} .fig-png`)]);
+    const path = await download.path();
+    const bytes = readFileSync(path);
+    const size = pngSize(bytes);
+    // The canvas's content box (fractional CSS px; the PNG rounds 2× of it).
+    const css = await page.$eval(canvasSel, (c) => { const s = getComputedStyle(c); return { w: parseFloat(s.width) - parseFloat(s.borderLeftWidth) - parseFloat(s.borderRightWidth), h: parseFloat(s.height) - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth) }; });
+    const hook = await page.evaluate(() => window.netcodeLab.lastPng);
+    assert.equal(download.suggestedFilename(), hook.file);
+    assert.match(hook.file, /seed7\.png$/);
+    assert.ok(Math.abs(size.width - css.w * 2) <= 1, `${canvasSel}: 2× its CSS width (${size.width} for ${css.w})`);
+    assert.ok(Math.abs(hook.captionTop - css.h * 2) <= 2, `${canvasSel}: the figure at 2× its CSS height (${hook.captionTop} for ${css.h}), then the caption`);
+    assert.ok(size.height > hook.captionTop + 30, 'a caption band under the figure');
+    assert.match(hook.caption, /render delay 130 ms/);
+    assert.match(hook.caption, /seed 7/);
+    assert.match(hook.caption, /half-life 80 ms/);
+    assert.match(hook.caption, /loss 0 %/);
+    assert.match(hook.caption, /Network: custom \(latency 50 ms ± 10 ms, 20 Hz\)/);
+    // The caption is in the pixels: the band under the figure holds dark text on the paper colour.
+    const ink = await page.evaluate(async ({ data, top }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const band = ctx.getImageData(0, top, img.width, img.height - top).data;
+      let dark = 0;
+      for (let i = 0; i < band.length; i += 4) if (band[i] + band[i + 1] + band[i + 2] < 200) dark += 1;
+      return dark;
+    }, { data: bytes.toString('base64'), top: hook.captionTop });
+    assert.ok(ink > 500, `${canvasSel}: the caption is drawn (${ink} dark px)`);
+  }
+  // The page went back to its own resolution.
+  const dpr = await page.evaluate(() => devicePixelRatio);
+  const back = await page.$eval('#view-remote', (c) => [c.width, c.clientWidth]);
+  assert.equal(back[0], Math.round(back[1] * dpr));
+  assert.deepEqual(problems(), []);
+});
+
+for (const lang of ['en', 'zh']) {
+  test(`phone 390×844 (${lang}): views and lanes first, then the transport, then the folded controls; thumb-sized sliders`, async () => {
+    const { page, problems } = await openPage(browser, { path: `#lang=${lang}`, viewport: { width: 390, height: 844 } });
+    await waitReady(page);
+    const order = await page.evaluate(() => {
+      const top = (sel) => document.querySelector(sel).getBoundingClientRect().top + scrollY;
+      return { views: top('.views'), lanes: top('.lanes'), transport: top('#transport'), rail: top('.rail'), plots: top('#plots') };
+    });
+    assert.ok(order.views < order.lanes && order.lanes < order.transport && order.transport < order.rail && order.rail < order.plots,
+      `views → lanes → transport → controls → plots (${JSON.stringify(order)})`);
+    assert.ok(order.views < 844 / 2, 'the first screen starts with the picture');
+    assert.deepEqual(await page.$$eval('.rail details.group', (ds) => ds.filter((d) => d.open).map((d) => d.dataset.group)), [], 'groups start folded');
+    // One tap reaches the controls; the button then leads back.
+    const button = page.locator('#to-controls');
+    assert.ok(await button.isVisible());
+    const fixed = await button.evaluate((b) => getComputedStyle(b).position);
+    assert.equal(fixed, 'fixed');
+    await button.click();
+    await page.waitForFunction(() => { const r = document.querySelector('.rail').getBoundingClientRect(); return r.top >= -1 && r.top < 100; });
+    await page.waitForFunction(() => document.getElementById('to-controls').dataset.i18n === 'phone.toViews');
+    await page.click('.rail details.group[data-group=network] > summary');
+    const small = await page.$$eval('input[type=range]', (inputs) => inputs.filter((i) => i.checkVisibility()).map((i) => [i.id, i.getBoundingClientRect().height]).filter(([, h]) => h < 44));
+    assert.deepEqual(small, [], 'every visible slider is at least 44 px tall');
+    await page.evaluate(() => scrollTo(0, 0));
+    await screenshot(page, `phone-${lang}-390`);
+    await button.click();
+    await page.waitForFunction(() => document.querySelector('.rail').getBoundingClientRect().top < 100);
+    assert.deepEqual(problems(), []);
+  });
+
+  test(`1280×800 (${lang}): the three world views take at least a third of the first screen`, async () => {
+    const { page, problems } = await openPage(browser, { path: `#lang=${lang}`, viewport: { width: 1280, height: 800 } });
+    await waitReady(page);
+    const heights = await page.$$eval('.view canvas', (cs) => cs.map((c) => { const r = c.getBoundingClientRect(); return { h: r.height, bottom: r.bottom }; }));
+    for (const { h, bottom } of heights) {
+      assert.ok(h >= 800 / 3, `a view is ${h} px tall`);
+      assert.ok(bottom <= 800, 'and wholly on the first screen');
+    }
+    await screenshot(page, `first-screen-${lang}-1280`);
+    assert.deepEqual(problems(), []);
+  });
+}

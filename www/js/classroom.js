@@ -1,0 +1,76 @@
+// Classroom and phone (issue 15). Present mode: a toggle in the top bar and the key P enlarge the three world
+// views and the lanes to fill the screen — the canvases zoomed (canvas.js setZoom: ×2 at 1920 px wide, so their
+// 10–12 px labels read at 20–24 px from the back of a room), every HTML text ≥ 20 px (playground.css), the lesson
+// card beside them, every other panel out of the way; `present=1` in the URL keeps it.
+// Phone (< 600 px): the page starts with the views, the lanes and the transport (playground.css orders them);
+// the rail's groups start collapsed; a sticky button jumps to the controls and back in one tap.
+import { setZoom } from './canvas.js';
+import { t, tagged, onLangChange } from './i18n.js';
+
+const PHONE = '(max-width: 599px)';
+
+/** The zoom for present mode at this window width: ×2 on a 1920 px screen, never below 1. */
+const presentZoom = () => Math.min(2, Math.max(1, window.innerWidth / 960));
+
+export function mountClassroom(app) {
+  const button = tagged('button', 'present.toggle', { type: 'button', id: 'present-toggle', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P' });
+  const relabel = () => {
+    const on = document.body.classList.contains('present');
+    button.dataset.i18n = on ? 'present.exit' : 'present.toggle';
+    button.textContent = t(button.dataset.i18n);
+    button.title = `${t('present.title')}`;
+    button.setAttribute('aria-pressed', String(on));
+  };
+  document.getElementById('topbar-tools').prepend(button);
+
+  function set(on) {
+    const was = document.body.classList.contains('present');
+    document.body.classList.toggle('present', on);
+    setZoom(on ? presentZoom() : 1);
+    relabel();
+    if (was !== on) {
+      app.extras = { ...app.extras, present: on ? '1' : undefined };
+      app.writeHash();
+      app.lastDraw = { runId: -1 };
+      app.draw();
+    }
+  }
+  button.addEventListener('click', () => set(!document.body.classList.contains('present')));
+  window.addEventListener('keydown', (event) => {
+    if (event.key !== 'p' && event.key !== 'P') return;
+    if (event.ctrlKey || event.metaKey || event.altKey || ['INPUT', 'SELECT', 'TEXTAREA'].includes(event.target?.tagName)) return;
+    event.preventDefault();
+    set(!document.body.classList.contains('present'));
+  });
+  window.addEventListener('resize', () => { if (document.body.classList.contains('present')) setZoom(presentZoom()); });
+  onLangChange(relabel);
+  relabel();
+
+  // Phone: the controls start folded (a lesson opens its own groups), one button reaches them and comes back.
+  const toControls = document.getElementById('to-controls');
+  if (window.matchMedia(PHONE).matches) for (const details of document.querySelectorAll('.rail details.group')) details.open = false;
+  let railInView = false;
+  const rail = document.querySelector('.rail');
+  const sync = () => {
+    toControls.dataset.i18n = railInView ? 'phone.toViews' : 'phone.toControls';
+    toControls.textContent = t(toControls.dataset.i18n);
+  };
+  if ('IntersectionObserver' in window) {
+    new IntersectionObserver((entries) => {
+      railInView = entries.some((e) => e.isIntersecting);
+      sync();
+    }, { rootMargin: '0px 0px -50% 0px' }).observe(rail);
+  }
+  toControls.addEventListener('click', () => {
+    (railInView ? document.querySelector('.views') : rail).scrollIntoView({ block: 'start' });
+  });
+  onLangChange(sync);
+  sync();
+
+  return {
+    /** From the URL: `present=1` turns it on, anything else off. */
+    apply(extras) {
+      set(extras?.present === '1');
+    },
+  };
+}
