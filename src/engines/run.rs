@@ -16,9 +16,10 @@
 //! own pipeline — is read from the run's frames, not replayed ([`rows_from_frames`]); the league table, which
 //! scores every strategy on five networks, runs in a Web Worker (`sim::league`).
 
-use super::{Setup, ShownMode, Smoother, StrategyKind};
+use super::{Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
+use crate::geom::Vec2;
 use crate::param::ParamError;
 use crate::sim::metrics::{metrics_of, Point, TrackMetrics};
 use crate::sim::record::frame;
@@ -75,6 +76,53 @@ impl Keep {
     pub const BOTH: Keep = Keep { rows: true, metrics: true };
 }
 
+/// What scoring keeps of a track while it is shown frame by frame (by a replay, or read from the run's own frames),
+/// turned into [`StrategyMetrics`] at the end: the per-frame points for `sim::metrics::metrics_of`, the underrun
+/// and extrapolation counts, and the lag sum.
+pub struct Scorer {
+    kind: StrategyKind,
+    points: Vec<Option<Point>>,
+    underruns: usize,
+    extrapolated: usize,
+    lag_sum: f64,
+    lag_n: usize,
+}
+
+impl Scorer {
+    /// A scorer for `frames` frames of strategy `kind`.
+    pub fn new(kind: StrategyKind, frames: usize) -> Self {
+        Scorer { kind, points: Vec::with_capacity(frames), underruns: 0, extrapolated: 0, lag_sum: 0.0, lag_n: 0 }
+    }
+
+    /// One frame `dt` seconds long, when the true server time was `server_now`, in which the strategy showed
+    /// `shown`.
+    #[inline]
+    pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
+        self.underruns += usize::from(shown.mode.is_underrun());
+        self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
+        let lag = server_now - shown.render_time;
+        if lag.is_finite() {
+            self.lag_sum += lag;
+            self.lag_n += 1;
+        }
+        let position = shown.position.filter(|p| p.is_finite());
+        self.points.push(position.map(|pos| Point { dt, server_now, pos }));
+    }
+
+    /// The metrics of the frames pushed, against `truth`.
+    pub fn finish(self, truth: &TruthTrack) -> StrategyMetrics {
+        let n = self.points.len().max(1) as f64;
+        let mean_lag = if self.lag_n > 0 { self.lag_sum / self.lag_n as f64 } else { f64::NAN };
+        StrategyMetrics {
+            strategy: self.kind,
+            track: metrics_of(&self.points, truth, mean_lag),
+            underrun_share: self.kind.buffered().then_some(self.underruns as f64 / n),
+            extrapolation_share: self.extrapolated as f64 / n,
+            mean_lag,
+        }
+    }
+}
+
 /// Feeds `inputs` to `smoother`, keeping the per-frame rows and/or scoring the track against `truth`.
 pub fn drive(
     kind: StrategyKind,
@@ -84,54 +132,26 @@ pub fn drive(
     truth: &TruthTrack,
     keep: Keep,
 ) -> StrategyRun {
-    let keep_rows = keep.rows;
     let frames = inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count();
-    let mut rows = Vec::with_capacity(if keep_rows { frames * STRIDE } else { 0 });
-    let mut points: Vec<Option<Point>> = Vec::with_capacity(if keep.metrics { frames } else { 0 });
-    let (mut underruns, mut extrapolated, mut lag_sum, mut lag_n) = (0usize, 0usize, 0.0, 0usize);
+    let mut rows = Vec::with_capacity(if keep.rows { frames * STRIDE } else { 0 });
+    let mut scorer = keep.metrics.then(|| Scorer::new(kind, frames));
     for input in inputs {
-        match *input {
-            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(&snapshot, arrival),
-            ClientInput::Rtt(now, rtt) => smoother.on_rtt(now, rtt),
+        match input {
+            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(snapshot, *arrival),
+            ClientInput::Rtt(now, rtt) => smoother.on_rtt(*now, *rtt),
             ClientInput::Frame(tick) => {
                 let shown = smoother.frame(tick.reading, tick.dt);
-                let server_now = map.server_of_local(tick.local);
-                if !keep.metrics {
-                    if keep_rows {
-                        let p = shown.position.filter(|p| p.is_finite());
-                        let (x, y) = p.map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
-                        rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
-                    }
-                    continue;
-                }
-                underruns += usize::from(shown.mode.is_underrun());
-                extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
-                let lag = server_now - shown.render_time;
-                if lag.is_finite() {
-                    lag_sum += lag;
-                    lag_n += 1;
-                }
-                let position = shown.position.filter(|p| p.is_finite());
-                if keep_rows {
-                    let (x, y) = position.map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
+                if keep.rows {
+                    let (x, y) = shown.position.filter(|p| p.is_finite()).map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
                     rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
                 }
-                if keep.metrics {
-                    points.push(position.map(|pos| Point { dt: tick.dt, server_now, pos }));
+                if let Some(scorer) = &mut scorer {
+                    scorer.push(tick.dt, map.server_of_local(tick.local), &shown);
                 }
             }
         }
     }
-    let n = points.len().max(1) as f64;
-    let mean_lag = if lag_n > 0 { lag_sum / lag_n as f64 } else { f64::NAN };
-    let metrics = keep.metrics.then(|| StrategyMetrics {
-        strategy: kind,
-        track: metrics_of(&points, truth, mean_lag),
-        underrun_share: kind.buffered().then_some(underruns as f64 / n),
-        extrapolation_share: extrapolated as f64 / n,
-        mean_lag,
-    });
-    StrategyRun { kind, rows, metrics }
+    StrategyRun { kind, rows, metrics: scorer.map(|s| s.finish(truth)) }
 }
 
 /// Builds and drives `kind` on `inputs`.
@@ -147,31 +167,91 @@ pub fn run(
     Ok(drive(kind, smoother.as_mut(), inputs, map, truth, keep))
 }
 
-/// The `playground` strategy's rows read from the run's own frames (it is the page's pipeline; a replay gives
-/// the very same bits — `tests/engines/league.rs` checks it), with the mode `reference::Article` gives.
-pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
-    let code = |status: SampleStatus| SampleStatus::ALL.iter().position(|s| *s == status).map_or(-1.0, |i| i as f64);
-    let (ready, underrun) = (code(SampleStatus::Ready), code(SampleStatus::Underrun));
-    let extrapolated = DisplayMode::ALL.iter().position(|m| *m == DisplayMode::Extrapolated).map_or(-1.0, |i| i as f64);
-    let mut rows = Vec::with_capacity(frames.len() * STRIDE);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+/// How the run's own frames say what the `playground` strategy shows: its render time and position, with the
+/// mode `reference::Article` gives (the page's pipeline is that strategy: a replay gives the very same bits —
+/// `tests/engines/league.rs` checks it).
+pub struct FrameModes {
+    ready: f64,
+    underrun: f64,
+    extrapolated: f64,
+}
+
+impl Default for FrameModes {
+    fn default() -> Self {
+        let code =
+            |status: SampleStatus| SampleStatus::ALL.iter().position(|s| *s == status).map_or(-1.0, |i| i as f64);
+        let extrapolated =
+            DisplayMode::ALL.iter().position(|m| *m == DisplayMode::Extrapolated).map_or(-1.0, |i| i as f64);
+        FrameModes { ready: code(SampleStatus::Ready), underrun: code(SampleStatus::Underrun), extrapolated }
+    }
+}
+
+impl FrameModes {
+    /// What the frame row `r` (`sim::record::frame` columns) shows.
+    pub fn shown(&self, r: &[f64]) -> Shown {
         let (x, y, status) = (r[frame::X], r[frame::Y], r[frame::STATUS]);
-        let mode = if status == underrun {
-            if r[frame::MODE] == extrapolated {
+        let mode = if status == self.underrun {
+            if r[frame::MODE] == self.extrapolated {
                 ShownMode::Extrapolated
             } else {
                 ShownMode::Held
             }
         } else if !(x.is_finite() && y.is_finite()) {
             ShownMode::Nothing
-        } else if status == ready {
+        } else if status == self.ready {
             ShownMode::Interpolated
         } else {
             ShownMode::Waiting
         };
-        rows.extend_from_slice(&[r[frame::RENDER_TIME], x, y, mode.code()]);
+        let position = Vec2::new(x, y);
+        Shown { position: position.is_finite().then_some(position), render_time: r[frame::RENDER_TIME], mode }
+    }
+}
+
+/// The `playground` strategy's rows read from the run's own frames.
+pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
+    let modes = FrameModes::default();
+    let mut rows = Vec::with_capacity(frames.len() * STRIDE);
+    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+        let shown = modes.shown(r);
+        rows.extend_from_slice(&[shown.render_time, r[frame::X], r[frame::Y], shown.mode.code()]);
     }
     rows
+}
+
+/// The `playground` strategy scored from the run's own frames, without a replay (the same metrics as
+/// [`drive`] gives, bit for bit).
+pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
+    let modes = FrameModes::default();
+    let mut scorer = Scorer::new(StrategyKind::Playground, frames.len());
+    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+        scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
+    }
+    scorer.finish(truth)
+}
+
+/// Every strategy of `kinds` scored on one run's client inputs, in order. `own_frames`, when given, are the
+/// frames the page's pipeline recorded on those very inputs: `playground` is then scored from them rather than
+/// replayed (the pipeline already ran it). They must hold one row per frame input; otherwise it is replayed.
+pub fn score_all(
+    setup: &Setup,
+    kinds: &[StrategyKind],
+    inputs: &[ClientInput],
+    map: &TimeMap,
+    truth: &TruthTrack,
+    own_frames: Option<&Timeline>,
+) -> Result<Vec<StrategyMetrics>, ParamError> {
+    let covers = |frames: &&Timeline| {
+        frames.dropped() == 0 && frames.len() == inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count()
+    };
+    let own_frames = own_frames.filter(covers);
+    kinds
+        .iter()
+        .map(|&kind| match (kind, own_frames) {
+            (StrategyKind::Playground, Some(frames)) => Ok(score_frames(frames, truth)),
+            _ => Ok(run(setup, kind, inputs, map, truth, Keep::METRICS)?.metrics.expect("scored")),
+        })
+        .collect()
 }
 
 /// The page's cache of the strategies it draws (rows only, no scoring) on the current simulation: a strategy is

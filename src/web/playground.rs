@@ -4,7 +4,7 @@
 //! timelines. JS reads them through `timeline(kind)`, a `Float64Array` view over wasm memory whose rows are
 //! laid out as `columns(kind)` says. Rebuild views after every call into wasm: a growing memory detaches them.
 
-use crate::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep, COLUMNS as ENGINE_COLUMNS};
+use crate::engines::run::{rows_from_frames, score_all, Bank, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::{ShownMode, StrategyKind};
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::decay::decay_curve;
@@ -252,13 +252,10 @@ impl Playground {
     pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
         let (_, inputs) = self.sim.client_inputs();
         let s = setup(self.sim.params(), None);
-        let mut out = std::collections::BTreeMap::new();
-        for name in &names {
-            let kind = strategy(name)?;
-            let made = run_strategy(&s, kind, inputs, self.sim.time_map(), self.sim.truth(), Keep::METRICS)
-                .map_err(js_error)?;
-            out.insert(kind.name(), made.metrics);
-        }
+        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
+        let frames = Some(&self.sim.recording().frames);
+        let scored = score_all(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), frames).map_err(js_error)?;
+        let out: std::collections::BTreeMap<_, _> = kinds.iter().map(|k| k.name()).zip(scored).collect();
         to_js(&out)
     }
 
