@@ -111,11 +111,14 @@ impl Simulation {
         params.validate()?;
         let map = TimeMap::new(params);
         let snapshots = (params.duration * params.scenario.send_rate * 1.1).ceil() as usize + 16;
+        let mut remote = RemotePipeline::new(params, map)?;
+        // The run is bounded (params.duration ≤ 120 s), so it keeps its client inputs for the engines.
+        remote.log = Some(Vec::new());
         Ok(Simulation {
             params: params.clone(),
             map,
             truth: TruthTrack::new(params.scenario.motion, params.scenario.speed),
-            remote: RemotePipeline::new(params, map)?,
+            remote,
             paths: PathPipeline::new(params, map)?,
             local: LocalPipeline::new(params, params.script.clone())?,
             recording: Recording::with_capacity(frame_capacity(params), snapshots),

@@ -60,8 +60,9 @@ pub struct RemotePipeline {
     deliveries: Vec<Delivery<Snapshot>>,
     echoes: Vec<Delivery<f64>>,
     last_displayed: Option<Vec2>,
-    /// When set, every client input is logged here (see [`ClientInput`]). A run logs by default: the engines'
-    /// strategies replay it.
+    /// When set, every client input is logged here (see [`ClientInput`]) for the engines' strategies to replay.
+    /// Off by default: the log grows with every frame, so only a bounded run switches it on ([`super::Simulation`],
+    /// at most 120 s; the delay sweep) — a live session (examples/soak.rs) keeps none and stays flat in memory.
     pub log: Option<Vec<ClientInput>>,
     /// Names this pipeline's inputs: a new pipeline (a re-run of the remote side) gets a new id.
     id: u64,
@@ -104,7 +105,7 @@ impl RemotePipeline {
             deliveries: Vec::new(),
             echoes: Vec::new(),
             last_displayed: None,
-            log: Some(Vec::new()),
+            log: None,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
