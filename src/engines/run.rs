@@ -11,10 +11,17 @@
 //! keeps its own state only, so a change of one engine's parameters re-runs that engine alone ([`Bank`]).
 //!
 //! Cost: a replay is cheap (an engine is 0.1–0.2 ms per 60 s at 60 fps natively; the seeds' references replay
-//! a whole `RemotePlayback`, ~0.3 ms), but scoring a track (`metrics_of`) costs about as much again. The page
-//! therefore replays only the strategies it draws, without scoring them ([`Bank`]), and `playground` — the page's
-//! own pipeline — is read from the run's frames, not replayed ([`rows_from_frames`]); the league table, which
-//! scores every strategy on five networks, runs in a Web Worker (`sim::league`).
+//! a whole `RemotePlayback`, ~0.3 ms), but scoring a track (`metrics_of`) costs about as much again. What is
+//! shared rather than done again per strategy:
+//! - `playground` is the page's own pipeline, which the run (or the league's logging pass) has already stepped on
+//!   these very inputs: its rows and its score are read from the pipeline's frames ([`rows_from_frames`],
+//!   [`score_frames`], [`score_all`]; `sim::league` scores it while it logs), never replayed. A replay would give
+//!   the same bits (`tests/engines/league.rs` checks rows and metrics).
+//! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
+//! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
+//!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
+//!
+//! `examples/engines_cost.rs` counts the instructions of all this under callgrind (the speed goal of issue 13).
 
 use super::{Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;

@@ -4,7 +4,8 @@
 //! ```text
 //!  for each network:   params with the preset's send rate and links (the strategies keep their own settings)
 //!                      └► the remote pipeline once ─► its client inputs (same seed: same losses, same jitter)
-//!                            └► every strategy replays them (engines::run) ─► StrategyMetrics
+//!                            │  and, frame by frame, what it shows: that pipeline *is* `playground`, scored as it runs
+//!                            └► every other strategy replays them (engines::run) ─► StrategyMetrics
 //!  per network and column (rmsError, addedLatency, stalls, snaps, jerk, underrunShare): the lowest is best
 //! ```
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
