@@ -33,6 +33,7 @@ use crate::sim::record::frame;
 use crate::sim::remote::ClientInput;
 use crate::sim::timeline::Timeline;
 use crate::sim::world::{TimeMap, TruthTrack};
+use crate::sim::FrameTick;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -130,6 +131,18 @@ impl Scorer {
     }
 }
 
+/// Feeds `inputs` to `smoother` in order, handing each frame's tick and what it showed to `on_frame`.
+#[inline(always)]
+fn replay(smoother: &mut dyn Smoother, inputs: &[ClientInput], mut on_frame: impl FnMut(&FrameTick, &Shown)) {
+    for input in inputs {
+        match input {
+            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(snapshot, *arrival),
+            ClientInput::Rtt(now, rtt) => smoother.on_rtt(*now, *rtt),
+            ClientInput::Frame(tick) => on_frame(tick, &smoother.frame(tick.reading, tick.dt)),
+        }
+    }
+}
+
 /// Feeds `inputs` to `smoother`, keeping the per-frame rows and/or scoring the track against `truth`.
 pub fn drive(
     kind: StrategyKind,
@@ -141,24 +154,32 @@ pub fn drive(
 ) -> StrategyRun {
     let frames = inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count();
     let mut rows = Vec::with_capacity(if keep.rows { frames * STRIDE } else { 0 });
-    let mut scorer = keep.metrics.then(|| Scorer::new(kind, frames));
-    for input in inputs {
-        match input {
-            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(snapshot, *arrival),
-            ClientInput::Rtt(now, rtt) => smoother.on_rtt(*now, *rtt),
-            ClientInput::Frame(tick) => {
-                let shown = smoother.frame(tick.reading, tick.dt);
+    let mut push_row = |shown: &Shown| {
+        let (x, y) = shown.position.filter(|p| p.is_finite()).map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
+        rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
+    };
+    // One loop per case, so the page's rows-only replay carries no scoring.
+    let metrics = match (keep.rows, keep.metrics) {
+        (_, true) => {
+            let mut scorer = Scorer::new(kind, frames);
+            replay(smoother, inputs, |tick, shown| {
                 if keep.rows {
-                    let (x, y) = shown.position.filter(|p| p.is_finite()).map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
-                    rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
+                    push_row(shown);
                 }
-                if let Some(scorer) = &mut scorer {
-                    scorer.push(tick.dt, map.server_of_local(tick.local), &shown);
-                }
-            }
+                scorer.push(tick.dt, map.server_of_local(tick.local), shown);
+            });
+            Some(scorer.finish(truth))
         }
-    }
-    StrategyRun { kind, rows, metrics: scorer.map(|s| s.finish(truth)) }
+        (true, false) => {
+            replay(smoother, inputs, |_, shown| push_row(shown));
+            None
+        }
+        (false, false) => {
+            replay(smoother, inputs, |_, _| {});
+            None
+        }
+    };
+    StrategyRun { kind, rows, metrics }
 }
 
 /// Builds and drives `kind` on `inputs`.
