@@ -304,19 +304,6 @@ fn field_name(path: &serde_path_to_error::Path) -> String {
     words::path(path).unwrap_or_else(|| "params".into())
 }
 
-/// The shape of parameters read elsewhere (a JS object, whose reader sees only the keys it knows): no array where
-/// an object belongs, no unknown key. Values are not judged here (a JS `NaN` arrives as `null`).
-pub fn check_shape(value: &serde_json::Value) -> Result<(), ParamError> {
-    objects_only(value)?;
-    if let Err(e) = serde_path_to_error::deserialize::<_, SimParams>(value) {
-        let message = words::plain(&e.inner().to_string());
-        if message.starts_with("unknown key") {
-            return Err(ParamError::new(field_name(e.path()), message));
-        }
-    }
-    Ok(())
-}
-
 /// Refuses an array where a group of parameters (an object) belongs: serde reads an array as the fields in
 /// order, and `[5]` must not silently mean `{"seed": 5}`. The only array among the parameters is `script`.
 pub fn objects_only(value: &serde_json::Value) -> Result<(), ParamError> {

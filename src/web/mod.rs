@@ -6,11 +6,16 @@
 //! Bad input returns `Err(JsError)` whose message names the field.
 
 mod convert;
+#[cfg(feature = "full")]
+mod full;
+mod js_tree;
+#[cfg(feature = "full")]
 mod lessons;
 mod panic;
 mod playground;
 mod worked_example;
 
+#[cfg(feature = "full")]
 pub use lessons::Lessons;
 pub use playground::Playground;
 pub use worked_example::WorkedExample;

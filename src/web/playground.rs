@@ -4,76 +4,59 @@
 //! timelines. JS reads them through `timeline(kind)`, a `Float64Array` view over wasm memory whose rows are
 //! laid out as `columns(kind)` says. Rebuild views after every call into wasm: a growing memory detaches them.
 
-use crate::engines::run::{rows_from_frames, score_all, Bank, COLUMNS as ENGINE_COLUMNS};
-use crate::engines::{ShownMode, StrategyKind};
+use crate::engines::run::Bank;
+use crate::engines::ShownMode;
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::decay::decay_curve;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
-use crate::sim::imported::ImportedTrace;
-use crate::sim::league::{league, setup, Network};
-use crate::sim::params::{check_shape, deserialize_named, SimParams};
+use crate::sim::imported;
+use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
-use crate::sim::sweep::{capacity_sweep, sweep};
-use crate::sim::{export, imported};
+use crate::sim::sweep::sweep;
 use crate::sim::{run, SimMetrics, Simulation};
 use crate::trace::Trace;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, shape_of, to_js};
+use super::convert::{js_error, to_js, tree_read};
 
 /// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
-/// type, its range, and (serde-wasm-bindgen reads only the keys it knows) no unknown key and no array where an
-/// object belongs.
-fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
+/// type, its range, no unknown key and no array where an object belongs (see `JsTree`).
+pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(SimParams::default());
     }
-    let params = deserialize_named(serde_wasm_bindgen::Deserializer::from(value.clone())).map_err(js_error)?;
+    let params: SimParams = tree_read(&value, "params")?;
     params.validate().map_err(js_error)?;
-    check_shape(&shape_of(&value)?).map_err(js_error)?;
     Ok(params)
 }
 
 /// The page's handle: the current run and its cached metrics, or an imported trace being shown instead.
 #[wasm_bindgen]
 pub struct Playground {
-    sim: Simulation,
-    metrics: Option<SimMetrics>,
-    imported: Option<Imported>,
-    /// The engines' strategies the page draws, replayed on this run's client inputs (re-run only on change).
-    engines: Bank,
-}
-
-fn strategy(name: &str) -> Result<StrategyKind, JsError> {
-    StrategyKind::from_name(name)
-        .ok_or_else(|| JsError::new(&format!("`strategy`: unknown `{name}` (known: {})", StrategyKind::names())))
+    pub(super) sim: Simulation,
+    pub(super) metrics: Option<SimMetrics>,
+    pub(super) imported: Option<Imported>,
+    /// The engines' strategies the page draws, replayed on this run's client inputs (re-run only on change; the
+    /// full build only).
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub(super) engines: Bank,
 }
 
 /// A trace the user dropped on the page: replayed once, shown through the same timelines as a run. The trace
 /// itself is kept when it was read here (lessons), not when a worker read it (the page keeps that file).
-struct Imported {
-    trace: Option<Trace>,
-    metrics: JsValue,
-    recording: Recording,
+pub(super) struct Imported {
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub(super) trace: Option<Trace>,
+    pub(super) metrics: JsValue,
+    pub(super) recording: Recording,
 }
 
-fn trace_error(e: crate::trace::TraceError) -> JsError {
+pub(super) fn trace_error(e: crate::trace::TraceError) -> JsError {
     JsError::new(&e.to_string())
-}
-
-/// The trace in `bytes` (UTF-8 text), read and made ready for the views.
-fn read_import(bytes: &[u8]) -> Result<(Trace, ImportedTrace), JsError> {
-    let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
-    let imported = imported::import(&trace).map_err(trace_error)?;
-    Ok((trace, imported))
-}
-
-fn metrics_of(imported: &ImportedTrace) -> Result<JsValue, JsError> {
-    to_js(&serde_json::json!({ "trace": imported.metrics }))
 }
 
 #[wasm_bindgen]
@@ -135,40 +118,6 @@ impl Playground {
         to_js(metrics)
     }
 
-    /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
-    /// `setParams`. Returns the summary `{kind, snapshots, samples, sendInterval, note, counts}` (`counts`: what
-    /// the buffer counted and did not play); a bad trace is refused naming field and index, and nothing changes.
-    #[wasm_bindgen(js_name = importTrace)]
-    pub fn import_trace(&mut self, text: &str) -> Result<JsValue, JsError> {
-        self.import_bytes(text.as_bytes())
-    }
-
-    /// [`Playground::import_trace`] for the file's bytes (so that UTF-16 and invalid UTF-8 are named).
-    #[wasm_bindgen(js_name = importTraceBytes)]
-    pub fn import_bytes(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
-        let (trace, imported) = read_import(bytes)?;
-        let summary = to_js(&imported.summary)?;
-        let metrics = metrics_of(&imported)?;
-        self.imported = Some(Imported { trace: Some(trace), metrics, recording: imported.recording });
-        Ok(summary)
-    }
-
-    /// For the page's import worker (its own core): reads and replays the trace in `bytes` and returns
-    /// `{summary, metrics, frames, snapshots}` — the two timelines' rows as `Float64Array`s of their own (they can
-    /// be transferred) — for [`Playground::show_imported`] on the page's core.
-    #[wasm_bindgen(js_name = prepareImport)]
-    pub fn prepare_import(bytes: &[u8]) -> Result<JsValue, JsError> {
-        let (_, mut imported) = read_import(bytes)?;
-        let out = js_sys::Object::new();
-        let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&out, &key.into(), value).map(|_| ());
-        let failed = |_| JsError::new("cannot build the import's result object");
-        set("summary", &to_js(&imported.summary)?).map_err(failed)?;
-        set("metrics", &metrics_of(&imported)?).map_err(failed)?;
-        set("frames", &Float64Array::from(imported.recording.frames.rows())).map_err(failed)?;
-        set("snapshots", &Float64Array::from(imported.recording.snapshots.rows())).map_err(failed)?;
-        Ok(out.into())
-    }
-
     /// Shows what [`Playground::prepare_import`] returned (in a worker) in place of the simulation until the next
     /// `setParams`. Its shape is checked: whole rows of today's columns, no more rows than a trace may have.
     #[wasm_bindgen(js_name = showImported)]
@@ -198,99 +147,6 @@ impl Playground {
         self.imported.is_some()
     }
 
-    /// The current run as a trace of `kind` (`snapshots` or `paths`), or the imported trace itself.
-    #[wasm_bindgen(js_name = exportTrace)]
-    pub fn export_trace(&self, kind: &str) -> Result<String, JsError> {
-        if let Some(imported) = &self.imported {
-            return match &imported.trace {
-                Some(trace) => Ok(trace.to_json()),
-                None => Err(JsError::new("`kind`: this trace was read by the import worker; export the file itself")),
-            };
-        }
-        match kind {
-            "snapshots" => Ok(export::snapshot_trace(&self.sim).to_json()),
-            "paths" => Ok(export::path_trace(&self.sim).to_json()),
-            other => Err(JsError::new(&format!("`kind`: unknown trace kind `{other}` (snapshots, paths)"))),
-        }
-    }
-
-    /// Every strategy of `crate::engines`, in table order: `[{name, buffered}]` (`buffered`: it renders behind
-    /// its data and can run dry — all but `latest`).
-    pub fn strategies() -> Result<JsValue, JsError> {
-        let list: Vec<_> =
-            StrategyKind::ALL.iter().map(|k| serde_json::json!({"name": k.name(), "buffered": k.buffered()})).collect();
-        to_js(&list)
-    }
-
-    /// Column names of a strategy's rows (`engineRows`).
-    #[wasm_bindgen(js_name = engineColumns)]
-    pub fn engine_columns() -> Vec<String> {
-        ENGINE_COLUMNS.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// Strategy `name` replayed on the current run: one row per frame (`engineColumns`), a copy JS may keep.
-    /// `playground` is read from the run's own frames; the others are re-run only when the run's client inputs
-    /// or their own parameters changed.
-    #[wasm_bindgen(js_name = engineRows)]
-    pub fn engine_rows(&mut self, name: &str) -> Result<Float64Array, JsError> {
-        let kind = strategy(name)?;
-        if self.imported.is_some() {
-            return Err(JsError::new("`strategy`: the engines replay simulated runs, not an imported trace"));
-        }
-        if kind == StrategyKind::Playground {
-            return Ok(Float64Array::from(&rows_from_frames(&self.sim.recording().frames)[..]));
-        }
-        let (id, inputs) = self.sim.client_inputs();
-        let s = setup(self.sim.params(), None);
-        let made = self.engines.get(&s, kind, id, inputs, self.sim.time_map(), self.sim.truth()).map_err(js_error)?;
-        Ok(Float64Array::from(&made.rows[..]))
-    }
-
-    /// The listed strategies scored on the current run (the league table's custom column for them):
-    /// `{name: {rmsError, addedLatency, stalls, snaps, jerk, underrunShare, …}}`.
-    #[wasm_bindgen(js_name = engineMetrics)]
-    pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
-        let (_, inputs) = self.sim.client_inputs();
-        let s = setup(self.sim.params(), None);
-        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
-        let frames = Some(&self.sim.recording().frames);
-        let scored = score_all(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), frames).map_err(js_error)?;
-        let out: std::collections::BTreeMap<_, _> = kinds.iter().map(|k| k.name()).zip(scored).collect();
-        to_js(&out)
-    }
-
-    /// The league table (`crate::sim::league`): every strategy on each of `networks` (`lan`, `sameRegion`,
-    /// `crossRegion`, `mobile`, `custom` = `params` as given). Heavy: the page calls it from a Web Worker.
-    pub fn league(params: JsValue, networks: Vec<String>) -> Result<JsValue, JsError> {
-        let params = params_from_js(params)?;
-        let networks = networks
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                Network::parse(n).ok_or_else(|| {
-                    JsError::new(&format!(
-                        "`networks[{i}]`: unknown `{n}` (known: lan, sameRegion, crossRegion, mobile, custom)"
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        to_js(&league(&params, &networks, &StrategyKind::ALL).map_err(js_error)?)
-    }
-
-    /// Names of the built-in traces (the seeds' worked examples).
-    #[wasm_bindgen(js_name = exampleNames)]
-    pub fn example_names() -> Vec<String> {
-        crate::trace::examples::EXAMPLES.iter().map(|e| e.name.to_string()).collect()
-    }
-
-    /// A built-in trace as JSON.
-    #[wasm_bindgen(js_name = exampleTrace)]
-    pub fn example_trace(name: &str) -> Result<String, JsError> {
-        crate::trace::examples::example(name)
-            .map(|t| t.to_json())
-            .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
-    }
-
     /// The most a trace may hold: `{bytes, snapshots, rtt, batches, points, sampleAt, noteChars}`.
     #[wasm_bindgen(js_name = traceLimits)]
     pub fn trace_limits() -> Result<JsValue, JsError> {
@@ -310,26 +166,9 @@ impl Playground {
         crate::trace::limits::check_size(bytes.min(usize::MAX as f64) as usize).map_err(trace_error)
     }
 
-    /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
-    #[wasm_bindgen(js_name = replayTrace)]
-    pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {
-        let trace = Trace::from_json(text).map_err(trace_error)?;
-        let replay = crate::trace::replay(&trace).map_err(trace_error)?;
-        let value: serde_json::Value =
-            serde_json::from_str(&replay.to_json()).map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&value)
-    }
-
     /// The render-delay trade-off: one `{delay, underrunShare, addedLatency, rmsError}` per delay (seconds).
     pub fn sweep(&self, delays: Vec<f64>) -> Result<JsValue, JsError> {
         to_js(&sweep(self.sim.params(), &delays).map_err(js_error)?)
-    }
-
-    /// The same client replayed with other buffer capacities (seed 004 §3.3): one point per capacity, with
-    /// `readyShare`, `gapShare`, `underrunShare` and `capacity`.
-    #[wasm_bindgen(js_name = sweepCapacity)]
-    pub fn sweep_capacity(&self, capacities: Vec<usize>) -> Result<JsValue, JsError> {
-        to_js(&capacity_sweep(self.sim.params(), &capacities).map_err(js_error)?)
     }
 
     /// Each underrun policy's offset against `ahead` for a speed and a cap: `{hold: [{ahead, offset}], …}`.

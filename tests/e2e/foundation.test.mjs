@@ -84,7 +84,7 @@ test('a panic in Rust shows its message in the banner', async () => {
 });
 
 test('the server sends wasm as application/wasm, brotli-compressed, revalidated on every load', async () => {
-  const res = await fetch(new URL('pkg/netcode_lab_bg.wasm', BASE_URL), { headers: { 'accept-encoding': 'br' } });
+  const res = await fetch(new URL('pkg/netcode_lab_page_bg.wasm', BASE_URL), { headers: { 'accept-encoding': 'br' } });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/wasm');
   assert.equal(res.headers.get('content-encoding'), 'br');
@@ -106,7 +106,46 @@ test('the first frame needs no request the page did not announce: every module a
   const preloaded = await page.$$eval('link[rel=modulepreload], link[rel=preload]', (links) => links.map((l) => l.href));
   const missing = firstFrame.filter((u) => !preloaded.includes(u));
   assert.deepEqual(missing, [], 'fetched before the first frame without a preload (a round trip each)');
-  assert.ok(preloaded.some((u) => u.endsWith('pkg/netcode_lab_bg.wasm')), 'the wasm is preloaded');
+  assert.ok(preloaded.some((u) => u.endsWith('pkg/netcode_lab_page_bg.wasm')), 'the first-frame wasm is preloaded');
+  assert.ok(!preloaded.some((u) => u.endsWith('pkg/netcode_lab_bg.wasm')), 'the full wasm is not preloaded');
+  assert.ok(!firstFrame.some((u) => u.endsWith('pkg/netcode_lab_bg.wasm')), 'the full wasm waits for the first frame');
   assert.ok(firstFrame.length > 20, `${firstFrame.length} modules`);
+  assert.deepEqual(problems(), []);
+});
+
+test('the first frame runs on the small core; the full core takes over after it with the very same run', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const seen = await page.evaluate(async () => {
+    const { app, core } = window.netcodeLab;
+    const page = await import(new URL('pkg/netcode_lab_page.js', document.baseURI).href);
+    const full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
+    // Both builds on their own instances (the modules are the page's own, already initialised).
+    const params = { ...app.model.params, seed: 7, duration: 30, network: { ...app.model.params.network, downlink: { ...app.model.params.network.downlink, loss: 0.2 } } };
+    const rows = (build) => {
+      const pg = new build.Playground(params);
+      const out = {};
+      for (const kind of ['frames', 'snapshots', 'batches', 'corrections', 'rtt']) out[kind] = Array.from(pg.timeline(kind));
+      const metrics = JSON.stringify(pg.metrics());
+      pg.free();
+      return { out, metrics };
+    };
+    const a = rows(page);
+    const b = rows(full);
+    const same = Object.keys(a.out).every((k) => a.out[k].length === b.out[k].length
+      && a.out[k].every((v, i) => Object.is(v, b.out[k][i])));
+    return {
+      same, sameMetrics: a.metrics === b.metrics, frames: a.out.frames.length,
+      shownByFull: core === full, pageHasTraces: 'importTrace' in page.Playground.prototype,
+      fullHasTraces: 'importTrace' in full.Playground.prototype, pageHasLessons: 'Lessons' in page,
+      marks: performance.getEntriesByName('boot:full-core').length,
+    };
+  });
+  assert.ok(seen.frames > 1000, `${seen.frames} numbers in the frames timeline`);
+  assert.ok(seen.same, 'every timeline is bit-identical on both builds');
+  assert.ok(seen.sameMetrics, 'the metrics are identical on both builds');
+  assert.ok(seen.shownByFull, 'after data-complete the page runs on the full core');
+  assert.equal(seen.marks, 1, 'the page swapped cores once');
+  assert.deepEqual([seen.pageHasTraces, seen.pageHasLessons, seen.fullHasTraces], [false, false, true], 'the split is real');
   assert.deepEqual(problems(), []);
 });

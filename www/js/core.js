@@ -1,22 +1,39 @@
 // Loading the wasm core, with a visible banner instead of a blank page when it cannot load.
+//
+// The core comes in two builds of the one crate (ARCHITECTURE.md, "Two wasm builds"):
+//   'page'  netcode_lab_page — the first frame: the simulation, its timelines, parameters, curves, the worked
+//           example. Preloaded by the dist build.
+//   'full'  netcode_lab — everything: also traces in and out, the engines and league table, the lessons'
+//           helpers and the step-through walk. The workers load it; the playground swaps to it after the first
+//           frame (or starts with it when the address asks for a lesson, engines or a step).
+// Both have the same API for what the page build has; `loadCore(build)` returns the module (its exports:
+// `Playground`, `WorkedExample`, …) and loads each build once.
 import { showError } from './banner.js';
 import { t } from './i18n.js';
 
+const builds = {
+  page: () => import('../pkg/netcode_lab_page.js'),
+  full: () => import('../pkg/netcode_lab.js'), // not preloaded: fetched after the first frame
+};
+const loading = {};
 let exports = null;
 
-/** The initialised `netcode_lab` module, or `null` after showing why it failed to load. */
-export async function loadCore() {
-  try {
-    const core = await import('../pkg/netcode_lab.js');
-    exports = await core.default();
-    return core;
-  } catch (error) {
-    showError(t('banner.load', { message: error?.message ?? error }));
-    return null;
-  }
+/** The initialised module of `build` ('page' or 'full'), or `null` after showing why it failed to load. */
+export function loadCore(build = 'full') {
+  loading[build] ??= (async () => {
+    try {
+      const core = await builds[build]();
+      exports = await core.default();
+      return core;
+    } catch (error) {
+      showError(t('banner.load', { message: error?.message ?? error }));
+      return null;
+    }
+  })();
+  return loading[build];
 }
 
-/** Bytes of the core's WebAssembly memory (it only grows; the soak watches it). */
+/** Bytes of the newest loaded core's WebAssembly memory (it only grows; the soak watches it). */
 export function wasmMemoryBytes() {
   return exports?.memory?.buffer?.byteLength ?? 0;
 }

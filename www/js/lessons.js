@@ -74,7 +74,6 @@ function toleranceText(check, article, range = [article]) {
 class LessonContext {
   constructor(app) {
     this.app = app;
-    this.core = app.core;
     this.cache = new Map();
     this.runId = -1;
     this.examples = new Map();
@@ -88,6 +87,7 @@ class LessonContext {
     return this;
   }
 
+  get core() { return this.app.core; } // the full core once it is in (main.js swaps it after the first frame)
   get model() { return this.app.model; }
   get params() { return this.app.model.params; }
 

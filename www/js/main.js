@@ -37,7 +37,9 @@ class App {
   constructor(core) {
     this.core = core;
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    this.state = { playhead: 0, playing: !reducedMotion, speed: 1, keys: { left: false, right: false, up: false, down: false } };
+    this.state = { playhead: 0, playing: false, speed: 1, keys: { left: false, right: false, up: false, down: false } };
+    /** Whether the run starts playing at the reader's first interaction (see `playOnFirstInteraction`). */
+    this.autoplay = !reducedMotion;
     this.model = new Model(core);
     /** Heavy re-simulation that is not the frame's own (the delay sweep, the league table) runs here, on its own core. */
     this.worker = new SimWorker();
@@ -68,7 +70,10 @@ class App {
       state: this.state,
       model: () => this.model,
       seek: (t) => this.seek(t),
+      onPlayingChange: () => { this.autoplay = false; }, // a Play/Pause (by the reader or a lesson) decides
     });
+    this.transport.setPlaying(false);
+    this.autoplay = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     buildTraceIO(document.getElementById('trace-io'), {
       core: () => this.core,
       model: () => this.model,
@@ -97,6 +102,14 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
+    this.playOnFirstInteraction();
+    // The full core (traces, engines, lessons' helpers: core.js) is fetched now, beside the plots; the tools
+    // that need it hold their clicks until it is in.
+    const full = loadCore('full').then((core) => {
+      if (core && core !== this.core) this.upgrade(core);
+      return core;
+    });
+    if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [import('./plots.js'), import('./comparison.js')];
@@ -110,12 +123,71 @@ class App {
       this.lastDraw = { runId: -1 };
       this.draw();
     }
+    await full;
     await nextTask();
     this.complete = true;
     this.lastDraw = { runId: -1 };
     this.draw();
     performance.mark('boot:complete');
     document.documentElement.dataset.complete = 'true';
+  }
+
+  /**
+   * The run starts playing at the reader's first sign of presence — a pointer move, a touch, a key, the wheel or
+   * a scroll — rather than at load: an animation from the first frame keeps a phone's main thread busy before
+   * anyone looks (Lighthouse counts every frame of it as blocking time). Until then the Play button pulses (a
+   * compositor-only CSS animation). Choosing Play/Pause, seeking or a lesson pausing on its moment cancels it.
+   */
+  playOnFirstInteraction() {
+    const types = ['pointermove', 'pointerdown', 'keydown', 'wheel', 'touchstart', 'scroll'];
+    const play = document.getElementById('play');
+    const stop = () => {
+      for (const type of types) window.removeEventListener(type, start, true);
+      play?.classList.remove('inviting');
+    };
+    const start = (e) => {
+      // A press on the transport is the reader's own choice (Play, a step, the scrub): let it decide.
+      if (e.type === 'pointerdown' && e.target.closest?.('#transport')) this.autoplay = false;
+      stop();
+      if (this.autoplay) this.transport.setPlaying(true);
+    };
+    if (!this.autoplay) return;
+    play?.classList.add('inviting');
+    this.stopInviting = stop;
+    for (const type of types) window.addEventListener(type, start, { capture: true, passive: true });
+  }
+
+  /** From the first-frame core to the full one: the same run on it (model.js `upgrade`), and every caller's. */
+  upgrade(core) {
+    this.core = core;
+    this.model.upgrade(core);
+    window.netcodeLab.core = core;
+    performance.mark('boot:full-core');
+  }
+
+  /**
+   * Until `ready` resolves, clicks (on buttons, checkboxes, links) and changes inside the elements `ids` are
+   * held, then replayed in order: a reader who opens a lesson or picks an engine in the first moments gets it a
+   * moment later instead of an error.
+   */
+  holdUntil(ready, ids) {
+    const roots = ids.map((id) => document.getElementById(id)).filter(Boolean);
+    const held = [];
+    const hold = (e) => {
+      if (e.type === 'click' && !e.target.closest?.('button, input, a')) return;
+      e.stopImmediatePropagation();
+      if (e.type === 'click') e.preventDefault();
+      held.push(e);
+    };
+    for (const root of roots) for (const type of ['click', 'change']) root.addEventListener(type, hold, true);
+    ready.then((core) => {
+      for (const root of roots) for (const type of ['click', 'change']) root.removeEventListener(type, hold, true);
+      if (!core) return;
+      for (const e of held) {
+        if (e.type === 'click') e.target.click();
+        else e.target.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+    });
   }
 
   /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
@@ -243,6 +315,8 @@ class App {
   }
 
   seek(t) {
+    this.autoplay = false; // the reader (or a test) chose a moment: stay on it
+    this.stopInviting?.();
     this.state.playhead = this.clamp(t);
     this.draw();
   }
@@ -304,8 +378,11 @@ class App {
   }
 }
 
+/** A link to a lesson, an engine or a step needs the full core from the first frame (core.js). */
+const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
+
 async function main() {
-  const core = await loadCore();
+  const core = await loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
   if (!core) return;
   performance.mark('boot:core');
   const app = new App(core);

@@ -13,9 +13,32 @@ export class Model {
     this.refresh();
   }
 
+  /**
+   * Moves to another build of the core (the full one, after the first frame; see core.js). The same parameters
+   * give the same run, bit for bit, so nothing shown changes (same `runId`, caches kept); a trace being shown
+   * stays on the old core until the next `setParams`.
+   */
+  upgrade(core) {
+    this.core = core;
+    if (this.imported) {
+      this.nextCore = core;
+      return;
+    }
+    const old = this.pg;
+    this.pg = new core.Playground(this.params);
+    old.free();
+  }
+
   /** Re-runs the window; throws (with the field named) and keeps the old run when `params` is refused. */
   setParams(params) {
-    this.pg.setParams(params);
+    if (this.nextCore) {
+      const old = this.pg;
+      this.pg = new this.nextCore.Playground(params);
+      this.nextCore = null;
+      old.free();
+    } else {
+      this.pg.setParams(params);
+    }
     this.trace = null;
     this.importBytes = null;
     this.refresh();

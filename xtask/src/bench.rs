@@ -57,6 +57,11 @@ pub fn run(root: &Path, baseline: Option<&str>, runs: Option<usize>, only: Optio
     for side in &sides {
         let mut f = serde_json::Map::new();
         f.insert("wasmBytes".into(), file_size(&side.site.join("pkg/netcode_lab_bg.wasm")).into());
+        // The first-frame build (issue 14); older trees have one build, which is also the first frame's.
+        let page = side.site.join("pkg/netcode_lab_page_bg.wasm");
+        if page.is_file() {
+            f.insert("pageWasmBytes".into(), file_size(&page).into());
+        }
         f.insert("url".into(), serve_in_background(&side.site, side.encoding)?.into());
         f.insert("compressed".into(), (side.encoding == Encoding::Compressed).into());
         if only.contains("native") {

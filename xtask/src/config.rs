@@ -21,8 +21,10 @@ pub struct BuildConfig {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Budget {
-    /// The largest optimised wasm `cargo xtask test` accepts.
+    /// The largest optimised first-frame wasm (`netcode_lab_page`) `cargo xtask test` accepts.
     pub wasm_bytes: u64,
+    /// The largest optimised full wasm (`netcode_lab`) `cargo xtask test` accepts.
+    pub full_wasm_bytes: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -31,6 +33,8 @@ pub struct Build {
     pub target: String,
     pub out_dir: String,
     pub out_name: String,
+    /// The first-frame build's base name (www/pkg/<page-out-name>.js + _bg.wasm).
+    pub page_out_name: String,
 }
 
 #[derive(Debug, Deserialize)]

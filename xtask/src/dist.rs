@@ -187,7 +187,9 @@ fn static_imports(text: &str) -> Vec<String> {
                 let rest = &code[at + pattern.len()..];
                 let Some(spec) = rest.split(quote).next() else { continue };
                 let dynamic = i == 2;
-                let wanted = if dynamic { spec.contains("/pkg/") } else { is_static };
+                // A glue import marked `not preloaded` (the full build, fetched after the first frame) stays out.
+                let wanted =
+                    if dynamic { spec.contains("/pkg/") && !code.contains("not preloaded") } else { is_static };
                 if wanted && (spec.starts_with("./") || spec.starts_with("../")) && spec.ends_with(".js") {
                     found.push(spec.to_string());
                 }
@@ -215,6 +217,17 @@ mod tests {
                     export { d } from './d.js';\nimport {\n  e,\n} from './e.js';\nconst x = 'from \\'./no.js\\'';\n\
                     const lazy = () => import('./lazy.js');\nconst core = await import('../pkg/core.js');";
         assert_eq!(static_imports(text), ["./a.js", "../b.js", "./c.js", "./d.js", "./e.js", "../pkg/core.js"]);
+        // The full build, fetched after the first frame, is marked and stays out (core.js).
+        let split =
+            "  page: () => import('../pkg/small.js'),\n  full: () => import('../pkg/big.js'), // not preloaded: later";
+        assert_eq!(static_imports(split), ["../pkg/small.js"]);
+    }
+
+    #[test]
+    fn the_playground_preloads_the_first_frame_core_only() {
+        let www = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www");
+        let core = std::fs::read_to_string(www.join("js/core.js")).unwrap();
+        assert_eq!(static_imports(&core), ["./banner.js", "./i18n.js", "../pkg/netcode_lab_page.js"]);
     }
 
     #[test]

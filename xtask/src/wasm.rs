@@ -1,11 +1,21 @@
-//! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg.
+//! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — twice,
+//! from the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`,
+//! `<page-out-name>`) and the full build (default features, `<out-name>`).
 
 use crate::run::{say, Cmd};
 use crate::toolchain::{Tools, WASM_TARGET};
 use std::path::{Path, PathBuf};
 
-/// Sizes in bytes at each step, for the closing numbers.
+/// Both builds' sizes.
 pub struct BuildReport {
+    /// The first-frame build (`netcode_lab_page`).
+    pub page: Sizes,
+    /// The full build (`netcode_lab`).
+    pub full: Sizes,
+}
+
+/// Sizes in bytes at each step, for the closing numbers.
+pub struct Sizes {
     pub cargo_wasm: u64,
     pub bindgen_wasm: u64,
     pub optimised_wasm: u64,
@@ -16,28 +26,41 @@ fn size(path: &Path) -> u64 {
     path.metadata().map(|m| m.len()).unwrap_or(0)
 }
 
-/// Builds the page's wasm module into `<out-dir>` (www/pkg) and optimises it.
+/// Builds both wasm modules into `<out-dir>` (www/pkg) and optimises them.
 pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
+    let page = build_one(root, tools, &tools.cfg.build.page_out_name, &["--no-default-features"])?;
+    let full = build_one(root, tools, &tools.cfg.build.out_name, &[])?;
+    Ok(BuildReport { page, full })
+}
+
+/// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
+fn build_one(root: &Path, tools: &Tools, out_name: &str, features: &[&str]) -> Result<Sizes, String> {
     let log_dir = root.join("target/xtask/logs");
     let build = &tools.cfg.build;
-    say("build", format!("cargo build --release --target {WASM_TARGET} --lib ({:?} route)", tools.wasm_cargo.route));
+    let shown = if features.is_empty() { String::new() } else { format!(" {}", features.join(" ")) };
+    say(
+        "build",
+        format!("cargo build --release --target {WASM_TARGET} --lib{shown} ({:?} route)", tools.wasm_cargo.route),
+    );
     tools
         .wasm_cargo
         .cmd(root)
         .args(["build", "--release", "--target", WASM_TARGET, "--lib", "-p", "netcode-lab"])
-        .run_logged(&log_dir.join("wasm-build.log"))?;
+        .args(features)
+        .run_logged(&log_dir.join(format!("wasm-build-{out_name}.log")))?;
+    // Cargo names the file after the crate whatever the features: wasm-bindgen reads it before the next build.
     let raw: PathBuf =
         tools.wasm_cargo.target_dir.join(WASM_TARGET).join("release").join(format!("{}.wasm", build.out_name));
 
     let out_dir = root.join(&build.out_dir);
-    say("build", format!("wasm-bindgen --target {} --out-dir {}", build.target, build.out_dir));
+    say("build", format!("wasm-bindgen --target {} --out-name {out_name} --out-dir {}", build.target, build.out_dir));
     Cmd::new(tools.wasm_bindgen())
-        .args(["--target", &build.target, "--out-name", &build.out_name, "--out-dir"])
+        .args(["--target", &build.target, "--out-name", out_name, "--out-dir"])
         .arg(&out_dir)
         .arg(&raw)
-        .run_logged(&log_dir.join("wasm-bindgen.log"))?;
+        .run_logged(&log_dir.join(format!("wasm-bindgen-{out_name}.log")))?;
 
-    let bg = out_dir.join(format!("{}_bg.wasm", build.out_name));
+    let bg = out_dir.join(format!("{out_name}_bg.wasm"));
     let bindgen_size = size(&bg);
     let tmp = bg.with_extension("opt.wasm");
     say("build", format!("wasm-opt {}", tools.cfg.wasm_opt.flags.join(" ")));
@@ -46,19 +69,19 @@ pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
         .arg(&bg)
         .arg("-o")
         .arg(&tmp)
-        .run_logged(&log_dir.join("wasm-opt.log"))?;
+        .run_logged(&log_dir.join(format!("wasm-opt-{out_name}.log")))?;
     std::fs::rename(&tmp, &bg).map_err(|e| format!("cannot replace {}: {e}", bg.display()))?;
 
-    let report = BuildReport {
+    let report = Sizes {
         cargo_wasm: size(&raw),
         bindgen_wasm: bindgen_size,
         optimised_wasm: size(&bg),
-        js_glue: size(&out_dir.join(format!("{}.js", build.out_name))),
+        js_glue: size(&out_dir.join(format!("{out_name}.js"))),
     };
     say(
         "build",
         format!(
-            "wasm sizes: cargo {} B → wasm-bindgen {} B → wasm-opt {} B (js glue {} B)",
+            "{out_name} sizes: cargo {} B → wasm-bindgen {} B → wasm-opt {} B (js glue {} B)",
             report.cargo_wasm, report.bindgen_wasm, report.optimised_wasm, report.js_glue
         ),
     );

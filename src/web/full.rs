@@ -1,0 +1,180 @@
+//! The full build's part of `Playground` (cargo feature `full`): what the first frame does not need — traces in
+//! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
+//! The page loads it after the first frame (see ARCHITECTURE.md, "Two wasm builds"); the workers load only it.
+
+use crate::engines::run::{rows_from_frames, score_all, COLUMNS as ENGINE_COLUMNS};
+use crate::engines::StrategyKind;
+use crate::sim::export;
+use crate::sim::imported::{self, ImportedTrace};
+use crate::sim::league::{league, setup, Network};
+use crate::sim::sweep::capacity_sweep;
+use crate::trace::Trace;
+use js_sys::Float64Array;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{js_error, to_js};
+use super::playground::{params_from_js, trace_error, Imported, Playground};
+
+fn strategy(name: &str) -> Result<StrategyKind, JsError> {
+    StrategyKind::from_name(name)
+        .ok_or_else(|| JsError::new(&format!("`strategy`: unknown `{name}` (known: {})", StrategyKind::names())))
+}
+
+/// The trace in `bytes` (UTF-8 text), read and made ready for the views.
+fn read_import(bytes: &[u8]) -> Result<(Trace, ImportedTrace), JsError> {
+    let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
+    let imported = imported::import(&trace).map_err(trace_error)?;
+    Ok((trace, imported))
+}
+
+fn metrics_of(imported: &ImportedTrace) -> Result<JsValue, JsError> {
+    to_js(&serde_json::json!({ "trace": imported.metrics }))
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
+    /// `setParams`. Returns the summary `{kind, snapshots, samples, sendInterval, note, counts}` (`counts`: what
+    /// the buffer counted and did not play); a bad trace is refused naming field and index, and nothing changes.
+    #[wasm_bindgen(js_name = importTrace)]
+    pub fn import_trace(&mut self, text: &str) -> Result<JsValue, JsError> {
+        self.import_bytes(text.as_bytes())
+    }
+
+    /// [`Playground::import_trace`] for the file's bytes (so that UTF-16 and invalid UTF-8 are named).
+    #[wasm_bindgen(js_name = importTraceBytes)]
+    pub fn import_bytes(&mut self, bytes: &[u8]) -> Result<JsValue, JsError> {
+        let (trace, imported) = read_import(bytes)?;
+        let summary = to_js(&imported.summary)?;
+        let metrics = metrics_of(&imported)?;
+        self.imported = Some(Imported { trace: Some(trace), metrics, recording: imported.recording });
+        Ok(summary)
+    }
+
+    /// For the page's import worker (its own core): reads and replays the trace in `bytes` and returns
+    /// `{summary, metrics, frames, snapshots}` — the two timelines' rows as `Float64Array`s of their own (they can
+    /// be transferred) — for [`Playground::show_imported`] on the page's core.
+    #[wasm_bindgen(js_name = prepareImport)]
+    pub fn prepare_import(bytes: &[u8]) -> Result<JsValue, JsError> {
+        let (_, mut imported) = read_import(bytes)?;
+        let out = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&out, &key.into(), value).map(|_| ());
+        let failed = |_| JsError::new("cannot build the import's result object");
+        set("summary", &to_js(&imported.summary)?).map_err(failed)?;
+        set("metrics", &metrics_of(&imported)?).map_err(failed)?;
+        set("frames", &Float64Array::from(imported.recording.frames.rows())).map_err(failed)?;
+        set("snapshots", &Float64Array::from(imported.recording.snapshots.rows())).map_err(failed)?;
+        Ok(out.into())
+    }
+
+    /// The current run as a trace of `kind` (`snapshots` or `paths`), or the imported trace itself.
+    #[wasm_bindgen(js_name = exportTrace)]
+    pub fn export_trace(&self, kind: &str) -> Result<String, JsError> {
+        if let Some(imported) = &self.imported {
+            return match &imported.trace {
+                Some(trace) => Ok(trace.to_json()),
+                None => Err(JsError::new("`kind`: this trace was read by the import worker; export the file itself")),
+            };
+        }
+        match kind {
+            "snapshots" => Ok(export::snapshot_trace(&self.sim).to_json()),
+            "paths" => Ok(export::path_trace(&self.sim).to_json()),
+            other => Err(JsError::new(&format!("`kind`: unknown trace kind `{other}` (snapshots, paths)"))),
+        }
+    }
+
+    /// Every strategy of `crate::engines`, in table order: `[{name, buffered}]` (`buffered`: it renders behind
+    /// its data and can run dry — all but `latest`).
+    pub fn strategies() -> Result<JsValue, JsError> {
+        let list: Vec<_> =
+            StrategyKind::ALL.iter().map(|k| serde_json::json!({"name": k.name(), "buffered": k.buffered()})).collect();
+        to_js(&list)
+    }
+
+    /// Column names of a strategy's rows (`engineRows`).
+    #[wasm_bindgen(js_name = engineColumns)]
+    pub fn engine_columns() -> Vec<String> {
+        ENGINE_COLUMNS.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Strategy `name` replayed on the current run: one row per frame (`engineColumns`), a copy JS may keep.
+    /// `playground` is read from the run's own frames; the others are re-run only when the run's client inputs
+    /// or their own parameters changed.
+    #[wasm_bindgen(js_name = engineRows)]
+    pub fn engine_rows(&mut self, name: &str) -> Result<Float64Array, JsError> {
+        let kind = strategy(name)?;
+        if self.imported.is_some() {
+            return Err(JsError::new("`strategy`: the engines replay simulated runs, not an imported trace"));
+        }
+        if kind == StrategyKind::Playground {
+            return Ok(Float64Array::from(&rows_from_frames(&self.sim.recording().frames)[..]));
+        }
+        let (id, inputs) = self.sim.client_inputs();
+        let s = setup(self.sim.params(), None);
+        let made = self.engines.get(&s, kind, id, inputs, self.sim.time_map(), self.sim.truth()).map_err(js_error)?;
+        Ok(Float64Array::from(&made.rows[..]))
+    }
+
+    /// The listed strategies scored on the current run (the league table's custom column for them):
+    /// `{name: {rmsError, addedLatency, stalls, snaps, jerk, underrunShare, …}}`.
+    #[wasm_bindgen(js_name = engineMetrics)]
+    pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
+        let (_, inputs) = self.sim.client_inputs();
+        let s = setup(self.sim.params(), None);
+        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
+        // `playground` is this run's own pipeline: scored from its frames, not replayed (`engines::run`).
+        let frames = Some(&self.sim.recording().frames);
+        let scored = score_all(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), frames).map_err(js_error)?;
+        let out: std::collections::BTreeMap<_, _> = kinds.iter().map(|k| k.name()).zip(scored).collect();
+        to_js(&out)
+    }
+
+    /// The league table (`crate::sim::league`): every strategy on each of `networks` (`lan`, `sameRegion`,
+    /// `crossRegion`, `mobile`, `custom` = `params` as given). Heavy: the page calls it from a Web Worker.
+    pub fn league(params: JsValue, networks: Vec<String>) -> Result<JsValue, JsError> {
+        let params = params_from_js(params)?;
+        let networks = networks
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                Network::parse(n).ok_or_else(|| {
+                    JsError::new(&format!(
+                        "`networks[{i}]`: unknown `{n}` (known: lan, sameRegion, crossRegion, mobile, custom)"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        to_js(&league(&params, &networks, &StrategyKind::ALL).map_err(js_error)?)
+    }
+
+    /// Names of the built-in traces (the seeds' worked examples).
+    #[wasm_bindgen(js_name = exampleNames)]
+    pub fn example_names() -> Vec<String> {
+        crate::trace::examples::EXAMPLES.iter().map(|e| e.name.to_string()).collect()
+    }
+
+    /// A built-in trace as JSON.
+    #[wasm_bindgen(js_name = exampleTrace)]
+    pub fn example_trace(name: &str) -> Result<String, JsError> {
+        crate::trace::examples::example(name)
+            .map(|t| t.to_json())
+            .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
+    }
+
+    /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
+    #[wasm_bindgen(js_name = replayTrace)]
+    pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {
+        let trace = Trace::from_json(text).map_err(trace_error)?;
+        let replay = crate::trace::replay(&trace).map_err(trace_error)?;
+        let value: serde_json::Value =
+            serde_json::from_str(&replay.to_json()).map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&value)
+    }
+
+    /// The same client replayed with other buffer capacities (seed 004 §3.3): one point per capacity, with
+    /// `readyShare`, `gapShare`, `underrunShare` and `capacity`.
+    #[wasm_bindgen(js_name = sweepCapacity)]
+    pub fn sweep_capacity(&self, capacities: Vec<usize>) -> Result<JsValue, JsError> {
+        to_js(&capacity_sweep(self.sim.params(), &capacities).map_err(js_error)?)
+    }
+}
