@@ -4,7 +4,7 @@
 //! re-simulation (`run_60s_60fps` + `metrics_60s_60fps`): compare `engines_all_60s` with their sum.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use netcode_lab::engines::run::{run as run_strategy, Keep};
+use netcode_lab::engines::run::{run as run_strategy, score_all, Keep};
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::sim::league::{league, setup, Network};
 use netcode_lab::sim::params::SimParams;
@@ -26,7 +26,8 @@ fn whole_runs(c: &mut Criterion) {
     c.bench_function("sweep_64_points_20s", |b| b.iter(|| sweep(black_box(&page), &delays).unwrap().len()));
 }
 
-/// Every strategy replays the run's client inputs and is scored (one network's column of the league table),
+/// Every strategy replays the run's client inputs and is scored (one network's column of the league table; the
+/// `playground` strategy is the run's own pipeline, scored from its frames),
 /// the four engines the page draws by default replayed for their rows only (what the main thread adds per change),
 /// and the whole league table on the five networks of a 20 s page run (the Worker's job).
 fn engines(c: &mut Criterion) {
@@ -40,7 +41,10 @@ fn engines(c: &mut Criterion) {
             .map(|&k| run_strategy(&s, k, inputs, sim.time_map(), sim.truth(), keep).unwrap().rows.len())
             .sum::<usize>()
     };
-    c.bench_function("engines_all_60s_scored", |b| b.iter(|| all(Keep::METRICS, &StrategyKind::ALL)));
+    let frames = Some(&sim.recording().frames);
+    c.bench_function("engines_all_60s_scored", |b| {
+        b.iter(|| score_all(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), frames).unwrap().len())
+    });
     c.bench_function("engines_all_60s_replayed", |b| b.iter(|| all(Keep::ROWS, &StrategyKind::ALL)));
     let drawn = [StrategyKind::Mirror, StrategyKind::Ngo, StrategyKind::Source, StrategyKind::Geckos];
     c.bench_function("engines_4_drawn_60s", |b| b.iter(|| all(Keep::ROWS, &drawn)));

@@ -11,20 +11,29 @@
 //! keeps its own state only, so a change of one engine's parameters re-runs that engine alone ([`Bank`]).
 //!
 //! Cost: a replay is cheap (an engine is 0.1–0.2 ms per 60 s at 60 fps natively; the seeds' references replay
-//! a whole `RemotePlayback`, ~0.3 ms), but scoring a track (`metrics_of`) costs about as much again. The page
-//! therefore replays only the strategies it draws, without scoring them ([`Bank`]), and `playground` — the page's
-//! own pipeline — is read from the run's frames, not replayed ([`rows_from_frames`]); the league table, which
-//! scores every strategy on five networks, runs in a Web Worker (`sim::league`).
+//! a whole `RemotePlayback`, ~0.3 ms), but scoring a track (`metrics_of`) costs about as much again. What is
+//! shared rather than done again per strategy:
+//! - `playground` is the page's own pipeline, which the run (or the league's logging pass) has already stepped on
+//!   these very inputs: its rows and its score are read from the pipeline's frames ([`rows_from_frames`],
+//!   [`score_frames`], [`score_all`]; `sim::league` scores it while it logs), never replayed. A replay would give
+//!   the same bits (`tests/engines/league.rs` checks rows and metrics).
+//! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
+//! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
+//!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
+//!
+//! `examples/engines_cost.rs` counts the instructions of all this under callgrind (the speed goal of issue 13).
 
-use super::{Setup, ShownMode, Smoother, StrategyKind};
+use super::{Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
+use crate::geom::Vec2;
 use crate::param::ParamError;
 use crate::sim::metrics::{metrics_of, Point, TrackMetrics};
 use crate::sim::record::frame;
 use crate::sim::remote::ClientInput;
 use crate::sim::timeline::Timeline;
 use crate::sim::world::{TimeMap, TruthTrack};
+use crate::sim::FrameTick;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -75,6 +84,65 @@ impl Keep {
     pub const BOTH: Keep = Keep { rows: true, metrics: true };
 }
 
+/// What scoring keeps of a track while it is shown frame by frame (by a replay, or read from the run's own frames),
+/// turned into [`StrategyMetrics`] at the end: the per-frame points for `sim::metrics::metrics_of`, the underrun
+/// and extrapolation counts, and the lag sum.
+pub struct Scorer {
+    kind: StrategyKind,
+    points: Vec<Option<Point>>,
+    underruns: usize,
+    extrapolated: usize,
+    lag_sum: f64,
+    lag_n: usize,
+}
+
+impl Scorer {
+    /// A scorer for `frames` frames of strategy `kind`.
+    pub fn new(kind: StrategyKind, frames: usize) -> Self {
+        Scorer { kind, points: Vec::with_capacity(frames), underruns: 0, extrapolated: 0, lag_sum: 0.0, lag_n: 0 }
+    }
+
+    /// One frame `dt` seconds long, when the true server time was `server_now`, in which the strategy showed
+    /// `shown`.
+    #[inline]
+    pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
+        self.underruns += usize::from(shown.mode.is_underrun());
+        self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
+        let lag = server_now - shown.render_time;
+        if lag.is_finite() {
+            self.lag_sum += lag;
+            self.lag_n += 1;
+        }
+        let position = shown.position.filter(|p| p.is_finite());
+        self.points.push(position.map(|pos| Point { dt, server_now, pos }));
+    }
+
+    /// The metrics of the frames pushed, against `truth`.
+    pub fn finish(self, truth: &TruthTrack) -> StrategyMetrics {
+        let n = self.points.len().max(1) as f64;
+        let mean_lag = if self.lag_n > 0 { self.lag_sum / self.lag_n as f64 } else { f64::NAN };
+        StrategyMetrics {
+            strategy: self.kind,
+            track: metrics_of(&self.points, truth, mean_lag),
+            underrun_share: self.kind.buffered().then_some(self.underruns as f64 / n),
+            extrapolation_share: self.extrapolated as f64 / n,
+            mean_lag,
+        }
+    }
+}
+
+/// Feeds `inputs` to `smoother` in order, handing each frame's tick and what it showed to `on_frame`.
+#[inline(always)]
+fn replay(smoother: &mut dyn Smoother, inputs: &[ClientInput], mut on_frame: impl FnMut(&FrameTick, &Shown)) {
+    for input in inputs {
+        match input {
+            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(snapshot, *arrival),
+            ClientInput::Rtt(now, rtt) => smoother.on_rtt(*now, *rtt),
+            ClientInput::Frame(tick) => on_frame(tick, &smoother.frame(tick.reading, tick.dt)),
+        }
+    }
+}
+
 /// Feeds `inputs` to `smoother`, keeping the per-frame rows and/or scoring the track against `truth`.
 pub fn drive(
     kind: StrategyKind,
@@ -84,53 +152,33 @@ pub fn drive(
     truth: &TruthTrack,
     keep: Keep,
 ) -> StrategyRun {
-    let keep_rows = keep.rows;
     let frames = inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count();
-    let mut rows = Vec::with_capacity(if keep_rows { frames * STRIDE } else { 0 });
-    let mut points: Vec<Option<Point>> = Vec::with_capacity(if keep.metrics { frames } else { 0 });
-    let (mut underruns, mut extrapolated, mut lag_sum, mut lag_n) = (0usize, 0usize, 0.0, 0usize);
-    for input in inputs {
-        match *input {
-            ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(&snapshot, arrival),
-            ClientInput::Rtt(now, rtt) => smoother.on_rtt(now, rtt),
-            ClientInput::Frame(tick) => {
-                let shown = smoother.frame(tick.reading, tick.dt);
-                let server_now = map.server_of_local(tick.local);
-                if !keep.metrics {
-                    if keep_rows {
-                        let p = shown.position.filter(|p| p.is_finite());
-                        let (x, y) = p.map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
-                        rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
-                    }
-                    continue;
+    let mut rows = Vec::with_capacity(if keep.rows { frames * STRIDE } else { 0 });
+    let mut push_row = |shown: &Shown| {
+        let (x, y) = shown.position.filter(|p| p.is_finite()).map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
+        rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
+    };
+    // One loop per case, so the page's rows-only replay carries no scoring.
+    let metrics = match (keep.rows, keep.metrics) {
+        (_, true) => {
+            let mut scorer = Scorer::new(kind, frames);
+            replay(smoother, inputs, |tick, shown| {
+                if keep.rows {
+                    push_row(shown);
                 }
-                underruns += usize::from(shown.mode.is_underrun());
-                extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
-                let lag = server_now - shown.render_time;
-                if lag.is_finite() {
-                    lag_sum += lag;
-                    lag_n += 1;
-                }
-                let position = shown.position.filter(|p| p.is_finite());
-                if keep_rows {
-                    let (x, y) = position.map_or((f64::NAN, f64::NAN), |p| (p.x, p.y));
-                    rows.extend_from_slice(&[shown.render_time, x, y, shown.mode.code()]);
-                }
-                if keep.metrics {
-                    points.push(position.map(|pos| Point { dt: tick.dt, server_now, pos }));
-                }
-            }
+                scorer.push(tick.dt, map.server_of_local(tick.local), shown);
+            });
+            Some(scorer.finish(truth))
         }
-    }
-    let n = points.len().max(1) as f64;
-    let mean_lag = if lag_n > 0 { lag_sum / lag_n as f64 } else { f64::NAN };
-    let metrics = keep.metrics.then(|| StrategyMetrics {
-        strategy: kind,
-        track: metrics_of(&points, truth, mean_lag),
-        underrun_share: kind.buffered().then_some(underruns as f64 / n),
-        extrapolation_share: extrapolated as f64 / n,
-        mean_lag,
-    });
+        (true, false) => {
+            replay(smoother, inputs, |_, shown| push_row(shown));
+            None
+        }
+        (false, false) => {
+            replay(smoother, inputs, |_, _| {});
+            None
+        }
+    };
     StrategyRun { kind, rows, metrics }
 }
 
@@ -147,31 +195,91 @@ pub fn run(
     Ok(drive(kind, smoother.as_mut(), inputs, map, truth, keep))
 }
 
-/// The `playground` strategy's rows read from the run's own frames (it is the page's pipeline; a replay gives
-/// the very same bits — `tests/engines/league.rs` checks it), with the mode `reference::Article` gives.
-pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
-    let code = |status: SampleStatus| SampleStatus::ALL.iter().position(|s| *s == status).map_or(-1.0, |i| i as f64);
-    let (ready, underrun) = (code(SampleStatus::Ready), code(SampleStatus::Underrun));
-    let extrapolated = DisplayMode::ALL.iter().position(|m| *m == DisplayMode::Extrapolated).map_or(-1.0, |i| i as f64);
-    let mut rows = Vec::with_capacity(frames.len() * STRIDE);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+/// How the run's own frames say what the `playground` strategy shows: its render time and position, with the
+/// mode `reference::Article` gives (the page's pipeline is that strategy: a replay gives the very same bits —
+/// `tests/engines/league.rs` checks it).
+pub struct FrameModes {
+    ready: f64,
+    underrun: f64,
+    extrapolated: f64,
+}
+
+impl Default for FrameModes {
+    fn default() -> Self {
+        let code =
+            |status: SampleStatus| SampleStatus::ALL.iter().position(|s| *s == status).map_or(-1.0, |i| i as f64);
+        let extrapolated =
+            DisplayMode::ALL.iter().position(|m| *m == DisplayMode::Extrapolated).map_or(-1.0, |i| i as f64);
+        FrameModes { ready: code(SampleStatus::Ready), underrun: code(SampleStatus::Underrun), extrapolated }
+    }
+}
+
+impl FrameModes {
+    /// What the frame row `r` (`sim::record::frame` columns) shows.
+    pub fn shown(&self, r: &[f64]) -> Shown {
         let (x, y, status) = (r[frame::X], r[frame::Y], r[frame::STATUS]);
-        let mode = if status == underrun {
-            if r[frame::MODE] == extrapolated {
+        let mode = if status == self.underrun {
+            if r[frame::MODE] == self.extrapolated {
                 ShownMode::Extrapolated
             } else {
                 ShownMode::Held
             }
         } else if !(x.is_finite() && y.is_finite()) {
             ShownMode::Nothing
-        } else if status == ready {
+        } else if status == self.ready {
             ShownMode::Interpolated
         } else {
             ShownMode::Waiting
         };
-        rows.extend_from_slice(&[r[frame::RENDER_TIME], x, y, mode.code()]);
+        let position = Vec2::new(x, y);
+        Shown { position: position.is_finite().then_some(position), render_time: r[frame::RENDER_TIME], mode }
+    }
+}
+
+/// The `playground` strategy's rows read from the run's own frames.
+pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
+    let modes = FrameModes::default();
+    let mut rows = Vec::with_capacity(frames.len() * STRIDE);
+    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+        let shown = modes.shown(r);
+        rows.extend_from_slice(&[shown.render_time, r[frame::X], r[frame::Y], shown.mode.code()]);
     }
     rows
+}
+
+/// The `playground` strategy scored from the run's own frames, without a replay (the same metrics as
+/// [`drive`] gives, bit for bit).
+pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
+    let modes = FrameModes::default();
+    let mut scorer = Scorer::new(StrategyKind::Playground, frames.len());
+    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+        scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
+    }
+    scorer.finish(truth)
+}
+
+/// Every strategy of `kinds` scored on one run's client inputs, in order. `own_frames`, when given, are the
+/// frames the page's pipeline recorded on those very inputs: `playground` is then scored from them rather than
+/// replayed (the pipeline already ran it). They must hold one row per frame input; otherwise it is replayed.
+pub fn score_all(
+    setup: &Setup,
+    kinds: &[StrategyKind],
+    inputs: &[ClientInput],
+    map: &TimeMap,
+    truth: &TruthTrack,
+    own_frames: Option<&Timeline>,
+) -> Result<Vec<StrategyMetrics>, ParamError> {
+    let covers = |frames: &&Timeline| {
+        frames.dropped() == 0 && frames.len() == inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count()
+    };
+    let own_frames = own_frames.filter(covers);
+    kinds
+        .iter()
+        .map(|&kind| match (kind, own_frames) {
+            (StrategyKind::Playground, Some(frames)) => Ok(score_frames(frames, truth)),
+            _ => Ok(run(setup, kind, inputs, map, truth, Keep::METRICS)?.metrics.expect("scored")),
+        })
+        .collect()
 }
 
 /// The page's cache of the strategies it draws (rows only, no scoring) on the current simulation: a strategy is

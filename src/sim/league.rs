@@ -4,18 +4,20 @@
 //! ```text
 //!  for each network:   params with the preset's send rate and links (the strategies keep their own settings)
 //!                      └► the remote pipeline once ─► its client inputs (same seed: same losses, same jitter)
-//!                            └► every strategy replays them (engines::run) ─► StrategyMetrics
+//!                            │  and, frame by frame, what it shows: that pipeline *is* `playground`, scored as it runs
+//!                            └► every other strategy replays them (engines::run) ─► StrategyMetrics
 //!  per network and column (rmsError, addedLatency, stalls, snaps, jerk, underrunShare): the lowest is best
 //! ```
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
 
-use crate::engines::run::{run, Keep, StrategyMetrics};
+use crate::engines::run::{run, FrameModes, Keep, Scorer, StrategyMetrics};
 use crate::engines::{Setup, StrategyKind, Stream};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
-use crate::sim::sweep::client_inputs;
+use crate::sim::record::frame;
+use crate::sim::sweep::client_inputs_with;
 use crate::sim::world::{TimeMap, TruthTrack};
 use serde::Serialize;
 
@@ -116,11 +118,25 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         p.validate().map_err(|e| ParamError::new(e.field, format!("on {}: {}", network.label, e.message)))?;
         let map = TimeMap::new(&p);
         let truth = TruthTrack::new(p.scenario.motion, p.scenario.speed);
-        let inputs = client_inputs(&p, map, &truth)?;
+        // The pipeline that logs the inputs is the `playground` strategy itself: score it as it runs.
+        let modes = FrameModes::default();
+        let frames = (p.duration * p.fps).ceil() as usize + 2;
+        let mut own =
+            strategies.contains(&StrategyKind::Playground).then(|| Scorer::new(StrategyKind::Playground, frames));
+        let inputs = client_inputs_with(&p, map, &truth, |tick, row| {
+            if let Some(scorer) = &mut own {
+                scorer.push(tick.dt, row[frame::SERVER_NOW], &modes.shown(row));
+            }
+        })?;
+        let mut own = own.map(|scorer| scorer.finish(&truth));
         let setup = setup(&p, network.preset);
         let first = cells.len();
         for &kind in strategies {
-            let metrics = run(&setup, kind, &inputs, &map, &truth, Keep::METRICS)?.metrics.expect("scored");
+            let scored = if kind == StrategyKind::Playground { own.take() } else { None };
+            let metrics = match scored {
+                Some(metrics) => metrics,
+                None => run(&setup, kind, &inputs, &map, &truth, Keep::METRICS)?.metrics.expect("scored"),
+            };
             cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
         }
         mark_best(&mut cells[first..]);

@@ -91,6 +91,17 @@ pub(crate) fn client_inputs(
     map: TimeMap,
     truth: &TruthTrack,
 ) -> Result<Vec<ClientInput>, ParamError> {
+    client_inputs_with(params, map, truth, |_, _| {})
+}
+
+/// [`client_inputs`], handing each frame's tick and row (the remote columns of `sim::record::frame`: what the
+/// page's own pipeline showed) to `on_frame` as it goes.
+pub(crate) fn client_inputs_with(
+    params: &SimParams,
+    map: TimeMap,
+    truth: &TruthTrack,
+    mut on_frame: impl FnMut(&FrameTick, &[f64]),
+) -> Result<Vec<ClientInput>, ParamError> {
     let mut remote = RemotePipeline::new(params, map)?;
     remote.log = Some(Vec::new());
     let mut rec = Recording::with_capacity(1, (params.duration * params.scenario.send_rate) as usize + 16);
@@ -102,6 +113,7 @@ pub(crate) fn client_inputs(
             break;
         }
         remote.step(&tick, truth, &mut row, &mut rec);
+        on_frame(&tick, &row);
         last = Some(tick);
     }
     Ok(remote.log.take().unwrap_or_default())

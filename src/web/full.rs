@@ -2,7 +2,7 @@
 //! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
 //! The page loads it after the first frame (see ARCHITECTURE.md, "Two wasm builds"); the workers load only it.
 
-use crate::engines::run::{rows_from_frames, run as run_strategy, Keep, COLUMNS as ENGINE_COLUMNS};
+use crate::engines::run::{rows_from_frames, score_all, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::StrategyKind;
 use crate::sim::export;
 use crate::sim::imported::{self, ImportedTrace};
@@ -121,13 +121,11 @@ impl Playground {
     pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
         let (_, inputs) = self.sim.client_inputs();
         let s = setup(self.sim.params(), None);
-        let mut out = std::collections::BTreeMap::new();
-        for name in &names {
-            let kind = strategy(name)?;
-            let made = run_strategy(&s, kind, inputs, self.sim.time_map(), self.sim.truth(), Keep::METRICS)
-                .map_err(js_error)?;
-            out.insert(kind.name(), made.metrics);
-        }
+        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
+        // `playground` is this run's own pipeline: scored from its frames, not replayed (`engines::run`).
+        let frames = Some(&self.sim.recording().frames);
+        let scored = score_all(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), frames).map_err(js_error)?;
+        let out: std::collections::BTreeMap<_, _> = kinds.iter().map(|k| k.name()).zip(scored).collect();
         to_js(&out)
     }
 

@@ -1,7 +1,7 @@
 //! Whole runs: every strategy replays the run's own client inputs; the page's cache re-runs only what a change
 //! touches; the league table ranks them on every network.
 
-use netcode_lab::engines::run::{rows_from_frames, run as run_strategy, Bank, Keep};
+use netcode_lab::engines::run::{rows_from_frames, run as run_strategy, score_all, score_frames, Bank, Keep};
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::sim::league::{league, setup, Network, COLUMNS};
@@ -62,6 +62,9 @@ fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
         .unwrap()
         .metrics
         .unwrap();
+        assert_eq!(score_frames(frames, sim.truth()), scored, "{policy:?}: scored from the frames, no replay");
+        let league_cell = league(&p, &[Network::custom("custom")], &[StrategyKind::Playground]).unwrap().cells;
+        assert_eq!(league_cell[0].metrics, scored, "{policy:?}: the league scores the pipeline as it logs");
         let page = sim.metrics().remote;
         assert_eq!(scored.track, page.shown, "{policy:?}");
         assert_eq!(scored.underrun_share, Some(page.underrun_share), "{policy:?}");
@@ -161,4 +164,22 @@ fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
     for kind in StrategyKind::ALL.into_iter().filter(|k| *k != StrategyKind::Mirror) {
         assert_eq!(moved.cell("custom", kind), table.cell("custom", kind), "{}", kind.name());
     }
+}
+
+/// One league column scored at once (`score_all`): with the run's own frames `playground` is read from them, and
+/// every cell is what a replay of each strategy gives; frames of another run (fewer frames) are not taken for it.
+#[test]
+fn a_column_scored_with_the_runs_frames_is_the_column_replayed() {
+    let mut p = params();
+    NetworkPreset::Mobile.apply(&mut p);
+    let sim = run(&p).unwrap();
+    let (_, inputs) = sim.client_inputs();
+    let s = setup(&p, None);
+    let (map, truth) = (sim.time_map(), sim.truth());
+    let replayed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, None).unwrap();
+    let framed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, Some(&sim.recording().frames)).unwrap();
+    assert_eq!(framed, replayed);
+    let shorter = run(&SimParams { duration: 4.0, ..p.clone() }).unwrap();
+    let other = score_all(&s, &[StrategyKind::Playground], inputs, map, truth, Some(&shorter.recording().frames));
+    assert_eq!(other.unwrap()[0], replayed[7], "the shorter run's frames are not this run's");
 }

@@ -1,0 +1,58 @@
+//! Instruction counts of issue 13's speed goal, for callgrind (stable on a busy machine, unlike wall time):
+//!
+//! ```text
+//! cargo build --release --example engines_cost
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='engines_cost::measured' \
+//!     target/release/examples/engines_cost WHAT
+//! ```
+//! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `scored` (every strategy
+//! replays that run's client inputs and is scored, `playground` from the run's own frames: `score_all`),
+//! `scored-replaying` (the same, `playground` replayed too), `replayed` (every strategy, rows only) or `drawn` (the four
+//! engines the page draws by default, rows only). Only the call of `measured` is counted; the goal is
+//! `scored` ≤ 1.5 × `sim`.
+
+use netcode_lab::engines::run::{run as run_strategy, score_all, Keep};
+use netcode_lab::engines::StrategyKind;
+use netcode_lab::sim::league::setup;
+use netcode_lab::sim::params::SimParams;
+use netcode_lab::sim::{run, Simulation};
+use std::hint::black_box;
+
+#[inline(never)]
+fn measured(what: &str, params: &SimParams, sim: &Simulation) -> usize {
+    let s = setup(sim.params(), None);
+    let (_, inputs) = sim.client_inputs();
+    let all = |keep: Keep, kinds: &[StrategyKind]| {
+        kinds
+            .iter()
+            .map(|&k| {
+                let r = run_strategy(&s, k, inputs, sim.time_map(), sim.truth(), keep).unwrap();
+                r.rows.len() + usize::from(r.metrics.is_some())
+            })
+            .sum::<usize>()
+    };
+    match what {
+        "sim" => {
+            let fresh = run(black_box(params)).unwrap();
+            fresh.metrics().frames
+        }
+        "scored" => {
+            score_all(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(&sim.recording().frames))
+                .unwrap()
+                .len()
+        }
+        "scored-replaying" => all(Keep::METRICS, &StrategyKind::ALL),
+        "replayed" => all(Keep::ROWS, &StrategyKind::ALL),
+        "drawn" => {
+            all(Keep::ROWS, &[StrategyKind::Mirror, StrategyKind::Ngo, StrategyKind::Source, StrategyKind::Geckos])
+        }
+        other => panic!("unknown `{other}` (sim, scored, replayed, drawn)"),
+    }
+}
+
+fn main() {
+    let what = std::env::args().nth(1).unwrap_or_else(|| "scored".to_string());
+    let params = SimParams { duration: 60.0, ..SimParams::default() };
+    let sim = run(&params).unwrap();
+    println!("{what}: {}", black_box(measured(&what, &params, &sim)));
+}
