@@ -279,14 +279,6 @@ impl SimParams {
     }
 }
 
-/// Deserializes parameters from any serde source, naming the path of the first field that does not fit.
-pub fn deserialize_named<'de, D: serde::Deserializer<'de>>(de: D) -> Result<SimParams, ParamError>
-where
-    D::Error: std::fmt::Display,
-{
-    serde_path_to_error::deserialize(de).map_err(|e| named(field_name(e.path()), words::plain(&e.inner().to_string())))
-}
-
 /// The error at `field`, unless the message is itself a checked value's error (`` `script[2].time`: … ``, from a
 /// type that checks itself while it is read): then that one, which names the field more exactly.
 pub fn named(field: String, message: String) -> ParamError {

@@ -11,22 +11,13 @@
 import { t, has, tagged } from './i18n.js';
 import { LESSONS, byLessonId, lessonParams, PRESETS, ARTICLE_PRESETS, ADAPTIVE_ROWS, adaptiveRun, settled, meanLag, statusPct, presetRun } from './lesson-data.js';
 import { quoted } from './params.js';
+import { el } from './dom.js';
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 /** Runs closer together than this (ms) are a slider drag: the checks wait until it pauses. */
 const DRAG_GAP = 150;
 const UNIT = { ms: ' ms', '%': ' %', s: ' s', px: ' px', Hz: ' Hz', u: '', '': '' };
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? '' : v);
-  }
-  e.append(...children);
-  return e;
-}
 
 /** A number (or a point) with its unit, as the card shows it. */
 export function formatValue(value, unit = '', digits = 2) {
