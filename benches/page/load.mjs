@@ -1,6 +1,7 @@
 // First frame as a new user sees it: a fresh browser context (cache disabled), Chromium's network and CPU
 // emulation through the DevTools protocol, and the time from navigation start until the playground says it has
-// drawn (`document.documentElement.dataset.ready`). The bytes are what crossed the (emulated) wire until then.
+// drawn (`document.documentElement.dataset.ready`). The bytes are what crossed the (emulated) wire until then
+// (requests that finished before that moment; later ones are the page's own after-first-frame loading).
 import { chromium } from 'playwright-core';
 
 export const CHROME_ARGS = [
@@ -40,18 +41,24 @@ export async function loadOnce(browser, url, condition) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
   }
-  let bytes = 0;
-  let requests = 0;
-  let counting = true;
-  cdp.on('Network.loadingFinished', (e) => { if (counting) { bytes += e.encodedDataLength; requests += 1; } });
+  // Every finished request with its finishing moment on the wall clock: the protocol's timestamps are monotonic
+  // seconds, mapped to wall time through the (timestamp, wallTime) pair every request starts with. Only what
+  // finished before the page said it was ready counts — what the page fetches after its first frame (the full
+  // build, below-the-fold modules) arrives while the poll below notices `data-ready` and must not be counted.
+  const finished = [];
+  let wallMinusMono = null;
+  cdp.on('Network.requestWillBeSent', (e) => { wallMinusMono ??= e.wallTime - e.timestamp; });
+  cdp.on('Network.loadingFinished', (e) => finished.push({ at: e.timestamp, bytes: e.encodedDataLength }));
   await page.addInitScript(watchReady);
   await page.goto(url, { waitUntil: 'commit', timeout: 120000 });
   await page.waitForFunction(() => ['ready', 'failed'].some((k) => document.documentElement?.dataset[k] === 'true'), null, { timeout: 120000, polling: 50 });
-  counting = false;
-  const { ms, failed } = await page.evaluate(() => ({
-    ms: window.__readyAt ?? performance.getEntriesByName('boot:first-frame')[0]?.startTime ?? performance.now(),
-    failed: document.documentElement.dataset.failed === 'true',
-  }));
+  const { ms, failed, readyWall } = await page.evaluate(() => {
+    const ms = window.__readyAt ?? performance.getEntriesByName('boot:first-frame')[0]?.startTime ?? performance.now();
+    return { ms, failed: document.documentElement.dataset.failed === 'true', readyWall: (performance.timeOrigin + ms) / 1000 };
+  });
+  const before = finished.filter((f) => wallMinusMono === null || f.at + wallMinusMono <= readyWall);
+  const bytes = before.reduce((sum, f) => sum + f.bytes, 0);
+  const requests = before.length;
   await context.close();
   if (failed) throw new Error(`${url} failed to load`);
   return { ms, bytes, requests };
