@@ -130,3 +130,48 @@ test('a slider drag re-simulates and draws once per frame however many input eve
   assert.ok(r.leagueDone && r.leagueKeyIsNewest, 'the table shown is the newest parameters\' one');
   assert.deepEqual(problems(), []);
 });
+
+test('during a drag a figure off screen waits, the lanes on screen follow it, and the figure is drawn once the drag pauses', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(false);
+    app.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
+    app.seek(6);
+    window.scrollTo(0, 0);
+  });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const checksum = (sel) => page.$$eval(sel, (canvases) => canvases.map((c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let h = 0;
+    for (let i = 0; i < data.length; i += 4) h = (h * 31 + data[i] + 3 * data[i + 1] + 5 * data[i + 2] + 7 * data[i + 3]) % 2147483647;
+    return h;
+  }).join(','));
+  const FIGURE = '#comparison canvas'; // lerp chase vs timed path: the packet loss changes its paths
+  const before = { figure: await checksum(FIGURE), view: await checksum('#lanes') };
+  const r = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    const comparison = app.painters[3];
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const slider = document.getElementById('control-loss');
+    const stale = [];
+    for (let i = 1; i <= 8; i++) { // one input per frame, as a hand drags
+      slider.value = String(3 * i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      stale.push(comparison.stale);
+    }
+    return { onScreen: comparison.onScreen, stale };
+  });
+  const during = { figure: await checksum(FIGURE), view: await checksum('#lanes') };
+  assert.equal(r.onScreen, false, 'the comparison is below the first screen');
+  assert.deepEqual(r.stale.slice(1), Array(7).fill(true), `the off-screen figure waited during the drag (${r.stale})`);
+  assert.equal(during.figure, before.figure, 'the off-screen figure was not drawn during the drag');
+  assert.notEqual(during.view, before.view, 'the lanes on screen show the new loss during the drag');
+  await page.waitForFunction(() => !window.netcodeLab.app.painters.some((p) => p.stale), null, { timeout: 15000 });
+  assert.notEqual(await checksum(FIGURE), before.figure, 'once the drag paused, the figure shows the new run');
+  assert.deepEqual(problems(), []);
+});

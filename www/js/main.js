@@ -52,6 +52,8 @@ class App {
     this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
+    /** Changes closer together than this (ms) are a drag (tests may lengthen it, to be sure what counts as one). */
+    this.dragGap = DRAG_GAP;
     /** Milliseconds per applied change: re-simulation + full redraw (the bench reads them). */
     this.updateTimes = [];
   }
@@ -262,7 +264,7 @@ class App {
    */
   applyCoalesced(params) {
     const now = performance.now();
-    this.dragging = now - (this.lastChangeAt ?? -Infinity) < DRAG_GAP;
+    this.dragging = now - (this.lastChangeAt ?? -Infinity) < this.dragGap;
     this.lastChangeAt = now;
     if (this.simulatedThisFrame) {
       this.held = params;
@@ -274,7 +276,7 @@ class App {
 
   /** Whether the last change came less than DRAG_GAP after the one before, and no pause has followed yet. */
   get inDrag() {
-    return Boolean(this.dragging) && performance.now() - this.lastChangeAt < DRAG_GAP;
+    return Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap;
   }
 
   /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
@@ -284,7 +286,6 @@ class App {
 
   apply(params, { drawNow = true } = {}) {
     const started = performance.now();
-    this.simulations = (this.simulations ?? 0) + 1;
     try {
       this.model.setParams(params);
     } catch (error) {
@@ -350,16 +351,20 @@ class App {
       drawMetrics(document.getElementById('metrics'), this.model.metrics(), this.model);
     };
     if (!this.inDrag) return draw();
-    this.metricsTimer = setTimeout(draw, DRAG_GAP);
+    this.metricsTimer = setTimeout(draw, this.dragGap);
   }
 
-  /** Draws once more when the drag pauses, for what it left stale (painters off screen). */
+  /**
+   * Draws again once the drag pauses, for what it left stale (painters off screen): one stale painter per draw,
+   * each in its own task while paused (each frame's while playing), so catching up is never one long task.
+   */
   drawWhenDragPauses() {
-    clearTimeout(this.settleTimer);
+    if (this.settleTimer) return;
     this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
       if (this.inDrag) return this.drawWhenDragPauses();
-      this.draw();
-    }, DRAG_GAP);
+      if (!this.state.playing) this.draw();
+    }, this.inDrag ? this.dragGap : 0);
   }
 
   /** Whether the address bar shows the current configuration (it lags a slider drag by up to 250 ms). */
@@ -435,18 +440,21 @@ class App {
       engines: this.enginesPanel.scene(model) };
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
-    // During a drag a painter off screen waits (offscreen.js): drawn when it scrolls in, or when the drag pauses.
-    const skipOffscreen = this.inDrag;
+    // During a drag a painter off screen waits (offscreen.js): drawn when it scrolls in, or after the drag, one
+    // stale painter per draw.
+    const dragging = this.inDrag;
+    let caughtUp = false;
     for (const painter of this.painters) {
       if (model.imported && painter.simulationOnly) continue;
-      if (skipOffscreen && painter.onScreen === false) {
+      if (painter.onScreen === false && (dragging || (painter.stale && caughtUp))) {
         painter.stale = true;
         continue;
       }
+      if (painter.onScreen === false && painter.stale) caughtUp = true;
       painter.draw(ctx);
       painter.stale = false;
     }
-    if (skipOffscreen && this.painters.some((p) => p.stale)) this.drawWhenDragPauses();
+    if (this.painters.some((p) => p.stale)) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
