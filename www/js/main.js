@@ -54,7 +54,7 @@ class App {
     this.frameTimes = [];
     /** Changes closer together than this (ms) are a drag (tests may lengthen it, to be sure what counts as one). */
     this.dragGap = DRAG_GAP;
-    /** Milliseconds per applied change: re-simulation + full redraw (the bench reads them). */
+    /** Milliseconds per applied change: re-simulation + what follows it (a slider's change is drawn by its frame: `frameTimes`). */
     this.updateTimes = [];
   }
 
