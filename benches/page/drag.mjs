@@ -2,6 +2,9 @@
 // for 3 s, back and forth over the slider. For every `input` event the page handles, "input → pixels" is the
 // time from the event's timestamp to the end of the next frame that painted (a rAF callback, then a message
 // posted from it runs after that frame's paint). Long tasks (> 50 ms) are counted by a PerformanceObserver.
+// The drag starts once the page says it is complete (`data-complete`: the full core, the plots) and has been
+// quiet for a second, so what is measured is the drag, not the end of the page's own loading. Pointer moves start
+// the playback (main.js `playOnFirstInteraction`), as they would for a reader: the drag is measured while playing.
 
 /** Installed before the page's own scripts: collects input → next-frame latencies and long tasks. */
 function instrument() {
@@ -64,17 +67,23 @@ export async function drag(page, id, ms = 3000) {
 
 export const SLIDERS = ['renderDelay', 'halfLife', 'loss'];
 
-/** Each slider dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`. */
-export async function measureDrags(browser, url) {
+/**
+ * Each slider dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`;
+ * `cpu` > 1 slows the CPU that much (DevTools emulation, as the load bench does) for the drag.
+ */
+export async function measureDrags(browser, url, { cpu = 1 } = {}) {
   const out = {};
   for (const id of SLIDERS) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.addInitScript(instrument);
     await page.goto(url);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+    // Older trees have no `data-complete`: their `data-ready` is the end of their loading.
+    await page.waitForFunction(() => document.documentElement.dataset.complete === 'true'
+      || (document.documentElement.dataset.ready === 'true' && !('complete' in document.documentElement.dataset) && performance.now() > 4000), null, { timeout: 60000 });
     await page.evaluate(() => { window.netcodeLab.app.state.playing = false; });
-    await page.waitForTimeout(1500); // whatever the page does after its first frame (idle work, the sweep) settles
+    await page.waitForTimeout(1000); // whatever the page does after it is complete (idle work, the sweep) settles
+    if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
     out[id] = await drag(page, id);
     await context.close();
   }

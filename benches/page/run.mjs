@@ -18,6 +18,7 @@ try {
     console.log(`[bench] ${name}: ${side.url} (${side.compressed ? 'compressed' : 'uncompressed'})`);
     if (parts.has('load')) side.load = await measureLoad(browser, side.url, { runs });
     if (parts.has('drag')) side.drag = await measureDrags(browser, side.url);
+    if (parts.has('drag')) side.drag4x = await measureDrags(browser, side.url, { cpu: 4 });
     if (parts.has('core')) side.core = await measureCore(browser, side.url);
     if (parts.has('lighthouse')) side.lighthouse = await measureLighthouse(side.url);
   }
@@ -48,6 +49,8 @@ const ROWS = [
   ['  the full build (workers, lessons, engines, traces)', '', (f) => kb(f.wasmBytes)],
   ...SLIDERS.map((id) => [`Drag ${id}: input → pixels p95 (median)`, '≤ 16.7 ms', (f) => (f.drag?.[id] ? `${ms(f.drag[id].p95)} (${ms(f.drag[id].median)})` : '—')]),
   ['Long tasks > 50 ms during the drags (longest)', '0', (f) => (f.drag ? `${SLIDERS.reduce((n, id) => n + f.drag[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag[id].longestTask)), 0)})` : '—')],
+  ...SLIDERS.map((id) => [`  at 4× CPU: drag ${id} p95 (median)`, '', (f) => (f.drag4x?.[id] ? `${ms(f.drag4x[id].p95)} (${ms(f.drag4x[id].median)})` : '—')]),
+  ['  at 4× CPU: long tasks > 50 ms (longest)', '', (f) => (f.drag4x ? `${SLIDERS.reduce((n, id) => n + f.drag4x[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag4x[id].longestTask)), 0)})` : '—')],
   ['Lighthouse Performance (mobile)', '≥ 95', (f) => num(f.lighthouse?.performance)],
   ['  cumulative layout shift', '', (f) => num(f.lighthouse?.cls, 3)],
   ['  total blocking time', '', (f) => ms(f.lighthouse?.tbt, 0)],

@@ -23,8 +23,8 @@ test('benchmarks run and report finite numbers', async () => {
     await page.evaluate(() => { window.netcodeLab.app.frameTimes.length = 0; window.netcodeLab.app.state.playing = true; });
     await page.waitForTimeout(3000);
     const frames = await page.evaluate(() => [...window.netcodeLab.app.frameTimes]);
-    // A drag: one input event per displayed frame; each applied change = re-simulation + full redraw (with engines
-    // drawn: their tracks re-run too, the render delay moves the remote pipeline's inputs).
+    // A drag: one input event per displayed frame; each applied change = re-simulation + what follows it, its draw
+    // being the next frame's (with engines drawn: their tracks re-run too, the render delay moves the remote pipeline's inputs).
     const drag = await page.evaluate(async () => {
       const app = window.netcodeLab.app;
       app.state.playing = false;

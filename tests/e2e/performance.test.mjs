@@ -66,3 +66,112 @@ test('the sweep plot is drawn from the worker: the main thread never runs a swee
   assert.equal(await page.evaluate(() => window.__mainSweeps), 0);
   assert.deepEqual(problems(), []);
 });
+
+test('a slider drag re-simulates and draws once per frame however many input events arrive; the worker holds one job per channel', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.waitForFunction(() => document.getElementById('league').dataset.state === 'ready');
+  const r = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    await frame();
+    // Count the re-simulations and the draws; watch what the worker is given and what it answers.
+    let sims = 0;
+    const model = app.model;
+    const setParams = model.setParams.bind(model);
+    model.setParams = (p) => { sims += 1; return setParams(p); };
+    const worker = app.worker.worker;
+    const channelOf = new Map();
+    const inFlight = {};
+    const sent = {};
+    let mostInFlight = 0;
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m) => {
+      channelOf.set(m.id, m.channel);
+      inFlight[m.channel] = (inFlight[m.channel] ?? 0) + 1;
+      sent[m.channel] = (sent[m.channel] ?? 0) + 1;
+      mostInFlight = Math.max(mostInFlight, inFlight[m.channel]);
+      return post(m);
+    };
+    const receive = worker.onmessage;
+    worker.onmessage = (e) => { inFlight[channelOf.get(e.data.id)] -= 1; return receive(e); };
+    const draws = app.draws;
+    const slider = document.getElementById('control-loss');
+    const frames = 6;
+    let last = null;
+    for (let f = 0; f < frames; f++) {
+      for (let i = 0; i < 10; i++) { // ten input events inside one frame
+        last = String((7 * (f * 10 + i)) % 50);
+        slider.value = last;
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      await frame();
+    }
+    const simsDuring = sims;
+    const drawsDuring = app.draws - draws;
+    const shownLoss = app.model.params.network.downlink.loss;
+    // The drag pauses: the league table of the newest parameters arrives; nothing was ever queued twice.
+    const key = JSON.stringify(app.model.params);
+    for (let i = 0; i < 3000 && !(app.league.state.key === key && !app.league.state.pending); i++) await frame();
+    // Five requests at once on one channel: the worker is given the first and, once it answered, the newest.
+    const params = app.model.params;
+    const answers = await Promise.all([0.02, 0.04, 0.06, 0.08, 0.1].map((d) => app.worker.request('probe', 'sweep', { params, delays: [d] })));
+    return { simsDuring, drawsDuring, frames, last: Number(last), shownLoss, mostInFlight, sent,
+      answers: answers.map((a) => a?.map((p) => p.delay) ?? null),
+      leagueDone: !app.league.state.pending, leagueKeyIsNewest: app.league.state.key === key };
+  });
+  // 60 input events in 6 frames: the first runs at once, then the newest of each frame at its start — not 60 runs.
+  assert.ok(r.simsDuring <= r.frames + 1, `${r.simsDuring} re-simulations for 60 input events in ${r.frames} frames`);
+  assert.ok(r.drawsDuring <= r.frames, `${r.drawsDuring} draws in ${r.frames} frames (a change is drawn by its frame, once)`);
+  assert.ok(Math.abs(r.shownLoss - r.last / 100) < 1e-9, `the newest value wins: loss ${r.shownLoss}, last input ${r.last} %`);
+  assert.equal(r.mostInFlight, 1, 'the worker is never given a second job on a channel before it answered the first');
+  assert.equal(r.sent.probe, 2, 'five requests at once: the worker ran the first and the newest');
+  assert.deepEqual(r.answers, [null, null, null, null, [0.1]], 'only the newest request is answered; the others resolve to nothing');
+  assert.ok(r.leagueDone && r.leagueKeyIsNewest, 'the table shown is the newest parameters\' one');
+  assert.deepEqual(problems(), []);
+});
+
+test('during a drag a figure off screen waits, the lanes on screen follow it, and the figure is drawn once the drag pauses', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(false);
+    app.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
+    app.seek(6);
+    window.scrollTo(0, 0);
+  });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const checksum = (sel) => page.$$eval(sel, (canvases) => canvases.map((c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let h = 0;
+    for (let i = 0; i < data.length; i += 4) h = (h * 31 + data[i] + 3 * data[i + 1] + 5 * data[i + 2] + 7 * data[i + 3]) % 2147483647;
+    return h;
+  }).join(','));
+  const FIGURE = '#comparison canvas'; // lerp chase vs timed path: the packet loss changes its paths
+  const before = { figure: await checksum(FIGURE), view: await checksum('#lanes') };
+  const r = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    const comparison = app.painters[3];
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const slider = document.getElementById('control-loss');
+    const stale = [];
+    for (let i = 1; i <= 8; i++) { // one input per frame, as a hand drags
+      slider.value = String(3 * i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      stale.push(comparison.stale);
+    }
+    return { onScreen: comparison.onScreen, stale };
+  });
+  const during = { figure: await checksum(FIGURE), view: await checksum('#lanes') };
+  assert.equal(r.onScreen, false, 'the comparison is below the first screen');
+  assert.deepEqual(r.stale.slice(1), Array(7).fill(true), `the off-screen figure waited during the drag (${r.stale})`);
+  assert.equal(during.figure, before.figure, 'the off-screen figure was not drawn during the drag');
+  assert.notEqual(during.view, before.view, 'the lanes on screen show the new loss during the drag');
+  await page.waitForFunction(() => !window.netcodeLab.app.painters.some((p) => p.stale), null, { timeout: 15000 });
+  assert.notEqual(await checksum(FIGURE), before.figure, 'once the drag paused, the figure shows the new run');
+  assert.deepEqual(problems(), []);
+});

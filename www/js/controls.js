@@ -15,6 +15,11 @@ function element(tag, attrs = {}, children = []) {
   return el;
 }
 
+/** `target[key] = value`, unless it already is. */
+function setIf(target, key, value) {
+  if (target[key] !== value) target[key] = value;
+}
+
 /** A unit as shown (`/frame` is a word, so it is translated; ms, Hz, % and px/s are not). */
 function unitText(unit) {
   return has(`unit.${unit}`) ? t(`unit.${unit}`) : unit;
@@ -55,12 +60,13 @@ export function buildControls(root, onChange, { onNewSeed, only = null, flat = f
         if (spec.kind === 'preset' || !inputs[spec.id]) continue;
         const { input, output } = inputs[spec.id];
         const value = displayValue(spec, params, getPath);
-        if (spec.enabledWhen) input.disabled = !spec.enabledWhen(params);
-        if (spec.visibleWhen) input.closest('.control').hidden = !spec.visibleWhen(params);
-        if (spec.engine) input.closest('.control').dataset.disabled = String(input.disabled);
-        if (spec.kind === 'check') input.checked = Boolean(value);
-        else input.value = String(value);
-        if (output) output.textContent = formatValue(spec, value);
+        // Only what differs is written: this runs on every change of a drag, and a write costs a style pass.
+        if (spec.enabledWhen) setIf(input, 'disabled', !spec.enabledWhen(params));
+        if (spec.visibleWhen) setIf(input.closest('.control'), 'hidden', !spec.visibleWhen(params));
+        if (spec.engine) setIf(input.closest('.control').dataset, 'disabled', String(input.disabled));
+        if (spec.kind === 'check') setIf(input, 'checked', Boolean(value));
+        else setIf(input, 'value', String(value));
+        if (output) setIf(output, 'textContent', formatValue(spec, value));
       }
     },
     setPreset(name) {

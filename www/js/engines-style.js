@@ -89,19 +89,32 @@ export function ghostMark(ctx, name, x, y, r, theme, { filled = false } = {}) {
   ctx.stroke();
 }
 
-/** A small legend swatch (an inline canvas) for `name`, sized for text. */
+const swatchUrls = new Map();
+
+/**
+ * A small legend swatch for `name`, sized for text: an `<img>` of the mark drawn once per look (name, theme,
+ * size, pixel ratio). Not a canvas: every canvas is a compositor layer, and the text after two dozen of them
+ * would be squashed into page-sized layers that are repainted whenever a readout changes (issue 14).
+ */
 export function swatch(name, theme, size = 16) {
-  const c = document.createElement('canvas');
   const dpr = window.devicePixelRatio || 1;
-  c.width = size * dpr;
-  c.height = size * dpr;
-  c.style.width = `${size}px`;
-  c.style.height = `${size}px`;
-  c.className = 'engine-swatch';
-  c.setAttribute('aria-hidden', 'true');
-  const ctx = c.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ghostMark(ctx, name, size / 2, size / 2, size / 2 - 2.5, theme, { filled: name === 'playground' });
-  ctx.font = `700 8px ${FONT}`;
-  return c;
+  const key = `${name}|${theme.dark}|${theme.paper}|${size}|${dpr}`;
+  if (!swatchUrls.has(key)) {
+    const c = document.createElement('canvas');
+    c.width = size * dpr;
+    c.height = size * dpr;
+    const ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ghostMark(ctx, name, size / 2, size / 2, size / 2 - 2.5, theme, { filled: name === 'playground' });
+    swatchUrls.set(key, c.toDataURL());
+  }
+  const img = document.createElement('img');
+  img.src = swatchUrls.get(key);
+  img.width = size;
+  img.height = size;
+  img.alt = '';
+  img.className = 'engine-swatch';
+  img.setAttribute('aria-hidden', 'true');
+  img.dataset.strategy = name;
+  return img;
 }

@@ -46,10 +46,22 @@ export function mount(app) {
     metricButtons.append(b);
   }
 
-  function render() {
-    root.dataset.metric = state.metric;
+  /** The state and its sentence, without touching the table: what a change costs while its table is computed. */
+  function renderStatus() {
     root.dataset.state = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
     root.setAttribute('aria-busy', String(state.pending));
+    const r = state.result;
+    const text = state.error
+      ? t('league.failed', { message: state.error })
+      : state.pending
+        ? t('league.updating')
+        : r ? t('league.done', { seed: r.seed, duration: r.duration }) : t('league.waiting');
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  function render() {
+    root.dataset.metric = state.metric;
+    renderStatus();
     const metric = METRICS.find((m) => m.id === state.metric);
     const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
       ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
@@ -69,12 +81,6 @@ export function mount(app) {
     unit.textContent = t(`league.unit.${metric.id}`);
     table.setAttribute('aria-describedby', 'league-unit');
     table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
-    const r = state.result;
-    status.textContent = state.error
-      ? t('league.failed', { message: state.error })
-      : state.pending
-        ? t('league.updating')
-        : r ? t('league.done', { seed: r.seed, duration: r.duration }) : t('league.waiting');
   }
 
   /** After every run: ask the worker for the table of the current parameters (a trace has no network). */
@@ -91,7 +97,7 @@ export function mount(app) {
     if (key === state.key) return;
     state.key = key;
     state.pending = true;
-    render();
+    renderStatus(); // the old numbers stay, marked as updating; the table is rebuilt when the new one lands
     app.worker.request('league', 'league', { params, networks: NETWORKS }).then((result) => {
       if (result === undefined) return; // a newer change overtook this one
       state.result = result;

@@ -24,12 +24,16 @@ import { byLessonId } from './lesson-data.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
 import { mountClassroom } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
+import { watchPainter } from './offscreen.js';
 
 watchForErrors();
 
 /** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+
+/** Changes closer together than this (ms) are a drag: what is not the frame's own waits for the pause. */
+const DRAG_GAP = 150;
 
 const KEY_MAP = {
   KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',
@@ -48,7 +52,9 @@ class App {
     this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
-    /** Milliseconds per applied change: re-simulation + full redraw (the bench reads them). */
+    /** Changes closer together than this (ms) are a drag (tests may lengthen it, to be sure what counts as one). */
+    this.dragGap = DRAG_GAP;
+    /** Milliseconds per applied change: re-simulation + what follows it (a slider's change is drawn by its frame: `frameTimes`). */
     this.updateTimes = [];
   }
 
@@ -89,6 +95,8 @@ class App {
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     this.painters = [views, lanes].map((m) => m.mount(this));
+    this.watch(this.painters[0], document.querySelector('.views'));
+    this.watch(this.painters[1], document.querySelector('.lanes'));
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
     this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
     this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
@@ -117,13 +125,14 @@ class App {
     if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
-    const later = [import('./plots.js'), import('./comparison.js')];
-    for (const loading of later) {
+    const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
+    for (const [section, loading] of later) {
       const module = await loading;
       await nextTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
       this.painters.push(painter);
+      this.watch(painter, document.getElementById(section));
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
       this.lastDraw = { runId: -1 };
@@ -161,6 +170,15 @@ class App {
     play?.classList.add('inviting');
     this.stopInviting = stop;
     for (const type of types) window.addEventListener(type, start, { capture: true, passive: true });
+  }
+
+  /** A painter's section: skipped during a drag while off screen, drawn as it comes into view (offscreen.js). */
+  watch(painter, element) {
+    watchPainter(painter, element, () => {
+      if (this.state.playing) return; // the next frame draws it
+      this.drawOwed = true;
+      requestAnimationFrame(() => { if (this.drawOwed) this.draw(); });
+    });
   }
 
   /** From the first-frame core to the full one: the same run on it (model.js `upgrade`), and every caller's. */
@@ -227,7 +245,7 @@ class App {
   /** One control changed: re-simulate with the new value (or show why it was refused). */
   change(spec, value) {
     let params;
-    const base = this.pending ?? this.model.params;
+    const base = this.held ?? this.model.params;
     if (spec.kind === 'preset') {
       if (value === 'custom') return;
       params = this.core.Playground.applyPreset(base, value);
@@ -239,38 +257,51 @@ class App {
   }
 
   /**
-   * A slider drag fires more input events than the screen shows frames: the first change of a frame runs at
-   * once, later ones in the same frame wait and only the newest runs, at the next frame — the page never falls
-   * behind the hand.
+   * A slider drag fires input events faster than the screen shows frames: one re-simulation per frame, the newest
+   * value wins. The first change since the last frame runs at once (what reads the model right after sees it);
+   * later ones are held and only the newest runs, at the start of the next frame (`frame`). Nothing is drawn
+   * here: the frame draws once, with the newest run, so a change is on screen in the frame it arrived in.
    */
   applyCoalesced(params) {
-    if (this.frameBusy) {
-      this.pending = params;
+    const now = performance.now();
+    this.dragging = now - (this.lastChangeAt ?? -Infinity) < this.dragGap;
+    this.lastChangeAt = now;
+    if (this.simulatedThisFrame) {
+      this.held = params;
       return;
     }
-    this.apply(params);
-    this.frameBusy = true;
-    requestAnimationFrame(() => {
-      this.frameBusy = false;
-      const next = this.pending;
-      this.pending = null;
-      if (next) this.applyCoalesced(next);
-    });
+    this.simulatedThisFrame = true;
+    this.apply(params, { drawNow: false });
   }
 
-  apply(params) {
+  /** Whether the last change came less than DRAG_GAP after the one before, and no pause has followed yet. */
+  get inDrag() {
+    return Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap;
+  }
+
+  /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
+  get pending() {
+    return Boolean(this.held) || Boolean(this.drawOwed);
+  }
+
+  apply(params, { drawNow = true } = {}) {
     const started = performance.now();
     try {
       this.model.setParams(params);
     } catch (error) {
       showNotice(tr('notice.notApplied', { message: error.message }));
     }
-    this.afterRun();
+    this.afterRun({ drawNow });
     this.updateTimes.push(performance.now() - started);
     if (this.updateTimes.length > 200) this.updateTimes.shift();
   }
 
-  afterRun() {
+  /**
+   * After every run: what the frame shows (controls, playhead, the drawing — now, or with `drawNow: false` in the
+   * next frame) and what follows the run without being the frame's own (the league table and the delay sweep ask
+   * the simulation worker; lessons' checks, the URL and the metrics table wait for the drag to pause).
+   */
+  afterRun({ drawNow = true } = {}) {
     this.teach?.afterRun(); // teaching hook: follow the lesson (its trace, its checks) and the stepper
     if (this.extras?.lesson !== this.engineLesson) { // engines hook: a lesson chosen from the menu brings its picks
       this.engineLesson = this.extras?.lesson;
@@ -283,26 +314,57 @@ class App {
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
     this.writeHash();
-    this.draw();
+    if (drawNow) this.draw();
+    else this.drawOwed = true;
   }
 
   writeHash() {
     const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
-    // replaceState costs ~1–2 ms in Chromium: during a slider drag write the URL at most every 250 ms
-    // (a lone change at once, the last of a burst when it pauses). Tests wait for `urlCaughtUp`.
+    // replaceState costs ~1–2 ms in Chromium (more on a slow phone): a lone change writes the URL at once; during
+    // a slider drag it is written once the changes pause for 250 ms (a drag never pays for it per frame). Tests
+    // wait for `urlCaughtUp`.
     const write = () => {
-      this.lastHashWrite = performance.now();
       if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
     };
-    if (this.hashTimer) return;
-    const wait = 250 - (performance.now() - (this.lastHashWrite ?? -Infinity));
-    if (wait <= 0) return write();
+    const now = performance.now();
+    const quiet = now - (this.lastHashChange ?? -Infinity) >= 250;
+    this.lastHashChange = now;
+    clearTimeout(this.hashTimer);
+    this.hashTimer = null;
+    if (quiet) return write();
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
       write();
-    }, wait);
+    }, 250);
+  }
+
+  /**
+   * The metrics table (below the fold, a whole table of DOM): at once after a lone change, but during a drag only
+   * once the changes pause (DRAG_GAP), like the lessons' checks.
+   */
+  drawMetricsSoon() {
+    clearTimeout(this.metricsTimer);
+    const draw = () => {
+      this.metricsTimer = null;
+      drawMetrics(document.getElementById('metrics'), this.model.metrics(), this.model);
+    };
+    if (!this.inDrag) return draw();
+    this.metricsTimer = setTimeout(draw, this.dragGap);
+  }
+
+  /**
+   * Draws again once the drag pauses, for what it left stale (painters off screen): one stale painter per draw,
+   * each in its own task while paused (each frame's while playing), so catching up is never one long task.
+   */
+  drawWhenDragPauses() {
+    if (this.settleTimer) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (this.inDrag) return this.drawWhenDragPauses();
+      if (!this.state.playing) this.draw();
+    }, this.inDrag ? this.dragGap : 0);
   }
 
   /** Whether the address bar shows the current configuration (it lags a slider drag by up to 250 ms). */
@@ -350,18 +412,24 @@ class App {
     this.framesDrawn = (this.framesDrawn ?? 0) + 1;
     const dt = Math.min(Math.max(now - this.last, 0) / 1000, 0.1);
     this.last = now;
+    // The newest change held since the last frame (applyCoalesced) runs first: it counts as this frame's run.
+    const held = this.held;
+    this.held = null;
+    this.simulatedThisFrame = Boolean(held);
+    if (held) this.apply(held, { drawNow: false });
     if (this.state.playing) {
       let t = this.state.playhead + dt * this.state.speed;
       if (t > this.model.end) t = this.model.start;
       this.state.playhead = t;
-      this.draw();
     }
+    if (this.state.playing || this.drawOwed) this.draw();
     requestAnimationFrame((t) => this.frame(t));
   }
 
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
+    this.drawOwed = false;
     const model = this.model;
     const frames = model.table('frames');
     const index = model.frameAt(this.state.playhead, frames);
@@ -372,13 +440,27 @@ class App {
       engines: this.enginesPanel.scene(model) };
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
-    for (const painter of this.painters) if (!(model.imported && painter.simulationOnly)) painter.draw(ctx);
+    // During a drag a painter off screen waits (offscreen.js): drawn when it scrolls in, or after the drag, one
+    // stale painter per draw.
+    const dragging = this.inDrag;
+    let caughtUp = false;
+    for (const painter of this.painters) {
+      if (model.imported && painter.simulationOnly) continue;
+      if (painter.onScreen === false && (dragging || (painter.stale && caughtUp))) {
+        painter.stale = true;
+        continue;
+      }
+      if (painter.onScreen === false && painter.stale) caughtUp = true;
+      painter.draw(ctx);
+      painter.stale = false;
+    }
+    if (this.painters.some((p) => p.stale)) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
-    if (runChanged && this.complete) drawMetrics(document.getElementById('metrics'), model.metrics(), model);
+    if (runChanged && this.complete) this.drawMetricsSoon();
     this.transport.update(model);
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);

@@ -82,37 +82,51 @@ export function countersAt(model, t, index = model.frameAt(t)) {
   return c;
 }
 
+/** Sets `node`'s text (and `data-*` values) only when they differ: a frame that shows the same words costs no layout. */
+function put(node, text, data = {}) {
+  if (node.textContent !== text) node.textContent = text;
+  for (const [k, v] of Object.entries(data)) {
+    if (v === undefined) { if (k in node.dataset) delete node.dataset[k]; } else if (node.dataset[k] !== v) node.dataset[k] = v;
+  }
+}
+
+/** `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change). */
+function parts(root, ids) {
+  if (root._parts) return root._parts;
+  root.replaceChildren();
+  root._parts = {};
+  for (const id of ids) {
+    const node = document.createElement('div');
+    if (id) node.id = id;
+    root.append(node);
+    root._parts[id] = node;
+  }
+  return root._parts;
+}
+
 export function drawStatus(root, model, frame) {
   const status = model.codes.status[frame.status] ?? 'priming';
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
-  root.innerHTML = '';
-  const head = document.createElement('div');
-  head.className = 'status';
-  head.id = 'status';
-  head.dataset.status = status;
-  head.textContent = `${glyph} ${name}`;
-  const why = document.createElement('div');
-  why.id = 'reason';
-  why.textContent = reasonFor(status, frame);
-  const shown = document.createElement('div');
-  shown.id = 'shown-mode';
-  shown.textContent = t('status.shown', {
+  const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line']);
+  p.status.className = 'status';
+  put(p.status, `${glyph} ${name}`, { status });
+  put(p.reason, reasonFor(status, frame));
+  put(p['shown-mode'], t('status.shown', {
     mode: mode ? t(`mode.${mode}`) : '',
     ahead: Number.isFinite(frame.ahead) ? t('status.ahead', { ahead: ms(frame.ahead) }) : '',
     delay: ms(frame.delay),
     error: ms(frame.clockError, 1),
-  });
-  root.append(head, why, shown, bufferLine(model, frame), clockLine(model, frame));
+  }));
+  bufferLine(p['buffer-depth'], model, frame);
+  clockLine(p['clock-line'], model, frame);
 }
 
 /**
  * Seed 004 §3.3 ("缓冲区里至少要有3到4个快照"): how many snapshots the buffer holds now, and how far its newest
  * is ahead of the render time — in send intervals and in multiples of the delay; the generation shown (seed 002).
  */
-function bufferLine(model, f) {
-  const line = document.createElement('div');
-  line.id = 'buffer-depth';
+function bufferLine(line, model, f) {
   const interval = model.sendInterval;
   const parts = [];
   if (Number.isFinite(f.buffered)) parts.push(t('status.buffered', { n: f.buffered }));
@@ -121,15 +135,11 @@ function bufferLine(model, f) {
       times: f.delay > 0 ? fixed(f.bufferDepth / f.delay) : '—' }));
   }
   if (Number.isFinite(f.generation)) parts.push(t('status.generation', { g: f.generation }));
-  line.textContent = parts.join(' · ');
-  line.dataset.buffered = String(f.buffered);
-  return line;
+  put(line, parts.join(' · '), { buffered: String(f.buffered) });
 }
 
 /** Seed 002's clock metrics at the playhead: the offset uncertainty, the render-delay error, the last jump. */
-function clockLine(model, f) {
-  const line = document.createElement('div');
-  line.id = 'clock-line';
+function clockLine(line, model, f) {
   const parts = [];
   if (Number.isFinite(f.offsetUncertainty)) parts.push(t('status.uncertainty', { ms: ms(f.offsetUncertainty, 1) }));
   if (Number.isFinite(f.renderDelayError)) parts.push(t('status.delayError', { ms: ms(f.renderDelayError, 1) }));
@@ -141,27 +151,30 @@ function clockLine(model, f) {
       ? { rtt: ms(last.cause.rtt) } : { server: last.cause.serverTime.toFixed(3), arrival: last.cause.arrival.toFixed(3) }) : t('status.cause.none');
     parts.push(t('status.lastJump', { at: last.at.toFixed(2), from: ms(last.oldOffset, 1), to: ms(last.newOffset, 1),
       step: ms(last.renderAfter - last.renderBefore, 1), cause, estimator: t(`status.estimator.${last.estimator}`) }));
-    line.dataset.jumpAt = String(last.at);
   }
-  line.textContent = parts.join(' · ');
-  return line;
+  put(line, parts.join(' · '), { jumpAt: last ? String(last.at) : undefined });
 }
 
+const COUNTERS = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'outOfOrder', 'conflicts', 'late', 'underrunPct'];
+
 export function drawCounters(root, counters) {
-  const items = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'outOfOrder', 'conflicts', 'late'];
-  root.innerHTML = '';
-  for (const key of items) {
-    const c = document.createElement('div');
-    c.className = 'c';
-    c.dataset.counter = key;
-    c.innerHTML = `<span data-i18n="counter.${key}">${t(`counter.${key}`)}</span><b>${counters[key]}</b>`;
-    root.append(c);
+  if (!root._values) {
+    root.replaceChildren();
+    root._values = {};
+    for (const key of COUNTERS) {
+      const c = document.createElement('div');
+      c.className = 'c';
+      c.dataset.counter = key;
+      const label = document.createElement('span');
+      label.dataset.i18n = `counter.${key}`;
+      label.textContent = t(`counter.${key}`);
+      const value = document.createElement('b');
+      c.append(label, value);
+      root.append(c);
+      root._values[key] = value;
+    }
   }
-  const u = document.createElement('div');
-  u.className = 'c';
-  u.dataset.counter = 'underrunPct';
-  u.innerHTML = `<span data-i18n="counter.underrunPct">${t('counter.underrunPct')}</span><b>${counters.underrunPct.toFixed(1)} %</b>`;
-  root.append(u);
+  for (const key of COUNTERS) put(root._values[key], key === 'underrunPct' ? `${counters.underrunPct.toFixed(1)} %` : String(counters[key]));
 }
 
 const num = (v, d = 1) => (Number.isFinite(v) ? v.toFixed(d) : '—');

@@ -152,6 +152,11 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
       canvas.height = overlay.height = ph;
       staticKey = null;
     }
+    // Off screen during a slider drag: nothing, not even a new static layer (offscreen.js); drawn when it scrolls in.
+    if (!visible && app?.inDrag) {
+      overlayDirty = true;
+      return false;
+    }
     const fullKey = JSON.stringify([key, dpr]);
     const staticChanged = fullKey !== staticKey;
     if (staticChanged) {
