@@ -109,15 +109,15 @@ impl Smoother for Article {
     }
 
     fn frame(&mut self, now: f64, dt: f64) -> Shown {
-        let f = self.playback.frame(now, dt);
-        let mode = match (f.sample.status, f.displayed.mode) {
+        let f = self.playback.frame_shown(now, dt);
+        let mode = match (f.status, f.displayed.mode) {
             (SampleStatus::Underrun, DisplayMode::Extrapolated) => ShownMode::Extrapolated,
             (SampleStatus::Underrun, _) => ShownMode::Held,
             (_, DisplayMode::Hidden) => ShownMode::Nothing,
             (SampleStatus::Ready, _) => ShownMode::Interpolated,
             _ => ShownMode::Waiting,
         };
-        Shown { position: f.displayed.position, render_time: f.reading.render_time, mode }
+        Shown { position: f.displayed.position, render_time: f.render_time, mode }
     }
 }
 
