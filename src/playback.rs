@@ -108,6 +108,14 @@ impl RemotePlayback {
         })
     }
 
+    /// A playback whose clock keeps no per-frame metrics ([`RenderClock::unmonitored`]): the same frames, for a
+    /// caller that never reads [`RemotePlayback::metrics`]' clock part (the engines' references).
+    pub fn unmonitored(params: PlaybackParams) -> Result<Self, ParamError> {
+        let mut playback = RemotePlayback::new(params)?;
+        playback.clock = playback.clock.unmonitored();
+        Ok(playback)
+    }
+
     /// A delivery: `snapshot` reached the client at local time `arrival`.
     pub fn on_snapshot(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         let outcome = self.buffer.insert(snapshot, arrival);

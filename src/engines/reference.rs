@@ -58,8 +58,10 @@ pub struct Article {
 }
 
 impl Article {
+    /// Its clock keeps no per-frame metrics (`RemotePlayback::unmonitored`): a strategy is read for what it
+    /// shows, never for its clock's jump log.
     pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
-        Ok(Article { playback: RemotePlayback::new(params)? })
+        Ok(Article { playback: RemotePlayback::unmonitored(params)? })
     }
 
     /// Seed 000 §4.3.8's remote player view.
