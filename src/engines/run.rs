@@ -16,7 +16,11 @@
 //! - `playground` is the page's own pipeline, which the run (or the league's logging pass) has already stepped on
 //!   these very inputs: its rows and its score are read from the pipeline's frames ([`rows_from_frames`],
 //!   [`score_frames`], [`score_all`]; `sim::league` scores it while it logs), never replayed. A replay would give
-//!   the same bits (`tests/engines/league.rs` checks rows and metrics).
+//!   the same bits (`tests/engines/league.rs` checks rows and metrics). When the run's own metrics are at hand
+//!   (the full re-simulation computes them), its track is not even scored again: it *is* the run's `shown` track
+//!   ([`score_all_own`], [`score_frames_with`]).
+//! - The seeds' references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
+//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
 //!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
