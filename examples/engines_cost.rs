@@ -13,9 +13,9 @@
 //! the call of `measured` is counted; the goal is `scored` ≤ 1.5 × `sim`.
 
 use netcode_lab::engines::run::{run as run_strategy, score_all, score_all_own, Keep, OwnRun};
-use netcode_lab::sim::metrics::RemoteMetrics;
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::sim::league::setup;
+use netcode_lab::sim::metrics::RemoteMetrics;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::{run, Simulation};
 use std::hint::black_box;
