@@ -94,9 +94,7 @@ fn mean_square_error_below(points: &[&Point], truth: &TruthTrack, tau: f64, boun
     Some(sum / n)
 }
 
-/// The shift τ near `guess` that minimises the squared error: a scan of a 20 ms grid within ±0.3 s of the guess on
-/// at most 150 of the points, then the vertex of a parabola through the best grid point and its neighbours on at
-/// most 300.
+/// [`best_shift_on`] the points [`scan_points`] picks from `points` (the tests' entry: a list of shown points).
 #[cfg(test)]
 fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
     let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(COARSE).max(1)).copied().collect();
@@ -108,10 +106,10 @@ fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
 const COARSE: usize = 150;
 const FINE: usize = 300;
 
-/// The shown points `coarse` and `fine` pick for [`best_shift_on`]: every `⌈shown / COARSE⌉`-th (and
+/// The shown points the shift scan reads ([`best_shift_on`]): every `⌈shown / COARSE⌉`-th (and
 /// `⌈shown / FINE⌉`-th) shown point from the first, as `step_by` over the shown points picks them — gathered in
 /// one walk over the frames rather than from a list of every shown point.
-fn scan_points<'a>(points: &'a [Option<Point>], shown: usize) -> (Vec<&'a Point>, Vec<&'a Point>) {
+fn scan_points(points: &[Option<Point>], shown: usize) -> (Vec<&Point>, Vec<&Point>) {
     let (coarse_step, fine_step) = (shown.div_ceil(COARSE).max(1), shown.div_ceil(FINE).max(1));
     let mut coarse = Vec::with_capacity(shown.div_ceil(coarse_step));
     let mut fine = Vec::with_capacity(shown.div_ceil(fine_step));
@@ -130,7 +128,9 @@ fn scan_points<'a>(points: &'a [Option<Point>], shown: usize) -> (Vec<&'a Point>
     (coarse, fine)
 }
 
-/// [`best_shift`] on the points already picked.
+/// The shift τ near `guess` that minimises the squared error: a scan of a 20 ms grid within ±0.3 s of the guess on
+/// `coarse` (at most `COARSE` of the shown points), then the vertex of a parabola through the best grid point and
+/// its neighbours on `fine` (at most `FINE`).
 fn best_shift_on(coarse: &[&Point], fine: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
     const STEP: f64 = 0.02;
     let (lo, hi) = ((guess - 0.3).max(-0.5), (guess + 0.3).min(3.0));
