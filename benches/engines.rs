@@ -3,7 +3,7 @@
 //! their sum.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use netcode_lab::engines::run::{run as run_strategy, score_all, Keep};
+use netcode_lab::engines::run::{run as run_strategy, score_all, score_all_own, Keep, OwnRun};
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::sim::league::{league, setup, Network};
 use netcode_lab::sim::params::SimParams;
@@ -15,7 +15,8 @@ fn window(duration: f64) -> SimParams {
 }
 
 /// Every strategy replays the run's client inputs and is scored (one network's column of the league table; the
-/// `playground` strategy is the run's own pipeline, scored from its frames),
+/// `playground` strategy is the run's own pipeline, its track read from the run's metrics — or, as the binding
+/// still does, scored from its frames),
 /// the four engines the page draws by default replayed for their rows only (what the main thread adds per change),
 /// and the whole league table on the five networks of a 20 s page run (the Worker's job).
 fn engines(c: &mut Criterion) {
@@ -30,7 +31,14 @@ fn engines(c: &mut Criterion) {
             .sum::<usize>()
     };
     let frames = Some(&sim.recording().frames);
+    // The run's metrics are part of the full re-simulation (`metrics_60s_60fps`): `playground`'s track is read
+    // from them.
+    let run_metrics = sim.metrics().remote;
+    let own = Some(OwnRun { frames: &sim.recording().frames, metrics: Some(&run_metrics) });
     c.bench_function("engines_all_60s_scored", |b| {
+        b.iter(|| score_all_own(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), own).unwrap().len())
+    });
+    c.bench_function("engines_all_60s_scored_from_frames", |b| {
         b.iter(|| score_all(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), frames).unwrap().len())
     });
     c.bench_function("engines_all_60s_replayed", |b| b.iter(|| all(Keep::ROWS, &StrategyKind::ALL)));

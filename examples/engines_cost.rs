@@ -6,20 +6,22 @@
 //!     target/release/examples/engines_cost WHAT
 //! ```
 //! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `scored` (every strategy
-//! replays that run's client inputs and is scored, `playground` from the run's own frames: `score_all`),
-//! `scored-replaying` (the same, `playground` replayed too), `replayed` (every strategy, rows only) or `drawn` (the four
-//! engines the page draws by default, rows only). Only the call of `measured` is counted; the goal is
-//! `scored` ≤ 1.5 × `sim`.
+//! replays that run's client inputs and is scored, `playground`'s track taken from the run's metrics, which the
+//! full re-simulation computed: `score_all_own`), `scored-frames` (the same, `playground` scored from the run's
+//! frames: `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
+//! `replayed` (every strategy, rows only) or `drawn` (the four engines the page draws by default, rows only). Only
+//! the call of `measured` is counted; the goal is `scored` ≤ 1.5 × `sim`.
 
-use netcode_lab::engines::run::{run as run_strategy, score_all, Keep};
+use netcode_lab::engines::run::{run as run_strategy, score_all, score_all_own, Keep, OwnRun};
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::sim::league::setup;
+use netcode_lab::sim::metrics::RemoteMetrics;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::{run, Simulation};
 use std::hint::black_box;
 
 #[inline(never)]
-fn measured(what: &str, params: &SimParams, sim: &Simulation) -> usize {
+fn measured(what: &str, params: &SimParams, sim: &Simulation, run_metrics: &RemoteMetrics) -> usize {
     let s = setup(sim.params(), None);
     let (_, inputs) = sim.client_inputs();
     let all = |keep: Keep, kinds: &[StrategyKind]| {
@@ -37,6 +39,10 @@ fn measured(what: &str, params: &SimParams, sim: &Simulation) -> usize {
             fresh.metrics().frames
         }
         "scored" => {
+            let own = OwnRun { frames: &sim.recording().frames, metrics: Some(run_metrics) };
+            score_all_own(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(own)).unwrap().len()
+        }
+        "scored-frames" => {
             score_all(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(&sim.recording().frames))
                 .unwrap()
                 .len()
@@ -46,7 +52,7 @@ fn measured(what: &str, params: &SimParams, sim: &Simulation) -> usize {
         "drawn" => {
             all(Keep::ROWS, &[StrategyKind::Mirror, StrategyKind::Ngo, StrategyKind::Source, StrategyKind::Geckos])
         }
-        other => panic!("unknown `{other}` (sim, scored, replayed, drawn)"),
+        other => panic!("unknown `{other}` (sim, scored, scored-frames, scored-replaying, replayed, drawn)"),
     }
 }
 
@@ -54,5 +60,6 @@ fn main() {
     let what = std::env::args().nth(1).unwrap_or_else(|| "scored".to_string());
     let params = SimParams { duration: 60.0, ..SimParams::default() };
     let sim = run(&params).unwrap();
-    println!("{what}: {}", black_box(measured(&what, &params, &sim)));
+    let run_metrics = sim.metrics().remote;
+    println!("{what}: {}", black_box(measured(&what, &params, &sim, &run_metrics)));
 }

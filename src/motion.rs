@@ -95,7 +95,8 @@ fn along_loop(points: &[Vec2; TURNS.len()], speed: f64, t: f64, generation: u32)
     let mut d = wrap(speed * t, total);
     for (i, &len) in lengths.iter().enumerate() {
         if d < len || i == lengths.len() - 1 {
-            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            // The segment's end: the next point, or the first after the last (without a `%` per lookup).
+            let (a, b) = (points[i], if i + 1 < points.len() { points[i + 1] } else { points[0] });
             let dir = (b - a) * (1.0 / len);
             return TruthState { pos: a.lerp(b, (d / len).min(1.0)), vel: dir * speed, generation };
         }

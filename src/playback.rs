@@ -15,7 +15,7 @@
 //! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
 //! and the page cannot disagree about it. Each part stays usable on its own.
 
-use crate::buffer::{BufferParams, InsertOutcome, Sample, SnapshotBuffer};
+use crate::buffer::{BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
 use crate::buffer_metrics::BufferMetrics;
 use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
 use crate::display::{Displayed, Presenter};
@@ -72,6 +72,15 @@ pub struct Frame {
     pub pruned: usize,
 }
 
+/// What [`RemotePlayback::frame_shown`] gives of a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameShown {
+    /// The server time rendered (the clock's reading).
+    pub render_time: f64,
+    pub status: SampleStatus,
+    pub displayed: Displayed,
+}
+
 /// Both metric groups.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -99,6 +108,14 @@ impl RemotePlayback {
         })
     }
 
+    /// A playback whose clock keeps no per-frame metrics ([`RenderClock::unmonitored`]): the same frames, for a
+    /// caller that never reads [`RemotePlayback::metrics`]' clock part (the engines' references).
+    pub fn unmonitored(params: PlaybackParams) -> Result<Self, ParamError> {
+        let mut playback = RemotePlayback::new(params)?;
+        playback.clock = playback.clock.unmonitored();
+        Ok(playback)
+    }
+
     /// A delivery: `snapshot` reached the client at local time `arrival`.
     pub fn on_snapshot(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         let outcome = self.buffer.insert(snapshot, arrival);
@@ -115,16 +132,36 @@ impl RemotePlayback {
 
     /// The frame at local time `now`, `dt` seconds after the previous one.
     pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
+        self.advance(now, dt, |reading, mut sample, pruned, displayed| {
+            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
+            sample.reason = sample.reason.map(|r| r.with_delay(reading.delay));
+            Frame { now, reading, sample, displayed, pruned }
+        })
+    }
+
+    /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), but only what a
+    /// strategy that just draws it reads: the render time, the sample's status and what is displayed. The whole
+    /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
+    /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
+    pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
+        self.advance(now, dt, |reading, sample, _, displayed| FrameShown {
+            render_time: reading.render_time,
+            status: sample.status,
+            displayed,
+        })
+    }
+
+    /// One frame's four steps (the order of the module doc), handing their results to `finish`.
+    #[inline(always)]
+    fn advance<R>(&mut self, now: f64, dt: f64, finish: impl FnOnce(ClockReading, Sample, usize, Displayed) -> R) -> R {
         let reading = self.clock.render_time(now, dt, &self.buffer.view());
-        let mut sample = match &reading.uncertain {
+        let sample = match &reading.uncertain {
             Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
             None => self.buffer.sample(reading.render_time),
         };
-        // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
-        sample.reason = sample.reason.map(|r| r.with_delay(reading.delay));
         let pruned = if reading.uncertain.is_none() { self.buffer.prune(reading.render_time) } else { 0 };
         let displayed = self.presenter.show(&sample);
-        Frame { now, reading, sample, displayed, pruned }
+        finish(reading, sample, pruned, displayed)
     }
 
     pub fn buffer(&self) -> &SnapshotBuffer {

@@ -293,6 +293,9 @@ pub struct RenderClock {
     input_since_frame: Option<ClockInput>,
     jump_log: VecDeque<ClockJump>,
     render_delay_error: Option<f64>,
+    /// Whether each frame is watched for the metrics (the timeline monitor and its jump log, the render-delay
+    /// error, the last reading): off for a clock whose metrics nobody reads ([`RenderClock::unmonitored`]).
+    monitored: bool,
 }
 
 impl RenderClock {
@@ -324,6 +327,7 @@ impl RenderClock {
             input_since_frame: None,
             jump_log: VecDeque::new(),
             render_delay_error: None,
+            monitored: true,
         })
     }
 
@@ -374,7 +378,7 @@ impl RenderClock {
     pub fn render_time(&mut self, now: f64, dt: f64, view: &BufferView) -> ClockReading {
         let delay = self.delay.update(now, dt, view, self.latency(view), self.rtt_last);
         let rtt = self.rtt.mean();
-        let before = self.engine_counters();
+        let before = if self.monitored { self.engine_counters() } else { (0, 0) };
         let estimate = match &mut self.engine {
             Engine::Known(clock) => clock.advance(now, delay),
             Engine::Reanchor(clock) => clock.advance(dt, self.rtt_last),
@@ -390,16 +394,29 @@ impl RenderClock {
             estimate.uncertain
         };
         let render_time = estimate.render_time;
-        if self.monitor.observe(render_time, dt) {
-            self.log_jump(now, dt, render_time, delay, before);
+        if self.monitored {
+            if self.monitor.observe(render_time, dt) {
+                self.log_jump(now, dt, render_time, delay, before);
+            }
+            self.render_delay_error = self.best_server_now(now, view).map(|best| best - render_time - delay);
+            self.render_delay_error = self.render_delay_error.filter(|e| e.is_finite());
         }
-        self.render_delay_error = self.best_server_now(now, view).map(|best| best - render_time - delay);
-        self.render_delay_error = self.render_delay_error.filter(|e| e.is_finite());
         self.input_since_frame = None;
         self.last_now = Some(now).filter(|n| n.is_finite());
         let reading = ClockReading { render_time, delay, uncertain };
-        self.last_reading = Some(reading.clone());
+        if self.monitored {
+            self.last_reading = Some(reading.clone());
+        }
         reading
+    }
+
+    /// The same clock (the same render times, bit for bit: nothing it skips feeds back into them) without the
+    /// per-frame watching only its metrics read: the timeline monitor and jump log, the render-delay error, the
+    /// last reading. Its [`RenderClock::metrics`] then say nothing of the frames. For the engines' references
+    /// (`engines::reference`), which replay whole runs and read only the render times.
+    pub fn unmonitored(mut self) -> Self {
+        self.monitored = false;
+        self
     }
 
     /// (hard resets, held frames, reanchor resets) of the engine, to tell what it did in a frame.

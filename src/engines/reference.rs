@@ -58,8 +58,10 @@ pub struct Article {
 }
 
 impl Article {
+    /// Its clock keeps no per-frame metrics (`RemotePlayback::unmonitored`): a strategy is read for what it
+    /// shows, never for its clock's jump log.
     pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
-        Ok(Article { playback: RemotePlayback::new(params)? })
+        Ok(Article { playback: RemotePlayback::unmonitored(params)? })
     }
 
     /// Seed 000 §4.3.8's remote player view.
@@ -109,15 +111,15 @@ impl Smoother for Article {
     }
 
     fn frame(&mut self, now: f64, dt: f64) -> Shown {
-        let f = self.playback.frame(now, dt);
-        let mode = match (f.sample.status, f.displayed.mode) {
+        let f = self.playback.frame_shown(now, dt);
+        let mode = match (f.status, f.displayed.mode) {
             (SampleStatus::Underrun, DisplayMode::Extrapolated) => ShownMode::Extrapolated,
             (SampleStatus::Underrun, _) => ShownMode::Held,
             (_, DisplayMode::Hidden) => ShownMode::Nothing,
             (SampleStatus::Ready, _) => ShownMode::Interpolated,
             _ => ShownMode::Waiting,
         };
-        Shown { position: f.displayed.position, render_time: f.reading.render_time, mode }
+        Shown { position: f.displayed.position, render_time: f.render_time, mode }
     }
 }
 

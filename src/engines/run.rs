@@ -16,7 +16,11 @@
 //! - `playground` is the page's own pipeline, which the run (or the league's logging pass) has already stepped on
 //!   these very inputs: its rows and its score are read from the pipeline's frames ([`rows_from_frames`],
 //!   [`score_frames`], [`score_all`]; `sim::league` scores it while it logs), never replayed. A replay would give
-//!   the same bits (`tests/engines/league.rs` checks rows and metrics).
+//!   the same bits (`tests/engines/league.rs` checks rows and metrics). When the run's own metrics are at hand
+//!   (the full re-simulation computes them), its track is not even scored again: it *is* the run's `shown` track
+//!   ([`score_all_own`], [`score_frames_with`]).
+//! - The seeds' references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
+//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
 //!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
@@ -28,7 +32,7 @@ use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::geom::Vec2;
 use crate::param::ParamError;
-use crate::sim::metrics::{metrics_of, Point, TrackMetrics};
+use crate::sim::metrics::{metrics_of, Point, RemoteMetrics, TrackMetrics};
 use crate::sim::record::frame;
 use crate::sim::remote::ClientInput;
 use crate::sim::timeline::Timeline;
@@ -89,7 +93,9 @@ impl Keep {
 /// and extrapolation counts, and the lag sum.
 pub struct Scorer {
     kind: StrategyKind,
-    points: Vec<Option<Point>>,
+    /// `None` when the track's metrics come from elsewhere (the run's own, [`score_all_own`]): only counted.
+    points: Option<Vec<Option<Point>>>,
+    frames: usize,
     underruns: usize,
     extrapolated: usize,
     lag_sum: f64,
@@ -99,7 +105,30 @@ pub struct Scorer {
 impl Scorer {
     /// A scorer for `frames` frames of strategy `kind`.
     pub fn new(kind: StrategyKind, frames: usize) -> Self {
-        Scorer { kind, points: Vec::with_capacity(frames), underruns: 0, extrapolated: 0, lag_sum: 0.0, lag_n: 0 }
+        Scorer {
+            kind,
+            points: Some(Vec::with_capacity(frames)),
+            frames: 0,
+            underruns: 0,
+            extrapolated: 0,
+            lag_sum: 0.0,
+            lag_n: 0,
+        }
+    }
+
+    /// A scorer that only counts (underruns, extrapolations, the lag): the track's metrics are given to
+    /// [`Scorer::finish_with`].
+    fn counting(kind: StrategyKind) -> Self {
+        Scorer { points: None, ..Scorer::new(kind, 0) }
+    }
+
+    /// Mean of (true server now − render time) over the frames pushed so far, NaN when none was finite.
+    fn mean_lag(&self) -> f64 {
+        if self.lag_n > 0 {
+            self.lag_sum / self.lag_n as f64
+        } else {
+            f64::NAN
+        }
     }
 
     /// One frame `dt` seconds long, when the true server time was `server_now`, in which the strategy showed
@@ -113,20 +142,28 @@ impl Scorer {
             self.lag_sum += lag;
             self.lag_n += 1;
         }
-        let position = shown.position.filter(|p| p.is_finite());
-        self.points.push(position.map(|pos| Point { dt, server_now, pos }));
+        self.frames += 1;
+        if let Some(points) = &mut self.points {
+            let position = shown.position.filter(|p| p.is_finite());
+            points.push(position.map(|pos| Point { dt, server_now, pos }));
+        }
     }
 
     /// The metrics of the frames pushed, against `truth`.
     pub fn finish(self, truth: &TruthTrack) -> StrategyMetrics {
-        let n = self.points.len().max(1) as f64;
-        let mean_lag = if self.lag_n > 0 { self.lag_sum / self.lag_n as f64 } else { f64::NAN };
+        let track = metrics_of(self.points.as_deref().unwrap_or(&[]), truth, self.mean_lag());
+        self.finish_with(track)
+    }
+
+    /// The metrics of the frames pushed, the track's being `track`.
+    fn finish_with(self, track: TrackMetrics) -> StrategyMetrics {
+        let n = self.frames.max(1) as f64;
         StrategyMetrics {
             strategy: self.kind,
-            track: metrics_of(&self.points, truth, mean_lag),
+            track,
             underrun_share: self.kind.buffered().then_some(self.underruns as f64 / n),
             extrapolation_share: self.extrapolated as f64 / n,
-            mean_lag,
+            mean_lag: self.mean_lag(),
         }
     }
 }
@@ -258,6 +295,33 @@ pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
     scorer.finish(truth)
 }
 
+/// The `playground` strategy scored from the run's own frames and the run's own remote metrics (`metrics`,
+/// `sim::metrics::remote_metrics` of those frames): the track's metrics are the run's `shown` track — the same
+/// points (the frames' shown positions) scored around the same guess (the mean lag) by the same
+/// `sim::metrics::metrics_of` — so only the counts are read from the frames. Should the run's mean lag differ in
+/// any bit from the one the frames give (it cannot, unless `metrics` belong to other frames), the track is scored
+/// from the frames after all.
+pub fn score_frames_with(frames: &Timeline, truth: &TruthTrack, metrics: &RemoteMetrics) -> StrategyMetrics {
+    let modes = FrameModes::default();
+    let mut scorer = Scorer::counting(StrategyKind::Playground);
+    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+        scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
+    }
+    if scorer.mean_lag().to_bits() == metrics.mean_lag.to_bits() {
+        scorer.finish_with(metrics.shown)
+    } else {
+        score_frames(frames, truth)
+    }
+}
+
+/// What the page's own pipeline already did on the inputs being scored: its frames, and the run's remote metrics
+/// when they have been computed (the full re-simulation computes them; `Simulation::metrics`).
+#[derive(Clone, Copy, Debug)]
+pub struct OwnRun<'a> {
+    pub frames: &'a Timeline,
+    pub metrics: Option<&'a RemoteMetrics>,
+}
+
 /// Every strategy of `kinds` scored on one run's client inputs, in order. `own_frames`, when given, are the
 /// frames the page's pipeline recorded on those very inputs: `playground` is then scored from them rather than
 /// replayed (the pipeline already ran it). They must hold one row per frame input; otherwise it is replayed.
@@ -269,14 +333,32 @@ pub fn score_all(
     truth: &TruthTrack,
     own_frames: Option<&Timeline>,
 ) -> Result<Vec<StrategyMetrics>, ParamError> {
-    let covers = |frames: &&Timeline| {
+    let own = own_frames.map(|frames| OwnRun { frames, metrics: None });
+    score_all_own(setup, kinds, inputs, map, truth, own)
+}
+
+/// [`score_all`], with the run's remote metrics too when they are at hand: `playground`'s track is then taken
+/// from them ([`score_frames_with`]) rather than scored again.
+pub fn score_all_own(
+    setup: &Setup,
+    kinds: &[StrategyKind],
+    inputs: &[ClientInput],
+    map: &TimeMap,
+    truth: &TruthTrack,
+    own: Option<OwnRun>,
+) -> Result<Vec<StrategyMetrics>, ParamError> {
+    let covers = |own: &OwnRun| {
+        let frames = own.frames;
         frames.dropped() == 0 && frames.len() == inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count()
     };
-    let own_frames = own_frames.filter(covers);
+    let own = own.filter(covers);
     kinds
         .iter()
-        .map(|&kind| match (kind, own_frames) {
-            (StrategyKind::Playground, Some(frames)) => Ok(score_frames(frames, truth)),
+        .map(|&kind| match (kind, own) {
+            (StrategyKind::Playground, Some(OwnRun { frames, metrics: Some(metrics) })) => {
+                Ok(score_frames_with(frames, truth, metrics))
+            }
+            (StrategyKind::Playground, Some(OwnRun { frames, metrics: None })) => Ok(score_frames(frames, truth)),
             _ => Ok(run(setup, kind, inputs, map, truth, Keep::METRICS)?.metrics.expect("scored")),
         })
         .collect()

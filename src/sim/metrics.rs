@@ -94,13 +94,45 @@ fn mean_square_error_below(points: &[&Point], truth: &TruthTrack, tau: f64, boun
     Some(sum / n)
 }
 
-/// The shift τ near `guess` that minimises the squared error: a scan of a 20 ms grid within ±0.3 s of the guess on
-/// at most 150 of the points, then the vertex of a parabola through the best grid point and its neighbours on at
-/// most 300.
+/// [`best_shift_on`] the points [`scan_points`] picks from `points` (the tests' entry: a list of shown points).
+#[cfg(test)]
 fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
+    let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(COARSE).max(1)).copied().collect();
+    let fine: Vec<&Point> = points.iter().step_by(points.len().div_ceil(FINE).max(1)).copied().collect();
+    best_shift_on(&coarse, &fine, truth, guess)
+}
+
+/// Points the shift scan looks at: at most this many on the grid, twice as many for the parabola.
+const COARSE: usize = 150;
+const FINE: usize = 300;
+
+/// The shown points the shift scan reads ([`best_shift_on`]): every `⌈shown / COARSE⌉`-th (and
+/// `⌈shown / FINE⌉`-th) shown point from the first, as `step_by` over the shown points picks them — gathered in
+/// one walk over the frames rather than from a list of every shown point.
+fn scan_points(points: &[Option<Point>], shown: usize) -> (Vec<&Point>, Vec<&Point>) {
+    let (coarse_step, fine_step) = (shown.div_ceil(COARSE).max(1), shown.div_ceil(FINE).max(1));
+    let mut coarse = Vec::with_capacity(shown.div_ceil(coarse_step));
+    let mut fine = Vec::with_capacity(shown.div_ceil(fine_step));
+    let (mut to_coarse, mut to_fine) = (0, 0);
+    for p in points.iter().flatten() {
+        if to_coarse == 0 {
+            coarse.push(p);
+            to_coarse = coarse_step;
+        }
+        if to_fine == 0 {
+            fine.push(p);
+            to_fine = fine_step;
+        }
+        (to_coarse, to_fine) = (to_coarse - 1, to_fine - 1);
+    }
+    (coarse, fine)
+}
+
+/// The shift τ near `guess` that minimises the squared error: a scan of a 20 ms grid within ±0.3 s of the guess on
+/// `coarse` (at most `COARSE` of the shown points), then the vertex of a parabola through the best grid point and
+/// its neighbours on `fine` (at most `FINE`).
+fn best_shift_on(coarse: &[&Point], fine: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
     const STEP: f64 = 0.02;
-    let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(150).max(1)).copied().collect();
-    let fine: Vec<&Point> = points.iter().step_by(points.len().div_ceil(300).max(1)).copied().collect();
     let (lo, hi) = ((guess - 0.3).max(-0.5), (guess + 0.3).min(3.0));
     let steps = ((hi - lo) / STEP).ceil() as usize;
     // The grid point lo + i·STEP with the lowest error, the first (lowest i) of equal ones. The scan starts at the
@@ -115,7 +147,7 @@ fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
     for i in outwards {
         let tau = lo + i as f64 * STEP;
         let bound = best.map_or(f64::INFINITY, |(e, _)| e);
-        let Some(e) = mean_square_error_below(&coarse, truth, tau, bound) else { continue };
+        let Some(e) = mean_square_error_below(coarse, truth, tau, bound) else { continue };
         let better = match best {
             None => e < f64::INFINITY,
             Some((b, bi)) => e < b || (e == b && i < bi),
@@ -127,7 +159,7 @@ fn best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
     let t = best.map_or(guess, |(_, i)| lo + i as f64 * STEP);
     // The squared error is close to a parabola near its minimum: fit one through the best grid point and its
     // neighbours (on more points) and take its vertex, kept within one grid step.
-    let [a, b, c] = [t - STEP, t, t + STEP].map(|tau| mean_square_error(&fine, truth, tau));
+    let [a, b, c] = [t - STEP, t, t + STEP].map(|tau| mean_square_error(fine, truth, tau));
     let curvature = a - 2.0 * b + c;
     if curvature <= 0.0 {
         return t;
@@ -143,20 +175,22 @@ pub fn track_metrics(frames: &Timeline, x_column: usize, truth: &TruthTrack, gue
 
 /// Metrics of a track given frame by frame (`None` where nothing is shown), shifted around `guess` seconds.
 pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> TrackMetrics {
-    let visible: Vec<&Point> = points.iter().flatten().collect();
-    let shown = visible.len();
-    if visible.is_empty() {
+    let shown = points.iter().filter(|p| p.is_some()).count();
+    if shown == 0 {
         return TrackMetrics::default();
     }
-    let tau = best_shift(&visible, truth, if guess.is_finite() { guess } else { 0.1 });
+    let (coarse, fine) = scan_points(points, shown);
+    let tau = best_shift_on(&coarse, &fine, truth, if guess.is_finite() { guess } else { 0.1 });
     let mut metrics =
         TrackMetrics { shown: shown as f64 / points.len() as f64, added_latency: tau, ..TrackMetrics::default() };
     // One pass in frame order: each shown frame against the truth τ before it (evaluated once), and every four
-    // consecutive shown frames (a, b, c, d) for the stall, snap and jerk of the step c → d. `last` holds the
-    // shown frames just before this one (`last[0]` the nearest) with their truth; `run` counts them.
+    // consecutive shown frames (a, b, c, d) for the stall, snap and jerk of the step c → d. The frames just
+    // before this one are kept as the few numbers these read (positions of a, b, c; the lengths of b and c; c's
+    // truth), not as whole points; `run` counts the shown frames in a row.
     let (mut sum_sq, mut max) = (0.0, 0.0f64);
     let (mut jerk_sum, mut jerk_n) = (0.0, 0usize);
-    let mut last = [(Point { dt: 0.0, server_now: 0.0, pos: Vec2::ZERO }, Vec2::ZERO); 3];
+    let (mut pos_a, mut pos_b, mut pos_c, mut truth_c) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
+    let (mut dt_b, mut dt_c) = (0.0, 0.0);
     let mut run = 0usize;
     for p in points {
         let Some(d) = p else {
@@ -167,9 +201,8 @@ pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> T
         let e = (d.pos - td).length();
         (sum_sq, max) = (sum_sq + e * e, max.max(e));
         if run >= 3 {
-            let [(c, tc), (b, _), (a, _)] = &last;
-            let step = d.pos - c.pos;
-            let truth_step = td - *tc;
+            let step = d.pos - pos_c;
+            let truth_step = td - truth_c;
             if step.length() < STILL && truth_step.length() > 10.0 * STILL {
                 metrics.stalls += 1;
             }
@@ -177,16 +210,17 @@ pub fn metrics_of(points: &[Option<Point>], truth: &TruthTrack, guess: f64) -> T
                 metrics.snaps += 1;
             }
             let dt = d.dt;
-            if dt > 0.0 && (b.dt - dt).abs() < 1e-9 && (c.dt - dt).abs() < 1e-9 {
-                let third = d.pos - c.pos * 3.0 + b.pos * 3.0 - a.pos;
+            if dt > 0.0 && (dt_b - dt).abs() < 1e-9 && (dt_c - dt).abs() < 1e-9 {
+                let third = d.pos - pos_c * 3.0 + pos_b * 3.0 - pos_a;
                 jerk_sum += (third.length() / dt.powi(3)).powi(2);
                 jerk_n += 1;
             }
         }
-        last = [(*d, td), last[0], last[1]];
+        (pos_a, pos_b, pos_c, truth_c) = (pos_b, pos_c, d.pos, td);
+        (dt_b, dt_c) = (dt_c, d.dt);
         run += 1;
     }
-    metrics.rms_error = (sum_sq / visible.len() as f64).sqrt();
+    metrics.rms_error = (sum_sq / shown as f64).sqrt();
     metrics.max_error = max;
     metrics.jerk = if jerk_n > 0 { (jerk_sum / jerk_n as f64).sqrt() } else { 0.0 };
     metrics

@@ -112,8 +112,11 @@ impl Simulation {
         let map = TimeMap::new(params);
         let snapshots = (params.duration * params.scenario.send_rate * 1.1).ceil() as usize + 16;
         let mut remote = RemotePipeline::new(params, map)?;
-        // The run is bounded (params.duration ≤ 120 s), so it keeps its client inputs for the engines.
-        remote.log = Some(Vec::new());
+        // The run is bounded (params.duration ≤ 120 s), so it keeps its client inputs for the engines: one per
+        // frame, per snapshot delivered (duplicates: the 10 % slack) and per RTT sample, reserved at once rather
+        // than grown (and copied) a dozen times.
+        let pongs = (params.duration / remote::PING_INTERVAL).ceil() as usize + 1;
+        remote.log = Some(Vec::with_capacity(frame_capacity(params) + snapshots + pongs));
         Ok(Simulation {
             params: params.clone(),
             map,

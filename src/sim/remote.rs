@@ -215,7 +215,7 @@ impl RemotePipeline {
 
     /// Pings go up every `PING_INTERVAL`; the server echoes each at once; each echo is an RTT sample.
     fn exchange_pings(&mut self, until_local: f64) {
-        let (events, net) = (self.params.events, self.params.network);
+        let (events, net) = (&self.params.events, &self.params.network);
         while self.next_ping <= until_local {
             self.pings.set_params(events.link_at(net.uplink, self.next_ping));
             self.pings.send(self.next_ping, self.map.reading(self.next_ping));

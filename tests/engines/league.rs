@@ -1,7 +1,9 @@
 //! Whole runs: every strategy replays the run's own client inputs; the page's cache re-runs only what a change
 //! touches; the league table ranks them on every network.
 
-use netcode_lab::engines::run::{rows_from_frames, run as run_strategy, score_all, score_frames, Bank, Keep};
+use netcode_lab::engines::run::{
+    rows_from_frames, run as run_strategy, score_all, score_all_own, score_frames, Bank, Keep, OwnRun,
+};
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::sim::league::{league, setup, Network, COLUMNS};
@@ -182,4 +184,33 @@ fn a_column_scored_with_the_runs_frames_is_the_column_replayed() {
     let shorter = run(&SimParams { duration: 4.0, ..p.clone() }).unwrap();
     let other = score_all(&s, &[StrategyKind::Playground], inputs, map, truth, Some(&shorter.recording().frames));
     assert_eq!(other.unwrap()[0], replayed[7], "the shorter run's frames are not this run's");
+}
+
+/// With the run's own metrics too (`score_all_own`), `playground`'s track is the run's `shown` track, not scored
+/// again — and the column is still, bit for bit, every strategy replayed, on every network. Metrics of another run
+/// (another render delay: the same frames count, another mean lag) are refused by the mean-lag check and the
+/// track is scored from the frames: taking them unchecked, or a run's `shown` track scored otherwise than a
+/// strategy's (another guess, other points), turns this red.
+#[test]
+fn a_column_scored_with_the_runs_metrics_is_the_column_replayed() {
+    for preset in NetworkPreset::ALL {
+        let mut p = params();
+        preset.apply(&mut p);
+        let sim = run(&p).unwrap();
+        let (_, inputs) = sim.client_inputs();
+        let s = setup(&p, None);
+        let (map, truth) = (sim.time_map(), sim.truth());
+        let replayed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, None).unwrap();
+        let metrics = sim.metrics().remote;
+        let own = OwnRun { frames: &sim.recording().frames, metrics: Some(&metrics) };
+        let scored = score_all_own(&s, &StrategyKind::ALL, inputs, map, truth, Some(own)).unwrap();
+        assert_eq!(scored, replayed, "{preset:?}");
+        let mut later = p.clone();
+        later.remote.clock.render_delay += 0.05;
+        let other = run(&later).unwrap().metrics().remote;
+        assert_ne!(other.shown, metrics.shown, "{preset:?}: the other run's track differs");
+        let own = OwnRun { frames: &sim.recording().frames, metrics: Some(&other) };
+        let checked = score_all_own(&s, &[StrategyKind::Playground], inputs, map, truth, Some(own)).unwrap();
+        assert_eq!(checked[0], replayed[7], "{preset:?}: another run's metrics are not taken for this one");
+    }
 }
