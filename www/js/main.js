@@ -122,8 +122,10 @@ class App {
       if (core && core !== this.core) this.upgrade(core);
       return core;
     });
-    // The other language's strings (i18n.js), so a switch is instant; not part of the first frame's download.
+    // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is
+    // instant, and the step-through (teach.js; its button is held with the full core's tools).
     const languages = loadLanguages();
+    const stepper = this.teach.loadStepper();
     if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
@@ -142,6 +144,7 @@ class App {
     }
     await full;
     await languages;
+    await stepper;
     await nextTask();
     this.complete = true;
     this.lastDraw = { runId: -1 };
