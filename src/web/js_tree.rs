@@ -37,6 +37,7 @@ enum Step {
 }
 
 impl TreeError {
+    #[inline(never)]
     fn at(mut self, step: Step) -> Self {
         self.path.push(step);
         self
@@ -70,6 +71,9 @@ impl fmt::Display for TreeError {
 impl std::error::Error for TreeError {}
 
 impl de::Error for TreeError {
+    // Not inlined: serde's derive raises errors at every field of every parameter struct, and an inlined
+    // `to_string` at each of them was a good part of the page build's wasm.
+    #[inline(never)]
     fn custom<T: fmt::Display>(message: T) -> Self {
         TreeError { path: Vec::new(), message: message.to_string() }
     }

@@ -94,6 +94,9 @@ for (const lang of ['en', 'zh']) {
   }
 }
 
+/** The wasm files the page itself fetched (a worker's own core is not counted). */
+const wasmFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name.replace(/.*\//, '')).filter((n) => n.endsWith('.wasm')));
+
 test('every figure and lesson embeds alone; a bad figure shows the banner', async () => {
   const figs = ['server', 'local', 'remote', 'extrapolation', 'decay', 'sweep', 'clock', 'comparison', 'worked'];
   const { page, problems } = await openPage(browser, { path: 'embed.html#fig=server&lang=en', viewport: { width: 640, height: 400 } });
@@ -103,6 +106,7 @@ test('every figure and lesson embeds alone; a bad figure shows the banner', asyn
     await waitReady(page);
     const { painted } = await framePixels(page.mainFrame());
     assert.ok(painted > 1000, `${fig} draws`);
+    assert.ok(!(await wasmFetched(page)).includes('netcode_lab_bg.wasm'), `${fig} runs on the small first-frame core`);
   }
   for (const lesson of ['render-delay', 'correction-offset', 'timed-path']) {
     await page.goto(new URL(`embed.html#fig=lesson&lesson=${lesson}&lang=zh`, BASE_URL).href);
@@ -111,6 +115,8 @@ test('every figure and lesson embeds alone; a bad figure shows the banner', asyn
     await page.waitForSelector('#lesson-card:not([hidden]) h2');
     assert.ok((await framePixels(page.mainFrame())).painted > 1000, `lesson ${lesson}: its visual draws`);
     assert.match(await page.textContent('#lesson-card h2'), /[\u4e00-\u9fff]/, 'the lesson card speaks the hash\'s language');
+    // (The dist build preloads the small core for every embed; a lesson also fetches the full one.)
+    assert.ok((await wasmFetched(page)).includes('netcode_lab_bg.wasm'), `lesson ${lesson}: the full core (its helpers)`);
   }
   assert.deepEqual(problems(), []);
   const bad = await openPage(browser, { path: 'embed.html#fig=nonsense', viewport: { width: 640, height: 400 } });

@@ -88,3 +88,23 @@ test('a load failure is reported in the page\'s language', async () => {
   await playground.page.waitForSelector('#banner:not([hidden])');
   assert.match(await playground.page.textContent('#banner'), /WebAssembly 模块加载失败/);
 });
+
+test('an English reader\'s first frame does without the Chinese strings and the step-through; they arrive after it, and a switch is instant', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const fetched = await page.evaluate(() => {
+    const drawn = performance.getEntriesByName('boot:first-frame')[0].startTime;
+    return performance.getEntriesByType('resource').filter((r) => /strings-(en|zh)\.js$/.test(r.name)).map((r) => ({ name: r.name.replace(/.*\//, ''), beforeFrame: r.startTime < drawn }));
+  });
+  assert.deepEqual(fetched.filter((r) => r.beforeFrame).map((r) => r.name), ['strings-en.js'], 'only English before the first frame');
+  assert.ok(fetched.some((r) => r.name === 'strings-zh.js'), 'the Chinese strings are fetched after the first frame');
+  const stepper = await page.evaluate(() => {
+    const drawn = performance.getEntriesByName('boot:first-frame')[0].startTime;
+    return performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/stepper.js')).map((r) => r.startTime < drawn);
+  });
+  assert.deepEqual(stepper, [false], 'the step-through is fetched once, after the first frame');
+  await page.click('#lang-zh'); // loaded already: the switch happens in the click itself
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.match(await page.textContent('label[for=control-renderDelay]'), /渲染延迟/);
+  assert.deepEqual(problems(), []);
+});

@@ -284,7 +284,8 @@ async function main() {
   title.dataset.i18n = fig === 'lesson' ? `lesson.${lessonId}.title` : FIGURES[fig].title;
   title.textContent = t(title.dataset.i18n);
   document.title = `${title.textContent} — netcode-lab`;
-  const core = await loadCore();
+  // The small first-frame core does every figure but a lesson (its helpers and engines are in the full one).
+  const core = await loadCore(fig === 'lesson' ? 'full' : 'page');
   if (!core) return;
   if (fig === 'worked') return startWorked(core);
   await new EmbedApp(core, fig, lessonId).start();

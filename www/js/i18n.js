@@ -4,10 +4,13 @@
 // Static text carries `data-i18n="key"` (and `data-i18n-aria-label`, `data-i18n-title`); `applyI18n(root)`
 // rewrites it. Canvas modules call `t()` when they draw and redraw on `onLangChange`. The Chinese strings use
 // the articles' own terms (渲染延迟, 半衰期, 丢包率, 插值, 外推, 抖动缓冲, 快照 …).
+// English is always loaded (every key falls back to it); the Chinese table (~70 KB) is fetched only when it is
+// the starting language — an English reader's first frame does without it — or later by `loadLanguages()`
+// (after the first frame) or a switch to it.
 import EN from './strings-en.js';
-import ZH from './strings-zh.js';
 
-const TABLES = { en: EN, zh: ZH };
+const LOADERS = { zh: () => import('./strings-zh.js') };
+const TABLES = { en: EN };
 const HTML_LANG = { en: 'en', zh: 'zh-CN' };
 const listeners = new Set();
 
@@ -21,6 +24,18 @@ export function detectLang(fromUrl) {
 // The language is known before anything is drawn (an early load failure is already reported in it);
 // `setLang` then makes it official for the document.
 let current = typeof location === 'undefined' ? 'en' : detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang'));
+// The starting language's table is in before any module draws a word (a top-level await: importers wait).
+if (current !== 'en') await loadTable(current);
+
+/** Fetches the table of `lang` once (a no-op for English and for a table already in). */
+async function loadTable(lang) {
+  if (!TABLES[lang] && LOADERS[lang]) TABLES[lang] = (await LOADERS[lang]()).default;
+}
+
+/** Fetches every language's table (the page calls it after its first frame, so a switch is instant). */
+export async function loadLanguages() {
+  await Promise.all(Object.keys(LOADERS).map(loadTable));
+}
 
 export function getLang() {
   return current;
@@ -64,13 +79,19 @@ export function applyI18n(root = document) {
   }
 }
 
-/** Switches the language: `<html lang>`, the document title, every tagged text; then tells the listeners. */
+/**
+ * Switches the language: `<html lang>`, the document title, every tagged text; then tells the listeners. At
+ * once when its table is in (the page loads them all after the first frame); else once it is fetched — the
+ * promise resolves after the switch either way.
+ */
 export function setLang(lang) {
+  if (!TABLES[lang] && LOADERS[lang]) return loadTable(lang).then(() => setLang(lang));
   current = TABLES[lang] ? lang : 'en';
   document.documentElement.lang = HTML_LANG[current];
   document.title = t('page.title');
   applyI18n(document);
   for (const fn of listeners) fn(current);
+  return Promise.resolve();
 }
 
 /** Calls `fn(lang)` after every switch; returns a function that stops it. */

@@ -13,7 +13,7 @@ import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
 import { buildTraceIO } from './trace-io.js';
 // --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
 import { startLanguage, installTeaching } from './teach.js';
-import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
+import { t as tr, loadLanguages } from './i18n.js'; // `t` is a local name in applyHash
 
 import { loadCore, wasmMemoryBytes } from './core.js';
 // --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
@@ -122,6 +122,10 @@ class App {
       if (core && core !== this.core) this.upgrade(core);
       return core;
     });
+    // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is
+    // instant, and the step-through (teach.js; its button is held with the full core's tools).
+    const languages = loadLanguages();
+    const stepper = this.teach.loadStepper();
     if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
@@ -139,6 +143,8 @@ class App {
       this.draw();
     }
     await full;
+    await languages;
+    await stepper;
     await nextTask();
     this.complete = true;
     this.lastDraw = { runId: -1 };

@@ -1,10 +1,10 @@
 // The teaching layer over the playground: the language switch (zh-CN / English), the lessons menu and card,
 // and the step-through explainer. main.js calls four hooks, each marked there: `startLanguage()` before
 // anything is built, `installTeaching(app)` once the rail exists, then `teach.baseParams(extras, notices)`
-// (applyHash), `teach.hashBase()` (writeHash) and `teach.afterRun()` (first thing in afterRun).
+// (applyHash), `teach.hashBase()` (writeHash) and `teach.afterRun()` (first thing in afterRun); after the first
+// frame `teach.loadStepper()` fetches the step-through (stepper.js is not part of the first frame's download).
 import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
 import { Lessons } from './lessons.js';
-import { Stepper } from './stepper.js';
 
 /** Sets the language from the URL's `lang=` or the browser's, before the page is built. */
 export function startLanguage() {
@@ -32,23 +32,28 @@ function languageSwitch(root, choose) {
 /** Builds the top-bar tools, the lesson card and the stepper; returns the hooks main.js calls. */
 export function installTeaching(app) {
   const tools = document.getElementById('topbar-tools');
-  let stepper;
+  /** The step-through, once `loadStepper()` has fetched it (its button is held until then: main.js). */
+  let stepper = null;
+  let stepperLoading = null;
+  const loadStepper = () => (stepperLoading ??= import('./stepper.js').then(({ Stepper }) => {
+    stepper = new Stepper(document.getElementById('stepper'), {
+      app,
+      showSeed002: () => {
+        if (lessons.lesson?.id !== 'out-of-order' || !app.model.imported) lessons.choose('out-of-order');
+      },
+    });
+    return stepper;
+  }));
   const lessons = new Lessons(app, {
     menuRoot: tools,
     cardRoot: document.getElementById('lesson-card'),
-    onStepThrough: () => stepper.open('seed002'),
+    onStepThrough: () => loadStepper().then((s) => s.open('seed002')),
   });
   const stepButton = tagged('button', 'stepper.open', { type: 'button', id: 'stepper-open' });
   // The default walk is seed 002's three snapshots; inside another lesson, the run that lesson shows.
   const defaultSource = () => (lessons.lesson && lessons.lesson.id !== 'out-of-order' && !lessons.lesson.trace ? 'run' : 'seed002');
-  stepButton.addEventListener('click', () => (stepper.isOpen ? stepper.close() : stepper.open(defaultSource())));
+  stepButton.addEventListener('click', () => loadStepper().then((s) => (s.isOpen ? s.close() : s.open(defaultSource()))));
   tools.append(stepButton);
-  stepper = new Stepper(document.getElementById('stepper'), {
-    app,
-    showSeed002: () => {
-      if (lessons.lesson?.id !== 'out-of-order' || !app.model.imported) lessons.choose('out-of-order');
-    },
-  });
   const syncSwitch = languageSwitch(tools, (lang) => {
     app.extras = { ...app.extras, lang };
     setLang(lang);
@@ -63,7 +68,7 @@ export function installTeaching(app) {
     syncSwitch();
     workedExampleLink();
     lessons.relabel();
-    stepper.relabel();
+    stepper?.relabel();
     app.controls.sync(app.model.params);
     app.events.sync(app.model.params.events);
     app.lastDraw = { runId: -1 };
@@ -72,18 +77,21 @@ export function installTeaching(app) {
   let stepFromUrl = true;
   return {
     lessons,
-    stepper,
+    get stepper() {
+      return stepper;
+    },
+    loadStepper,
     baseParams: (extras, notices) => lessons.baseParams(extras, notices),
     hashBase: () => lessons.hashBase(),
     afterRun() {
       const lang = app.extras?.lang;
       if ((lang === 'zh' || lang === 'en') && lang !== getLang()) setLang(lang);
       lessons.afterRun();
-      stepper.refresh();
+      stepper?.refresh();
       if (stepFromUrl) {
         stepFromUrl = false;
         const step = Number(app.extras?.step);
-        if (Number.isInteger(step) && step >= 1 && lessons.lesson?.id === 'out-of-order') queueMicrotask(() => stepper.open('seed002', step - 1));
+        if (Number.isInteger(step) && step >= 1 && lessons.lesson?.id === 'out-of-order') loadStepper().then((s) => s.open('seed002', step - 1));
       }
     },
   };

@@ -3,7 +3,7 @@
 // switch keeps the choice in the URL.
 import { showError, hasFailed, watchForErrors } from './banner.js';
 import { ExampleView } from './worked-example-view.js';
-import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
+import { detectLang, getLang, setLang, onLangChange, t, tagged, loadLanguages } from './i18n.js';
 
 import { loadCore } from './core.js';
 
@@ -90,7 +90,8 @@ async function main() {
   };
   requestAnimationFrame(frame);
   document.documentElement.dataset.ready = 'true';
-  document.documentElement.dataset.complete = 'true'; // nothing is built after the first frame here
+  await loadLanguages(); // after the first frame: the other language's strings, so a switch is instant
+  document.documentElement.dataset.complete = 'true';
 }
 
 main().catch((error) => showError(error?.message ?? error));
