@@ -2,7 +2,7 @@
 //! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
 //! The page loads it after the first frame (see ARCHITECTURE.md, "Two wasm builds"); the workers load only it.
 
-use crate::engines::run::{rows_from_frames, score_all, COLUMNS as ENGINE_COLUMNS};
+use crate::engines::run::{rows_from_frames, score_all_own, OwnRun, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::StrategyKind;
 use crate::sim::export;
 use crate::sim::imported::{self, ImportedTrace};
@@ -118,13 +118,16 @@ impl Playground {
     /// The listed strategies scored on the current run (the league table's custom column for them):
     /// `{name: {rmsError, addedLatency, stalls, snaps, jerk, underrunShare, …}}`.
     #[wasm_bindgen(js_name = engineMetrics)]
-    pub fn engine_metrics(&self, names: Vec<String>) -> Result<JsValue, JsError> {
+    pub fn engine_metrics(&mut self, names: Vec<String>) -> Result<JsValue, JsError> {
+        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
+        // The run's metrics, cached for the page's metrics table too: `playground` is this run's own pipeline,
+        // so its row is the run's own remote metrics — neither replayed nor scored again (`engines::run`).
+        let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
         let (_, inputs) = self.sim.client_inputs();
         let s = setup(self.sim.params(), None);
-        let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
-        // `playground` is this run's own pipeline: scored from its frames, not replayed (`engines::run`).
-        let frames = Some(&self.sim.recording().frames);
-        let scored = score_all(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), frames).map_err(js_error)?;
+        let own = OwnRun { frames: &self.sim.recording().frames, metrics: Some(&metrics.remote) };
+        let scored =
+            score_all_own(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), Some(own)).map_err(js_error)?;
         let out: std::collections::BTreeMap<_, _> = kinds.iter().map(|k| k.name()).zip(scored).collect();
         to_js(&out)
     }
