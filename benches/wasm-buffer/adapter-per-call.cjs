@@ -1,0 +1,21 @@
+// peerbench's WASM_IMPL slot with one boundary crossing per push and per sample (adapter.cjs queues the pushes
+// instead): copy it beside adapter.cjs in target/bench/wasm-buffer-after/ and point WASM_IMPL at it to compare.
+// The position is read through a Float64Array view over wasm memory, rebuilt only when a memory growth has
+// detached it (its byteLength drops to 0): no array is made per sample, and no `memory.buffer` lookup either.
+const core = require('./netcode_lab_buffer_bench.js');
+
+exports.createInterpolator = (capacity, maxExtrapolateMs) => {
+  const b = new core.CoreBuffer(capacity, maxExtrapolateMs);
+  const memory = core.wasmMemory();
+  const ptr = b.out_ptr();
+  let view = new Float64Array(memory.buffer, ptr, 2);
+  return {
+    push: (tick, t, x, y, vx, vy) => b.push(tick, t, x, y, vx, vy),
+    sample(renderTimeMs) {
+      if (!b.sample_into(renderTimeMs, 0)) return null;
+      if (view.byteLength === 0) view = new Float64Array(memory.buffer, ptr, 2);
+      return view;
+    },
+    free: () => b.free(),
+  };
+};
