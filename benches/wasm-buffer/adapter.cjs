@@ -1,39 +1,23 @@
 // peerbench's WASM_IMPL slot (`createInterpolator(capacity, maxExtrapolateMs)`) over the wasm-bindgen
-// `--target nodejs` build of this crate (`cargo xtask bench-page` copies this file beside it as adapter.cjs).
-// One boundary crossing per sample, none per push: a push writes its six numbers into a Float64Array view over
-// the buffer's queue in wasm memory, and the next sample_into files the queued arrivals (in order) before it
-// samples; a full queue is filed at once. The position is read through a view over `out`. Views are rebuilt only
-// when a memory growth has detached them (their byteLength drops to 0): nothing is allocated per call.
+// `--target nodejs` build of this crate (`cargo xtask bench-page` copies this file beside it as adapter.cjs):
+// one boundary crossing per push and per sample. adapter-queued.cjs crosses only per sample (the pushes are
+// queued in a typed-array view over wasm memory); measured on this machine it was no faster (the push's own
+// crossing is a small part of its cost), so this simpler one is the default.
+// The position is read through a Float64Array view over wasm memory, rebuilt only when a memory growth has
+// detached it (its byteLength drops to 0): no array is made per sample, and no `memory.buffer` lookup either.
 const core = require('./netcode_lab_buffer_bench.js');
 
 exports.createInterpolator = (capacity, maxExtrapolateMs) => {
   const b = new core.CoreBuffer(capacity, maxExtrapolateMs);
   const memory = core.wasmMemory();
-  const outPtr = b.out_ptr(), queuePtr = b.queue_ptr(), room = core.CoreBuffer.queue_len();
-  let out = new Float64Array(memory.buffer, outPtr, 2);
-  let queue = new Float64Array(memory.buffer, queuePtr, room * 6);
-  let queued = 0;
-  const attach = () => {
-    out = new Float64Array(memory.buffer, outPtr, 2);
-    queue = new Float64Array(memory.buffer, queuePtr, room * 6);
-  };
+  const ptr = b.out_ptr();
+  let view = new Float64Array(memory.buffer, ptr, 2);
   return {
-    push(tick, t, x, y, vx, vy) {
-      if (queued === room) {
-        b.push_queued(queued);
-        queued = 0;
-      }
-      if (queue.byteLength === 0) attach();
-      const i = queued * 6;
-      queue[i] = tick; queue[i + 1] = t; queue[i + 2] = x; queue[i + 3] = y; queue[i + 4] = vx; queue[i + 5] = vy;
-      queued++;
-    },
+    push: (tick, t, x, y, vx, vy) => b.push(tick, t, x, y, vx, vy),
     sample(renderTimeMs) {
-      const n = queued;
-      queued = 0;
-      if (!b.sample_into(renderTimeMs, n)) return null;
-      if (out.byteLength === 0) attach();
-      return out;
+      if (!b.sample_into(renderTimeMs, 0)) return null;
+      if (view.byteLength === 0) view = new Float64Array(memory.buffer, ptr, 2);
+      return view;
     },
     free: () => b.free(),
   };

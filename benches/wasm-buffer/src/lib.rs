@@ -1,13 +1,12 @@
 //! peerbench's contract (`push(tick, serverTimeMs, x, y, vx, vy)`, `sample(renderTimeMs) → [x, y]`) on the core's
 //! `SnapshotBuffer` for wasm32 (the semantics and the calls into the core are in `book.rs`, shared with the
-//! criterion bench).
+//! criterion bench). The position is written into `out`, read through a typed-array view over wasm memory: what
+//! crosses the boundary per sample is one f64 in and a bool out.
 //!
-//! A call from JavaScript into wasm costs about as much as the JavaScript buffer's whole push, so the binding
-//! crosses the boundary once per sample and never per push, with typed-array views over wasm memory (the
-//! project's rule for bulk data): `adapter.cjs` writes each arrival's six numbers into `queue` and the next
-//! `sample_into(renderTimeMs, queued)` files the queued arrivals, in order, before it samples — the same calls
-//! into the core in the same order as one call per push (`push`, kept for comparison: `adapter-per-call.cjs`).
-//! The position is written into `out`, read through a view as well.
+//! Two bindings, two adapters: `adapter.cjs` calls `push` per arrival and `sample_into(t, 0)` per frame;
+//! `adapter-queued.cjs` writes each arrival's six numbers into `queue` (a view over wasm memory, the project's
+//! rule for bulk data) and the next `sample_into(t, queued)` files them, in order, before it samples — the same
+//! calls into the core in the same order, one boundary crossing fewer per push.
 
 mod book;
 
