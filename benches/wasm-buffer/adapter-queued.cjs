@@ -1,6 +1,6 @@
 // peerbench's WASM_IMPL slot, crossing into wasm once per sample and never per push (adapter.cjs crosses per
 // push too): copy it beside adapter.cjs in target/bench/wasm-buffer-after/ and point WASM_IMPL at it to compare.
-// A push a push writes its six numbers into a Float64Array view over
+// Each push writes its six numbers into a Float64Array view over
 // the buffer's queue in wasm memory, and the next sample_into files the queued arrivals (in order) before it
 // samples; a full queue is filed at once. The position is read through a view over `out`. Views are rebuilt only
 // when a memory growth has detached them (their byteLength drops to 0): nothing is allocated per call.
