@@ -1,17 +1,24 @@
 //! Cost of the jitter buffer's hot path at capacities 32, 128 and 1024:
-//! - `insert_sample`: one in-order arrival (evicting the oldest of a full buffer) plus one sample at a render time
-//!   that moves forward like a real frame clock (the cursor path);
+//! - `insert_sample`: one in-order arrival (evicting the oldest of a full buffer) plus one full `sample` at a
+//!   render time that moves forward like a real frame clock (the cursor path) — what the page's playback calls;
 //! - `insert_reordered`: arrivals in swapped pairs (every other one out of order) plus one sample;
 //! - `sample_scattered`: samples at scattered render times (the binary-search path), no insert;
-//! - `ring_insert_sample`: the `insert_sample` workload on a plain ring buffer with a cursor and nothing else
-//!   (no outcomes, statuses, reasons or counters) — the same algorithm as peerbench's JavaScript buffer. The
-//!   core's insert + sample should stay within 1.5× of it (`cargo xtask bench-page` prints the ratio).
+//! - `ring_insert_sample`: the `insert_sample` workload on [`GoodRing`], peerbench's "goodjs" JavaScript buffer
+//!   written again in Rust operation for operation (no outcomes, statuses, reasons or counters);
+//! - `book_tick` / `goodjs_tick`: one server tick of peerbench's workload (a) — an in-order arrival and three
+//!   frames (20 arrivals and 60 samples per simulated second), times in ms around 1.7e12 — on the core through
+//!   `wasm-buffer/src/book.rs` (the very code peerbench times in wasm: `insert` + `sample_between`, the book's
+//!   clamp and extrapolation) and on [`GoodRing`]. Issue 14 asks for core ≤ 1.5 × ring here and in peerbench
+//!   (`cargo xtask bench-page --only peer,native` prints both ratios).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use netcode_lab::buffer::{BufferParams, SnapshotBuffer};
 use netcode_lab::geom::Vec2;
 use netcode_lab::snapshot::Snapshot;
 use std::hint::black_box;
+
+#[path = "wasm-buffer/src/book.rs"]
+mod book;
 
 const CAPACITIES: [usize; 3] = [32, 128, 1024];
 const INTERVAL: f64 = 0.05;
@@ -86,99 +93,133 @@ fn sample_scattered(c: &mut Criterion) {
     group.finish();
 }
 
-/// peerbench's "good JS" buffer in Rust: struct-of-arrays ring (power-of-two mask), binary-search insert for
-/// late arrivals, a forward-moving cursor, clamp / damped extrapolation / linear interpolation.
-struct Ring {
+/// peerbench's `GoodSnapshotBuffer` (../shared/peerbench/bench.mjs, "goodjs") in Rust, operation for operation:
+/// six struct-of-arrays columns in a power-of-two ring, O(1) append, binary-search insert for late arrivals, a
+/// forward-moving cursor with a binary-search fallback, clamp / damped extrapolation / linear interpolation, the
+/// result written into a reused pair. Times in the caller's unit (ms in `*_tick`, as in peerbench).
+struct GoodRing {
+    capacity: usize,
     mask: usize,
     head: usize,
     count: usize,
-    capacity: usize,
-    cursor: usize,
+    cur: usize,
     t: Vec<f64>,
     x: Vec<f64>,
     y: Vec<f64>,
     vx: Vec<f64>,
     vy: Vec<f64>,
-    cap: f64,
+    tick: Vec<f64>,
+    max_extrapolate: f64,
+    out: [f64; 2],
 }
 
-impl Ring {
-    fn new(capacity: usize, cap: f64) -> Ring {
-        let size = (capacity + 1).next_power_of_two();
+impl GoodRing {
+    fn new(capacity: usize, max_extrapolate: f64) -> GoodRing {
+        let size = (capacity + 1).next_power_of_two().max(2);
         let v = || vec![0.0; size];
-        Ring { mask: size - 1, head: 0, count: 0, capacity, cursor: 0, t: v(), x: v(), y: v(), vx: v(), vy: v(), cap }
+        GoodRing {
+            capacity,
+            mask: size - 1,
+            head: 0,
+            count: 0,
+            cur: 0,
+            t: v(),
+            x: v(),
+            y: v(),
+            vx: v(),
+            vy: v(),
+            tick: v(),
+            max_extrapolate,
+            out: [0.0; 2],
+        }
     }
 
-    fn at(&self, i: usize) -> usize {
-        (self.head + i) & self.mask
-    }
-
-    fn push(&mut self, s: &Snapshot) {
-        let mut pos = self.count;
-        if self.count > 0 && self.t[self.at(self.count - 1)] > s.server_time {
-            let (mut lo, mut hi) = (0, self.count - 1);
+    fn push(&mut self, tick: f64, time: f64, x: f64, y: f64, vx: f64, vy: f64) {
+        let (m, h) = (self.mask, self.head);
+        let mut n = self.count;
+        let mut pos = n;
+        if n > 0 && self.t[(h + n - 1) & m] > time {
+            let (mut lo, mut hi) = (0, n - 1);
             while lo < hi {
                 let mid = (lo + hi) / 2;
-                if self.t[self.at(mid)] > s.server_time {
-                    hi = mid
+                if self.t[(h + mid) & m] > time {
+                    hi = mid;
                 } else {
-                    lo = mid + 1
+                    lo = mid + 1;
                 }
             }
             pos = lo;
-            if pos == 0 && self.count >= self.capacity {
+            if pos == 0 && n >= self.capacity {
                 return;
             }
-            for i in (pos + 1..=self.count).rev() {
-                let (d, f) = (self.at(i), self.at(i - 1));
-                self.t[d] = self.t[f];
-                self.x[d] = self.x[f];
-                self.y[d] = self.y[f];
-                self.vx[d] = self.vx[f];
-                self.vy[d] = self.vy[f];
+            for i in (pos + 1..=n).rev() {
+                let (d, s) = ((h + i) & m, (h + i - 1) & m);
+                self.t[d] = self.t[s];
+                self.x[d] = self.x[s];
+                self.y[d] = self.y[s];
+                self.vx[d] = self.vx[s];
+                self.vy[d] = self.vy[s];
+                self.tick[d] = self.tick[s];
             }
-            if pos <= self.cursor {
-                self.cursor += 1;
+            if pos <= self.cur {
+                self.cur += 1;
             }
         }
-        let j = self.at(pos);
-        (self.t[j], self.x[j], self.y[j], self.vx[j], self.vy[j]) = (s.server_time, s.pos.x, s.pos.y, s.vel.x, s.vel.y);
-        self.count += 1;
-        if self.count > self.capacity {
-            self.head = (self.head + 1) & self.mask;
-            self.count -= 1;
-            self.cursor = self.cursor.saturating_sub(1);
+        let j = (h + pos) & m;
+        (self.t[j], self.x[j], self.y[j], self.vx[j], self.vy[j], self.tick[j]) = (time, x, y, vx, vy, tick);
+        n += 1;
+        if n > self.capacity {
+            self.head = (h + 1) & m;
+            n -= 1;
+            self.cur = self.cur.saturating_sub(1);
         }
+        self.count = n;
     }
 
-    fn sample(&mut self, r: f64) -> Option<Vec2> {
+    fn sample(&mut self, r: f64) -> Option<&[f64; 2]> {
         let n = self.count;
         if n == 0 {
             return None;
         }
-        let (first, last) = (self.at(0), self.at(n - 1));
-        if r <= self.t[first] {
-            return Some(Vec2::new(self.x[first], self.y[first]));
+        let (m, h) = (self.mask, self.head);
+        let (o, w) = (h, (h + n - 1) & m);
+        if r <= self.t[o] {
+            self.out = [self.x[o], self.y[o]];
+            return Some(&self.out);
         }
-        if r >= self.t[last] {
-            let ahead = r - self.t[last];
-            if ahead >= self.cap {
-                return Some(Vec2::new(self.x[last], self.y[last]));
+        if r >= self.t[w] {
+            let ahead = r - self.t[w];
+            if ahead >= self.max_extrapolate {
+                self.out = [self.x[w], self.y[w]];
+                return Some(&self.out);
             }
-            let k = ahead * (1.0 - ahead / self.cap);
-            return Some(Vec2::new(self.x[last] + self.vx[last] * k, self.y[last] + self.vy[last] * k));
+            let (dt, damp) = (ahead / 1000.0, 1.0 - ahead / self.max_extrapolate);
+            self.out = [self.x[w] + self.vx[w] * dt * damp, self.y[w] + self.vy[w] * dt * damp];
+            return Some(&self.out);
         }
-        let mut i = self.cursor.min(n - 2);
-        if self.t[self.at(i)] >= r {
-            i = 0; // the render time went back: start over (binary search in the JS version)
+        let mut i = self.cur.min(n - 2);
+        if i > 0 && self.t[(h + i) & m] >= r {
+            let (mut lo, mut hi) = (1, n - 1);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if self.t[(h + mid) & m] >= r {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            i = lo - 1;
+        } else {
+            while self.t[(h + i + 1) & m] < r {
+                i += 1;
+            }
         }
-        while self.t[self.at(i + 1)] < r {
-            i += 1;
-        }
-        self.cursor = i;
-        let (a, b) = (self.at(i), self.at(i + 1));
-        let f = (r - self.t[a]) / (self.t[b] - self.t[a]);
-        Some(Vec2::new(self.x[a] + (self.x[b] - self.x[a]) * f, self.y[a] + (self.y[b] - self.y[a]) * f))
+        self.cur = i;
+        let (a, b) = ((h + i) & m, (h + i + 1) & m);
+        let span = self.t[b] - self.t[a];
+        let f = if span > 0.0 { (r - self.t[a]) / span } else { 0.0 };
+        self.out = [self.x[a] + (self.x[b] - self.x[a]) * f, self.y[a] + (self.y[b] - self.y[a]) * f];
+        Some(&self.out)
     }
 }
 
@@ -186,15 +227,19 @@ fn ring_insert_sample(c: &mut Criterion) {
     let mut group = c.benchmark_group("ring_insert_sample");
     for capacity in CAPACITIES {
         group.bench_with_input(BenchmarkId::from_parameter(capacity), &capacity, |b, &capacity| {
-            let mut ring = Ring::new(capacity, 0.25);
+            let mut ring = GoodRing::new(capacity, 0.25);
+            let push = |ring: &mut GoodRing, tick: u64| {
+                let s = snapshot(tick);
+                ring.push(tick as f64, s.server_time, s.pos.x, s.pos.y, s.vel.x, s.vel.y);
+            };
             for tick in 0..capacity as u64 {
-                ring.push(&snapshot(tick));
+                push(&mut ring, tick);
             }
             let mut tick = capacity as u64;
             b.iter(|| {
-                ring.push(&snapshot(tick));
+                push(&mut ring, tick);
                 let render = (tick as f64 - capacity as f64 / 2.0) * INTERVAL + 0.01;
-                let sample = ring.sample(render);
+                let sample = ring.sample(render).copied();
                 tick += 1;
                 black_box(sample)
             });
@@ -203,5 +248,69 @@ fn ring_insert_sample(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, insert_sample, insert_reordered, sample_scattered, ring_insert_sample);
+/// Server tick `k` of peerbench's trace (ms): time, position, velocity.
+fn tick_ms(k: u64) -> (f64, f64, f64, f64, f64, f64) {
+    let k = k as f64;
+    (k, 1.7e12 + 50.0 * k, k, 0.5 * k, 20.0, 10.0)
+}
+
+/// One server tick of peerbench's workload (a) on `push`/`sample`: the arrival of tick `k`, then three frames
+/// 50/3 ms apart, rendering ~100 ms behind it (the cursor path; every sample interpolates).
+fn one_tick(k: u64, mut push: impl FnMut(f64, f64, f64, f64, f64, f64), mut sample: impl FnMut(f64) -> f64) -> f64 {
+    let (tick, t, x, y, vx, vy) = tick_ms(k);
+    push(tick, t, x, y, vx, vy);
+    (0..3).map(|frame| sample(t - 97.0 + 50.0 / 3.0 * frame as f64)).sum()
+}
+
+fn book_tick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("book_tick");
+    for capacity in CAPACITIES {
+        group.bench_with_input(BenchmarkId::from_parameter(capacity), &capacity, |b, &capacity| {
+            let buffer = std::cell::RefCell::new(book::BookBuffer::new(capacity, 250.0));
+            let push = |tick, t, x, y, vx, vy| buffer.borrow_mut().push(tick, t, x, y, vx, vy);
+            let sample = |r| buffer.borrow_mut().sample(r).map_or(1.0, |p| p.x + p.y);
+            let mut k = 0;
+            while k < capacity as u64 + 20 {
+                one_tick(k, push, sample);
+                k += 1;
+            }
+            b.iter(|| {
+                k += 1;
+                black_box(one_tick(k, push, sample))
+            });
+        });
+    }
+    group.finish();
+}
+
+fn goodjs_tick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("goodjs_tick");
+    for capacity in CAPACITIES {
+        group.bench_with_input(BenchmarkId::from_parameter(capacity), &capacity, |b, &capacity| {
+            let ring = std::cell::RefCell::new(GoodRing::new(capacity, 250.0));
+            let push = |tick, t, x, y, vx, vy| ring.borrow_mut().push(tick, t, x, y, vx, vy);
+            let sample = |r| ring.borrow_mut().sample(r).map_or(1.0, |p| p[0] + p[1]);
+            let mut k = 0;
+            while k < capacity as u64 + 20 {
+                one_tick(k, push, sample);
+                k += 1;
+            }
+            b.iter(|| {
+                k += 1;
+                black_box(one_tick(k, push, sample))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    insert_sample,
+    insert_reordered,
+    sample_scattered,
+    ring_insert_sample,
+    book_tick,
+    goodjs_tick
+);
 criterion_main!(benches);

@@ -35,6 +35,7 @@ impl Interpolation {
     }
 
     /// The position at `factor` (0 = `left`, 1 = `right`) between two snapshots.
+    #[inline]
     pub fn position(self, left: &Snapshot, right: &Snapshot, factor: f64) -> Vec2 {
         match self {
             Interpolation::Linear => left.pos.lerp(right.pos, factor),

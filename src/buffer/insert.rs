@@ -48,12 +48,6 @@ pub enum InsertOutcome {
     Late { tick: u64 },
 }
 
-/// Where an arrival goes.
-enum Placement {
-    At(usize),
-    Refused(InsertOutcome),
-}
-
 impl InsertOutcome {
     pub fn is_inserted(&self) -> bool {
         matches!(self, InsertOutcome::Inserted { .. })
@@ -64,10 +58,16 @@ impl SnapshotBuffer {
     /// Files one arrival: `snapshot` reached the client at local time `arrival` (seconds). Never panics.
     pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         self.counts.received += 1;
-        let outcome = match self.place_for(&snapshot, arrival) {
-            Placement::At(at) => self.store(at, Entry { snapshot, arrival }),
-            Placement::Refused(outcome) => outcome,
-        };
+        match self.check(&snapshot, arrival) {
+            Ok(at) => self.store(at, Entry { snapshot, arrival }),
+            Err(refused) => self.refuse(*refused),
+        }
+    }
+
+    /// Counts a refused arrival (kept out of the hot path: most arrivals are stored).
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, outcome: InsertOutcome) -> InsertOutcome {
         match outcome {
             InsertOutcome::Inserted { .. } => {}
             InsertOutcome::Duplicate { .. } => self.counts.duplicates += 1,
@@ -82,14 +82,7 @@ impl SnapshotBuffer {
         outcome
     }
 
-    /// Where `s` goes, or why it does not.
-    fn place_for(&self, s: &Snapshot, arrival: f64) -> Placement {
-        match self.check(s, arrival) {
-            Ok(at) => Placement::At(at),
-            Err(refused) => Placement::Refused(*refused),
-        }
-    }
-
+    /// Where `s` goes (an index), or why it does not.
     fn check(&self, s: &Snapshot, arrival: f64) -> Result<usize, Box<InsertOutcome>> {
         let invalid =
             |field, problem| Box::new(InsertOutcome::Invalid(InvalidSnapshot { tick: s.tick, field, problem }));
@@ -101,7 +94,7 @@ impl SnapshotBuffer {
             return Err(invalid("entity", Problem::OtherEntity { expected, got: s.entity }));
         }
         // The usual arrival is the newest so far: it goes at the back, no search needed.
-        let at = match self.entries.back() {
+        let at = match self.entries.last() {
             Some(last) if last.snapshot.tick < s.tick => self.entries.len(),
             _ => self.entries.partition_point(|e| e.snapshot.tick < s.tick),
         };
@@ -111,7 +104,8 @@ impl SnapshotBuffer {
                 Some(field) => InsertOutcome::Conflict { kept: held, rejected: *s, field },
             }));
         }
-        if self.floor.is_some_and(|floor| s.tick <= floor.tick) {
+        let floor = self.dropped.last();
+        if floor.is_some_and(|floor| s.tick <= floor.tick) {
             if let Ok(i) = self.dropped.binary_search_by(|d| d.tick.cmp(&s.tick)) {
                 let was = self.dropped[i];
                 return Err(Box::new(match was.first_difference(s) {
@@ -121,7 +115,7 @@ impl SnapshotBuffer {
             }
             return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
         }
-        let before = if at > 0 { self.entries.get(at - 1).map(|e| &e.snapshot) } else { self.floor.as_ref() };
+        let before = if at > 0 { self.entries.get(at - 1).map(|e| &e.snapshot) } else { floor };
         let after = self.entries.get(at).map(|e| &e.snapshot);
         let disagreeing =
             before.filter(|b| b.server_time >= s.server_time).or(after.filter(|a| a.server_time <= s.server_time));
@@ -164,12 +158,12 @@ impl SnapshotBuffer {
         InsertOutcome::Inserted { out_of_order, evicted }
     }
 
-    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late. It is remembered
-    /// (the last [`DROPPED_MEMORY`]) so that a later copy of it is recognised as a late duplicate.
+    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late (the newest of
+    /// `dropped`). It is remembered (the last [`DROPPED_MEMORY`]) so that a later copy of it is recognised as a late
+    /// duplicate.
     pub(super) fn drop_oldest(&mut self) -> Option<Snapshot> {
         let gone = self.entries.pop_front()?.snapshot;
         self.cursor = self.cursor.saturating_sub(1);
-        self.floor = Some(gone);
         if self.dropped.len() == DROPPED_MEMORY {
             self.dropped.pop_front();
         }

@@ -13,7 +13,8 @@
 //! 1. `insert(snapshot, arrival)` for each delivery → an [`InsertOutcome`] (inserted, duplicate, conflict,
 //!    late duplicate, invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
 //! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
-//!    [`SampleStatus`] — see `buffer/sample.rs`;
+//!    [`SampleStatus`] — see `buffer/sample.rs`; `sample_between` is the same sample for a caller that only
+//!    draws (a plain interpolation comes back as a small [`Between`]);
 //! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
 //!    sample still has a left side (and an underrun policy still has something to continue from).
 //!
@@ -27,16 +28,17 @@ mod insert;
 mod params;
 mod reason;
 mod sample;
+mod window;
 
 pub use insert::{InsertOutcome, DROPPED_MEMORY};
 pub use params::{BeforeOldest, BufferParams, MAX_CAPACITY};
 pub use reason::Reason;
-pub use sample::{Sample, SampleStatus};
+pub use sample::{Between, Sample, SampleStatus};
 
 use crate::buffer_metrics::{ArrivalStats, BufferMetrics};
 use crate::param::ParamError;
 use crate::snapshot::Snapshot;
-use std::collections::VecDeque;
+use window::Window;
 
 /// A snapshot and the local time it arrived.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,15 +65,14 @@ pub struct BufferView {
 #[derive(Clone, Debug)]
 pub struct SnapshotBuffer {
     params: BufferParams,
-    entries: VecDeque<Entry>,
+    entries: Window<Entry>,
     /// How many entries were at or before the last sampled render time.
     cursor: usize,
     /// The entity this buffer holds, fixed by the first accepted snapshot.
     entity: Option<u32>,
-    /// The newest snapshot ever dropped (pruned or evicted): nothing at or before it is accepted again.
-    floor: Option<Snapshot>,
-    /// The last dropped snapshots, oldest first (ascending ticks): a copy of one is a late duplicate.
-    dropped: VecDeque<Snapshot>,
+    /// The last dropped (pruned or evicted) snapshots, oldest first (ascending ticks): a copy of one is a late
+    /// duplicate. The newest of them is the floor: nothing at or before it is accepted again.
+    dropped: Window<Snapshot>,
     newest_tick: Option<u64>,
     first_arrival: Option<f64>,
     /// Set once the buffer has held `minSnapshots`: from then on it is primed for good.
@@ -98,12 +99,11 @@ impl SnapshotBuffer {
 
     fn build(params: BufferParams) -> Self {
         SnapshotBuffer {
-            entries: VecDeque::with_capacity(params.capacity.min(1024) + 1),
+            entries: Window::with_capacity(2 * params.capacity.min(1024) + 1),
             params,
             cursor: 0,
             entity: None,
-            floor: None,
-            dropped: VecDeque::new(),
+            dropped: Window::with_capacity(2 * DROPPED_MEMORY),
             newest_tick: None,
             first_arrival: None,
             priming_time: None,
@@ -137,11 +137,11 @@ impl SnapshotBuffer {
     }
 
     pub fn oldest(&self) -> Option<Snapshot> {
-        self.entries.front().map(|e| e.snapshot)
+        self.entries.first().map(|e| e.snapshot)
     }
 
     pub fn newest(&self) -> Option<Snapshot> {
-        self.entries.back().map(|e| e.snapshot)
+        self.entries.last().map(|e| e.snapshot)
     }
 
     /// Whether the buffer has ever held `minSnapshots` (after which it never reports Priming again).
@@ -165,7 +165,7 @@ impl SnapshotBuffer {
 
     /// What the render clocks read from the buffer.
     pub fn view(&self) -> BufferView {
-        let newest = self.entries.back();
+        let newest = self.entries.last();
         BufferView {
             newest_server_time: newest.map(|e| e.snapshot.server_time),
             newest_arrival: newest.map(|e| e.arrival),
@@ -177,7 +177,7 @@ impl SnapshotBuffer {
 
     /// The metrics at local time `now` (ages are measured from it).
     pub fn metrics(&self, now: f64) -> BufferMetrics {
-        let (oldest, newest) = (self.entries.front(), self.entries.back());
+        let (oldest, newest) = (self.entries.first(), self.entries.last());
         BufferMetrics {
             arrival_interval: self.arrivals.interval(),
             jitter: self.arrivals.jitter(),

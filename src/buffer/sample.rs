@@ -15,10 +15,15 @@
 //!
 //! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
 //! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
+//!
+//! The common case — primed, strictly inside a bracket of one life, no teleport, not too wide — is decided first,
+//! reading the two snapshots in place (`between`); `sample_between` returns it as a small [`Between`] and `sample`
+//! dresses it as the full [`Sample`]. Everything else goes through every check above (`sample_explained`), off
+//! the hot path. Both ways count the same (issue 14: what a sample costs is mostly what it builds).
 
 use super::params::BeforeOldest;
 use super::reason::Reason;
-use super::SnapshotBuffer;
+use super::{Entry, SnapshotBuffer};
 use crate::geom::Vec2;
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -93,6 +98,18 @@ pub struct Sample {
     pub generation: Option<u32>,
 }
 
+/// A Ready sample strictly inside a bracket, as [`SnapshotBuffer::sample_between`] returns it: the fields of the
+/// full [`Sample`] that a caller drawing the entity needs (the same numbers, bit for bit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Between {
+    pub position: Vec2,
+    /// The ticks of the bracket's left and right snapshots.
+    pub left: u64,
+    pub right: u64,
+    /// Where the render time sits between `left` (0) and `right` (1).
+    pub factor: f64,
+}
+
 impl Sample {
     fn not_ready(status: SampleStatus, render_time: f64, reason: Reason) -> Self {
         Sample {
@@ -118,8 +135,34 @@ impl Sample {
 impl SnapshotBuffer {
     /// Samples at `render_time` (server seconds); the counters record the result.
     pub fn sample(&mut self, render_time: f64) -> Sample {
+        match self.sample_between(render_time) {
+            Ok(between) => self.explain_between(between, render_time),
+            Err(sample) => sample,
+        }
+    }
+
+    /// Samples at `render_time` like [`SnapshotBuffer::sample`] (same decision, same counters), but the common case
+    /// — a Ready interpolation strictly inside a bracket — comes back as a [`Between`] (position, ticks, factor),
+    /// without the snapshots, the newest one and the reason a full [`Sample`] carries: what a caller that only
+    /// draws needs, at a fraction of the cost. Every other case (any status; Ready exactly on a snapshot, or
+    /// before the oldest with `beforeOldest: oldest`) is the full `Sample` in `Err`.
+    // The large `Err` is on purpose: it is built only off the hot path, in place; boxing it would allocate.
+    #[allow(clippy::result_large_err)]
+    pub fn sample_between(&mut self, render_time: f64) -> Result<Between, Sample> {
+        if let Some(between) = self.between(render_time) {
+            self.record(SampleStatus::Ready, render_time);
+            return Ok(between);
+        }
+        Err(self.sample_explained(render_time))
+    }
+
+    /// A sample explained and counted through every check of `locate`, without the short way (what every sample
+    /// that is not a plain interpolation takes; kept out of the hot path's frame; the tests' reference).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn sample_explained(&mut self, render_time: f64) -> Sample {
         let sample = self.locate(render_time);
-        self.record_sample(&sample);
+        self.record(sample.status, sample.render_time);
         sample
     }
 
@@ -128,7 +171,7 @@ impl SnapshotBuffer {
         let mut sample =
             Sample::not_ready(SampleStatus::ClockUncertain, render_time, Reason::Clock { text: reason.into() });
         sample.newest = self.newest();
-        self.record_sample(&sample);
+        self.record(sample.status, sample.render_time);
         sample
     }
 
@@ -141,9 +184,6 @@ impl SnapshotBuffer {
             return Sample::not_ready(SampleStatus::Priming, render_time, Reason::NoSnapshot);
         };
         let at_or_before = self.count_at_or_before(render_time);
-        if let Some(sample) = self.ready_between(at_or_before, render_time, newest_snapshot) {
-            return sample;
-        }
         let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
         let base = Sample {
             anchor,
@@ -207,32 +247,44 @@ impl SnapshotBuffer {
     }
 
     /// The common case taken straight to its result: primed, a left and a right snapshot around the render time
-    /// (not exactly on the left one), the same life, no teleport, a bracket not too wide. Exactly what the
-    /// checks below conclude for it, built in one go (a frame loop samples thousands of times per run); `None`
-    /// sends every other case through them.
-    fn ready_between(&self, at_or_before: usize, render_time: f64, newest: Snapshot) -> Option<Sample> {
-        if self.priming_time.is_none() || at_or_before == 0 {
+    /// (not exactly on the left one), the same life, no teleport, a bracket not too wide — exactly what the checks
+    /// of `locate` conclude for it, read in place (a frame loop samples thousands of times per run). `None` sends
+    /// every other case through them. The cursor is left at the bracket (`explain_between` reads it).
+    fn between(&mut self, render_time: f64) -> Option<Between> {
+        if !render_time.is_finite() || self.priming_time.is_none() {
             return None;
         }
-        let left = self.entries[at_or_before - 1].snapshot;
-        let right = self.entries.get(at_or_before)?.snapshot;
+        let at_or_before = self.count_at_or_before(render_time);
+        let left = &self.entries.get(at_or_before.checked_sub(1)?)?.snapshot;
+        let right = &self.entries.get(at_or_before)?.snapshot;
         let span = right.server_time - left.server_time;
-        if left.server_time == render_time || boundary(&left, &right).is_some() || span > self.params.max_bracket() {
+        if left.server_time == render_time
+            || left.generation != right.generation
+            || right.teleport
+            || span > self.params.max_bracket()
+        {
             return None;
         }
         let factor = (render_time - left.server_time) / span;
-        Some(Sample {
+        let position = self.params.interpolation.position(left, right, factor);
+        Some(Between { position, left: left.tick, right: right.tick, factor })
+    }
+
+    /// The full Ready [`Sample`] of a `between` found at `render_time` just now (the cursor still at its bracket).
+    fn explain_between(&self, between: Between, render_time: f64) -> Sample {
+        let left = self.entries[self.cursor - 1].snapshot;
+        Sample {
             status: SampleStatus::Ready,
-            position: Some(self.params.interpolation.position(&left, &right, factor)),
-            left: Some(left.tick),
-            right: Some(right.tick),
-            factor: Some(factor),
+            position: Some(between.position),
+            left: Some(between.left),
+            right: Some(between.right),
+            factor: Some(between.factor),
             render_time,
             reason: None,
             anchor: Some(left),
-            newest: Some(newest),
+            newest: self.newest(),
             generation: Some(left.generation),
-        })
+        }
     }
 
     fn sample_uncertain_unrecorded(&self, render_time: f64) -> Sample {
@@ -242,8 +294,9 @@ impl SnapshotBuffer {
 
     /// How many snapshots have a server time at or before `t` (`t` finite), starting from the cursor.
     pub(super) fn count_at_or_before(&mut self, t: f64) -> usize {
-        let n = self.entries.len();
-        let time = |i: usize| self.entries[i].snapshot.server_time;
+        let entries: &[Entry] = &self.entries;
+        let n = entries.len();
+        let time = |i: usize| entries[i].snapshot.server_time;
         let mut i = self.cursor.min(n);
         let found = if i > 0 && time(i - 1) > t {
             None
@@ -255,13 +308,12 @@ impl SnapshotBuffer {
             }
             (i == n || time(i) > t).then_some(i)
         };
-        let i = found.unwrap_or_else(|| self.entries.partition_point(|e| e.snapshot.server_time <= t));
+        let i = found.unwrap_or_else(|| entries.partition_point(|e| e.snapshot.server_time <= t));
         self.cursor = i;
         i
     }
 
-    fn record_sample(&mut self, sample: &Sample) {
-        let status = sample.status;
+    fn record(&mut self, status: SampleStatus, render_time: f64) {
         let counts = &mut self.counts.samples;
         *match status {
             SampleStatus::Ready => &mut counts.ready,
@@ -276,11 +328,11 @@ impl SnapshotBuffer {
             self.counts.gaps += u64::from(status == SampleStatus::Gap);
         }
         self.last_status = Some(status);
-        if sample.render_time.is_finite() {
-            if self.last_render_time.is_some_and(|last| sample.render_time < last) {
+        if render_time.is_finite() {
+            if self.last_render_time.is_some_and(|last| render_time < last) {
                 self.counts.render_regressions += 1;
             }
-            self.last_render_time = Some(sample.render_time);
+            self.last_render_time = Some(render_time);
         }
     }
 }

@@ -290,3 +290,55 @@ fn hermite_is_selectable_and_uses_the_velocities() {
     // Stopped at both ends: smoothstep, 3t² − 2t³ at t = 0.25 is 0.15625.
     assert_relative_eq!(buffer.sample(0.0125).position.unwrap().x, 1.5625, epsilon = 1e-9);
 }
+
+#[test]
+fn sample_between_is_sample_without_the_snapshots() {
+    // Every status on one timeline: priming, a respawn, a teleport, a wide gap, exact hits, both ends, a render
+    // time going back, NaN; both rules before the oldest. `sample_between` must take the short way exactly when
+    // the full checks (`sample_explained`) say a plain Ready interpolation, with the same numbers, and count the
+    // same either way; `sample` must give what the full checks give.
+    for before_oldest in BeforeOldest::ALL {
+        let params = BufferParams { send_interval: 0.1, before_oldest, ..BufferParams::default() };
+        let mut full = SnapshotBuffer::with_params(params).unwrap();
+        let (mut lean, mut public) = (full.clone(), full.clone());
+        let mut snapshots: Vec<Snapshot> = (1..=12).map(|k| at(k, 10.0 + 0.1 * k as f64, k as f64)).collect();
+        snapshots[4].generation = 1; // ticks 5.. are a new life: 4 → 5 is a respawn
+        snapshots.iter_mut().skip(5).for_each(|s| s.generation = 1);
+        snapshots[7].teleport = true; // 7 → 8 teleports
+        snapshots.remove(9); // 9 → 11 is 0.2 s: still interpolated (gap factor 2.5)
+        snapshots.remove(9); // 9 → 12 is 0.3 s: a Gap
+        let (mut ready, mut short) = (0, 0);
+        for (i, s) in snapshots.iter().enumerate() {
+            full.insert(*s, s.server_time + 0.08);
+            lean.insert(*s, s.server_time + 0.08);
+            public.insert(*s, s.server_time + 0.08);
+            let times = (0..16).map(|j| s.server_time - 0.35 + 0.033 * j as f64);
+            for t in times.chain([s.server_time, 9.0, f64::NAN, 10.1 + 0.1 * i as f64]) {
+                let expected = full.sample_explained(t);
+                assert_eq!(format!("{:?}", public.sample(t)), format!("{expected:?}"), "sample() at {t}");
+                match lean.sample_between(t) {
+                    Ok(b) => {
+                        short += 1;
+                        assert_eq!(expected.status, SampleStatus::Ready, "at {t}");
+                        assert_eq!(expected.position, Some(b.position), "at {t}");
+                        assert_eq!(
+                            (expected.left, expected.right, expected.factor),
+                            (Some(b.left), Some(b.right), Some(b.factor))
+                        );
+                        assert!(b.left != b.right && b.factor > 0.0, "strictly inside a bracket at {t}");
+                    }
+                    Err(sample) => {
+                        ready += usize::from(sample.status == SampleStatus::Ready);
+                        // Debug text: a NaN render time is not == itself.
+                        assert_eq!(format!("{sample:?}"), format!("{expected:?}"), "at {t}");
+                    }
+                }
+                assert_eq!(lean.metrics(12.0), full.metrics(12.0), "counters at {t}");
+                assert_eq!(public.metrics(12.0), full.metrics(12.0), "counters at {t}");
+            }
+        }
+        assert!(short > 50 && ready > 5, "both ways taken: {short} short, {ready} Ready the long way");
+        let m = full.metrics(12.0);
+        assert!(m.samples.priming > 0 && m.samples.underrun > 0 && m.samples.gap > 0 && m.samples.invalid_interval > 0);
+    }
+}

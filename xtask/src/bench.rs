@@ -140,8 +140,17 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// This tree's `benches/NAME.rs` into `side`'s tree (the same bench source measures both cores).
+/// This tree's `benches/NAME.rs` into `side`'s tree (the same bench source measures both cores) — unless the
+/// bench calls what that side's buffer lacks (`sample_between`, the lean sample of issue 14): then the side's own
+/// copy measures it, as it was written for that core.
 fn same_bench_source(root: &Path, side: &Side, name: &str) -> Result<(), String> {
+    let needs_lean_sample = ["buffer.rs", "wasm-buffer"].contains(&name);
+    let has_lean_sample = std::fs::read_to_string(side.tree.join("src/buffer/sample.rs"))
+        .is_ok_and(|text| text.contains("fn sample_between"));
+    if needs_lean_sample && !has_lean_sample && side.tree.join("benches").join(name).exists() {
+        say("bench", format!("{}: its own benches/{name} (its buffer has no sample_between)", side.name));
+        return Ok(());
+    }
     if side.tree != root {
         let (from, to) = (root.join("benches").join(name), side.tree.join("benches").join(name));
         copy_all(&from, &to)?;
@@ -175,8 +184,10 @@ fn criterion_medians(tree: &Path, ids: &[&str]) -> serde_json::Value {
     out.into()
 }
 
-/// The native figures: a full 60 s re-simulation, and insert + sample of the core's buffer against a plain ring
-/// buffer with a cursor (the same algorithm as peerbench's JavaScript one), by criterion.
+/// The native figures: a full 60 s re-simulation, and insert + sample of the core's buffer against peerbench's
+/// JavaScript ring buffer written in Rust (`GoodRing`), by criterion: one insert + one full sample
+/// (`insert_sample`, `ring_insert_sample`) and one tick of peerbench's workload (a) through the same code as the
+/// wasm build (`book_tick`, `goodjs_tick`).
 fn native_figures(root: &Path, side: &Side) -> Result<serde_json::Value, String> {
     for bench in ["sim.rs", "buffer.rs"] {
         same_bench_source(root, side, bench)?;
@@ -185,10 +196,12 @@ fn native_figures(root: &Path, side: &Side) -> Result<serde_json::Value, String>
     say("bench", format!("{}: criterion (sim, buffer) — log in {}", side.name, log.display()));
     Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["bench", "--bench", "sim", "--bench", "buffer", "--", "--noplot"])
-        .arg("rerun_60s_everything|insert_sample/128")
+        .arg("rerun_60s_everything|insert_sample/128|_tick/128")
         .dir(&side.tree)
         .run_logged(&log)?;
-    Ok(criterion_medians(&side.tree, &["rerun_60s_everything", "insert_sample/128", "ring_insert_sample/128"]))
+    let ids =
+        ["rerun_60s_everything", "insert_sample/128", "ring_insert_sample/128", "book_tick/128", "goodjs_tick/128"];
+    Ok(criterion_medians(&side.tree, &ids))
 }
 
 /// peerbench (workloads a and a', goodjs against this side's core in wasm): its results JSON.

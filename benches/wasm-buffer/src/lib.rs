@@ -1,68 +1,58 @@
 //! peerbench's contract (`push(tick, serverTimeMs, x, y, vx, vy)`, `sample(renderTimeMs) → [x, y]`) on the core's
-//! `SnapshotBuffer`, with the book's semantics that peerbench checks against its JavaScript ring buffer:
-//! before the oldest → the oldest position; past the newest → seed 000 §4.3.5's damped extrapolation
-//! (`UnderrunPolicy::ExtrapolateSeed`, the core's own formula); otherwise the buffer's linear interpolation.
-//! Every push and sample goes through the real `insert` and `sample` (outcomes, statuses, reasons, counters).
-//! The position is written into wasm memory (`out_ptr`) rather than returned as a new array: what crosses the
-//! boundary per sample is one f64 in and a bool out.
+//! `SnapshotBuffer` for wasm32 (the semantics and the calls into the core are in `book.rs`, shared with the
+//! criterion bench). The position is written into `out`, read through a typed-array view over wasm memory: what
+//! crosses the boundary per sample is one f64 in and a bool out.
+//!
+//! Two bindings, two adapters: `adapter.cjs` calls `push` per arrival and `sample_into(t, 0)` per frame;
+//! `adapter-queued.cjs` writes each arrival's six numbers into `queue` (a view over wasm memory, the project's
+//! rule for bulk data) and the next `sample_into(t, queued)` files them, in order, before it samples — the same
+//! calls into the core in the same order, one boundary crossing fewer per push.
 
-use netcode_lab::buffer::{BufferParams, SampleStatus, SnapshotBuffer};
-use netcode_lab::extrapolate::UnderrunPolicy;
-use netcode_lab::geom::Vec2;
-use netcode_lab::snapshot::Snapshot;
+mod book;
+
+use book::BookBuffer;
 use wasm_bindgen::prelude::*;
 
-/// One entity's buffer; times cross in milliseconds (peerbench's unit) and are kept in seconds (the core's).
+/// How many arrivals the queue holds; a full queue is filed by `push_queued` (one call per 32 arrivals).
+const QUEUE: usize = 32;
+/// Numbers per queued arrival: tick, server time (ms), x, y, vx, vy.
+const FIELDS: usize = 6;
+
+/// One entity's buffer.
 #[wasm_bindgen]
 pub struct CoreBuffer {
-    buffer: SnapshotBuffer,
-    cap: f64,
+    book: BookBuffer,
     out: [f64; 2],
-    /// The first server time pushed (ms): times are kept relative to it, or seconds since 1970 would leave
-    /// f64 only ~0.2 µs of resolution and the positions would drift from the JavaScript buffer's by ~1e-5.
-    epoch: Option<f64>,
+    queue: Box<[f64; QUEUE * FIELDS]>,
 }
 
 #[wasm_bindgen]
 impl CoreBuffer {
     #[wasm_bindgen(constructor)]
     pub fn new(capacity: usize, max_extrapolate_ms: f64) -> CoreBuffer {
-        // One snapshot is enough to show something (the book clamps to it); no bracket is ever too wide.
-        let params = BufferParams {
-            capacity: capacity.max(2),
-            min_snapshots: 1,
-            send_interval: 1.0,
-            gap_factor: 100.0,
-            ..BufferParams::default()
-        };
-        let buffer = SnapshotBuffer::with_params(params).expect("valid buffer parameters");
-        CoreBuffer { buffer, cap: max_extrapolate_ms / 1000.0, out: [0.0; 2], epoch: None }
+        let queue = Box::new([0.0; QUEUE * FIELDS]);
+        CoreBuffer { book: BookBuffer::new(capacity, max_extrapolate_ms), out: [0.0; 2], queue }
     }
 
-    /// One arrival (its arrival time is not part of the contract; the server time stands in for it).
+    /// One arrival, filed at once (one boundary crossing per push).
     pub fn push(&mut self, tick: f64, server_time_ms: f64, x: f64, y: f64, vx: f64, vy: f64) {
-        let t = (server_time_ms - *self.epoch.get_or_insert(server_time_ms)) / 1000.0;
-        let snapshot = Snapshot::moving(tick as u64, t, Vec2::new(x, y), Vec2::new(vx, vy));
-        self.buffer.insert(snapshot, t);
+        self.book.push(tick, server_time_ms, x, y, vx, vy);
     }
 
-    /// Samples at `render_time_ms`; the position is at `out_ptr()`. `false` when the buffer is empty.
-    pub fn sample_into(&mut self, render_time_ms: f64) -> bool {
-        let sample = self.buffer.sample((render_time_ms - self.epoch.unwrap_or(0.0)) / 1000.0);
-        let position = match sample.status {
-            SampleStatus::Ready => sample.position,
-            _ => match (sample.anchor, sample.newest, self.buffer.oldest()) {
-                // Past the newest: the seed's damped extrapolation from it.
-                (Some(anchor), Some(newest), _) if anchor.tick == newest.tick => {
-                    let reach = UnderrunPolicy::ExtrapolateSeed.reach(sample.ahead().unwrap_or(0.0), self.cap);
-                    reach.map(|r| anchor.pos + anchor.vel * r)
-                }
-                // Before the oldest: the oldest position.
-                (None, Some(_), Some(oldest)) => Some(oldest.pos),
-                _ => None,
-            },
-        };
-        match position {
+    /// Files the first `queued` arrivals of the queue, in order.
+    pub fn push_queued(&mut self, queued: usize) {
+        for a in self.queue.chunks_exact(FIELDS).take(queued.min(QUEUE)) {
+            self.book.push(a[0], a[1], a[2], a[3], a[4], a[5]);
+        }
+    }
+
+    /// Files `queued` arrivals, then samples at `render_time_ms`; the position is at `out_ptr()`. `false` when
+    /// the buffer is empty.
+    pub fn sample_into(&mut self, render_time_ms: f64, queued: usize) -> bool {
+        if queued > 0 {
+            self.push_queued(queued);
+        }
+        match self.book.sample(render_time_ms) {
             Some(p) => {
                 self.out = [p.x, p.y];
                 true
@@ -74,9 +64,18 @@ impl CoreBuffer {
     pub fn out_ptr(&self) -> *const f64 {
         self.out.as_ptr()
     }
+
+    pub fn queue_ptr(&self) -> *const f64 {
+        self.queue.as_ptr()
+    }
+
+    /// How many arrivals fit in the queue.
+    pub fn queue_len() -> usize {
+        QUEUE
+    }
 }
 
-/// The module's memory, for a `Float64Array` view over `out_ptr()`.
+/// The module's memory, for the views over `out_ptr()` and `queue_ptr()`.
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
