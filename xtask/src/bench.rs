@@ -199,8 +199,18 @@ fn native_figures(root: &Path, side: &Side) -> Result<serde_json::Value, String>
         .arg("rerun_60s_everything|insert_sample/128|_tick/128")
         .dir(&side.tree)
         .run_logged(&log)?;
-    let ids =
-        ["rerun_60s_everything", "insert_sample/128", "ring_insert_sample/128", "book_tick/128", "goodjs_tick/128"];
+    let mut ids =
+        vec!["rerun_60s_everything", "insert_sample/128", "ring_insert_sample/128", "book_tick/128", "goodjs_tick/128"];
+    // Issue 13's budget: the engines against a full re-simulation (run + metrics), where the tree has them.
+    if side.tree.join("benches/engines.rs").is_file() {
+        say("bench", format!("{}: criterion (engines against run + metrics)", side.name));
+        Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["bench", "--bench", "engines", "--bench", "sim", "--", "--noplot"])
+            .arg("^(engines_all_60s_scored|engines_4_drawn_60s|run_60s_60fps|metrics_60s_60fps)$")
+            .dir(&side.tree)
+            .run_logged(&root.join(format!("target/bench/native-engines-{}.log", side.name)))?;
+        ids.extend(["engines_all_60s_scored", "engines_4_drawn_60s", "run_60s_60fps", "metrics_60s_60fps"]);
+    }
     Ok(criterion_medians(&side.tree, &ids))
 }
 
