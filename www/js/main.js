@@ -328,14 +328,15 @@ class App {
     const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
     const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
-    // replaceState costs ~1–2 ms in Chromium (more on a slow phone): a lone change writes the URL at once; during
-    // a slider drag it is written once the changes pause for 250 ms (a drag never pays for it per frame). Tests
-    // wait for `urlCaughtUp`.
+    // replaceState costs ~1–2 ms in Chromium (more on a slow phone): any change but a slider drag writes the URL
+    // at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps it); during a
+    // drag it is written once the changes pause for 250 ms (a drag never pays for it per frame). Tests wait for
+    // `urlCaughtUp`.
     const write = () => {
       if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
     };
     const now = performance.now();
-    const quiet = now - (this.lastHashChange ?? -Infinity) >= 250;
+    const quiet = !this.inDrag || now - (this.lastHashChange ?? -Infinity) >= 250;
     this.lastHashChange = now;
     clearTimeout(this.hashTimer);
     this.hashTimer = null;
