@@ -56,12 +56,44 @@ impl InsertOutcome {
 
 impl SnapshotBuffer {
     /// Files one arrival: `snapshot` reached the client at local time `arrival` (seconds). Never panics.
+    #[inline]
     pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         self.counts.received += 1;
+        if self.is_next(&snapshot, arrival) {
+            return self.store(self.entries.len(), Entry { snapshot, arrival });
+        }
+        self.insert_checked(snapshot, arrival)
+    }
+
+    /// Whether `s` is the usual arrival, which `check` would place at the back: valid, of this buffer's entity,
+    /// and newer than the newest snapshot held in tick and in server time — decided in a few comparisons, without
+    /// the search, the duplicate lookups or the neighbour checks (nothing at the back to duplicate or disagree
+    /// with, and the floor, the newest dropped, is older than every snapshot held). Everything else, including
+    /// the first arrival, goes through `check`.
+    #[inline]
+    pub(super) fn is_next(&self, s: &Snapshot, arrival: f64) -> bool {
+        let Some(last) = self.entries.last() else { return false };
+        s.is_valid()
+            & arrival.is_finite()
+            & (self.entity == Some(s.entity))
+            & (last.snapshot.tick < s.tick)
+            & (last.snapshot.server_time < s.server_time)
+    }
+
+    /// Every arrival that is not the usual one: checked in full, then stored or refused.
+    #[inline(never)]
+    fn insert_checked(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         match self.check(&snapshot, arrival) {
             Ok(at) => self.store(at, Entry { snapshot, arrival }),
             Err(refused) => self.refuse(*refused),
         }
+    }
+
+    /// `insert` without its shortcut: every arrival through the full check (the tests' reference).
+    #[cfg(test)]
+    pub(super) fn reference_insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
+        self.counts.received += 1;
+        self.insert_checked(snapshot, arrival)
     }
 
     /// Counts a refused arrival (kept out of the hot path: most arrivals are stored).
@@ -104,10 +136,11 @@ impl SnapshotBuffer {
                 Some(field) => InsertOutcome::Conflict { kept: held, rejected: *s, field },
             }));
         }
-        let floor = self.dropped.last();
+        let dropped = self.entries.popped();
+        let floor = dropped.last().map(|d| &d.snapshot);
         if floor.is_some_and(|floor| s.tick <= floor.tick) {
-            if let Ok(i) = self.dropped.binary_search_by(|d| d.tick.cmp(&s.tick)) {
-                let was = self.dropped[i];
+            if let Ok(i) = dropped.binary_search_by(|d| d.snapshot.tick.cmp(&s.tick)) {
+                let was = dropped[i].snapshot;
                 return Err(Box::new(match was.first_difference(s) {
                     None => InsertOutcome::LateDuplicate { tick: s.tick },
                     Some(field) => InsertOutcome::Conflict { kept: was, rejected: *s, field },
@@ -133,6 +166,7 @@ impl SnapshotBuffer {
         Ok(at)
     }
 
+    #[inline]
     fn store(&mut self, at: usize, entry: Entry) -> InsertOutcome {
         let s = entry.snapshot;
         let out_of_order = self.newest_tick.is_some_and(|newest| s.tick < newest);
@@ -158,16 +192,13 @@ impl SnapshotBuffer {
         InsertOutcome::Inserted { out_of_order, evicted }
     }
 
-    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late (the newest of
-    /// `dropped`). It is remembered (the last [`DROPPED_MEMORY`]) so that a later copy of it is recognised as a late
-    /// duplicate.
+    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late (the newest dropped).
+    /// It is remembered (the last [`DROPPED_MEMORY`], in front of the window) so that a later copy of it is
+    /// recognised as a late duplicate.
+    #[inline]
     pub(super) fn drop_oldest(&mut self) -> Option<Snapshot> {
         let gone = self.entries.pop_front()?.snapshot;
         self.cursor = self.cursor.saturating_sub(1);
-        if self.dropped.len() == DROPPED_MEMORY {
-            self.dropped.pop_front();
-        }
-        self.dropped.push_back(gone);
         Some(gone)
     }
 }
