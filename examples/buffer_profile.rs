@@ -51,37 +51,35 @@ fn ring_sample(g: &mut GoodRing, r: f64) -> f64 {
     g.sample(r).map_or(1.0, |p| p[0] + p[1])
 }
 
-/// `runs` interleaved runs of `ticks` ticks on each; the fastest run of each, in ns per tick.
-fn compare(runs: u64, ticks: u64) {
+/// `runs` interleaved runs of `ticks` ticks on each, with the three frames (`frames`) or pushes only; the
+/// fastest run of each, in ns per tick.
+fn compare(runs: u64, ticks: u64, frames: bool) {
     let (mut book, mut ring) = (BookBuffer::new(CAPACITY, 250.0), GoodRing::new(CAPACITY, 250.0));
-    let (mut best_book, mut best_ring, mut k, mut checksum) = (f64::INFINITY, f64::INFINITY, 0, 0.0);
+    let (mut best, mut k, mut checksum) = ([f64::INFINITY; 2], 0, 0.0);
     for _ in 0..runs {
-        for side in ["book", "ring"] {
+        for (side, best) in best.iter_mut().enumerate() {
             let started = std::time::Instant::now();
             for j in k..k + ticks {
                 let a = black_box(tick_ms(j));
-                let frames = (0..3).map(|frame| a[1] - 97.0 + 50.0 / 3.0 * frame as f64);
-                if side == "book" {
+                let renders = (0..3 * usize::from(frames)).map(|frame| a[1] - 97.0 + 50.0 / 3.0 * frame as f64);
+                if side == 0 {
                     book.push(a[0], a[1], a[2], a[3], a[4], a[5]);
-                    checksum += frames.map(|r| book.sample(r).map_or(1.0, |p| p.x + p.y)).sum::<f64>();
+                    checksum += renders.map(|r| book.sample(r).map_or(1.0, |p| p.x + p.y)).sum::<f64>();
                 } else {
                     ring.push(a[0], a[1], a[2], a[3], a[4], a[5]);
-                    checksum += frames.map(|r| ring.sample(r).map_or(1.0, |p| p[0] + p[1])).sum::<f64>();
+                    checksum += renders.map(|r| ring.sample(r).map_or(1.0, |p| p[0] + p[1])).sum::<f64>();
                 }
             }
-            let ns = started.elapsed().as_nanos() as f64 / ticks as f64;
-            if side == "book" {
-                best_book = best_book.min(ns);
-            } else {
-                best_ring = best_ring.min(ns);
-            }
+            *best = best.min(started.elapsed().as_nanos() as f64 / ticks as f64);
         }
         k += ticks;
     }
+    let what = if frames { "ticks (a push, three samples)" } else { "pushes" };
     println!(
-        "fastest of {runs} runs of {ticks} ticks: book {best_book:.1} ns, ring {best_ring:.1} ns, ratio {:.2} \
-         (checksum {checksum})",
-        best_book / best_ring
+        "fastest of {runs} runs of {ticks} {what}: book {:.1} ns, ring {:.1} ns, ratio {:.2} (checksum {checksum})",
+        best[0],
+        best[1],
+        best[0] / best[1]
     );
 }
 
@@ -89,8 +87,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let which = args.get(1).map_or("book", String::as_str);
     let ticks: u64 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    if which == "compare" {
-        return compare(args.get(3).and_then(|n| n.parse().ok()).unwrap_or(300), ticks);
+    if which == "compare" || which == "compare-push" {
+        return compare(args.get(3).and_then(|n| n.parse().ok()).unwrap_or(300), ticks, which == "compare");
     }
     let (mut book, mut ring) = (BookBuffer::new(CAPACITY, 250.0), GoodRing::new(CAPACITY, 250.0));
     let mut checksum = 0.0;

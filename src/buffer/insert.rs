@@ -56,7 +56,9 @@ impl InsertOutcome {
 
 impl SnapshotBuffer {
     /// Files one arrival: `snapshot` reached the client at local time `arrival` (seconds). Never panics.
-    #[inline]
+    // Inlined whole: the usual arrival's snapshot then stays in registers, never stored and read back (the
+    // core has two callers; the rest is `insert_checked`).
+    #[inline(always)]
     pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         self.counts.received += 1;
         if self.is_next(&snapshot, arrival) {
@@ -70,7 +72,7 @@ impl SnapshotBuffer {
     /// the search, the duplicate lookups or the neighbour checks (nothing at the back to duplicate or disagree
     /// with, and the floor, the newest dropped, is older than every snapshot held). Everything else, including
     /// the first arrival, goes through `check`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_next(&self, s: &Snapshot, arrival: f64) -> bool {
         let Some(last) = self.entries.last() else { return false };
         s.is_valid()
@@ -166,7 +168,7 @@ impl SnapshotBuffer {
         Ok(at)
     }
 
-    #[inline]
+    #[inline(always)]
     fn store(&mut self, at: usize, entry: Entry) -> InsertOutcome {
         let s = entry.snapshot;
         let out_of_order = self.newest_tick.is_some_and(|newest| s.tick < newest);

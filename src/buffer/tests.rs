@@ -385,8 +385,9 @@ fn the_next_arrival_shortcut_decides_as_the_full_check() {
         if a.is_inserted() {
             newest = newest.max(tick);
         }
+        let render = 0.1 * newest as f64 - 0.01 * next(300) as f64;
+        assert_eq!(format!("{:?}", fast.sample(render)), format!("{:?}", full.sample(render)), "step {step}");
         if next(10) == 0 {
-            let render = 0.1 * newest as f64 - 0.1 * next(30) as f64;
             assert_eq!(fast.prune(render), full.prune(render));
         }
         assert!(fast.snapshots().eq(full.snapshots()), "step {step}");
