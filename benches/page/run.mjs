@@ -83,6 +83,7 @@ const ROWS = [
   ['  plain JS ring buffer + cursor, same process', '', (f) => ns(perEntitySecond(f, 'goodjs'))],
   ['  wasm / JS (steady stream)', '≤ 1.5', (f) => ratio(perEntitySecond(f, 'wasm') / perEntitySecond(f, 'goodjs'))],
   ['  wasm / JS (reordering stream)', '≤ 1.5', (f) => ratio(perEntitySecond(f, 'wasm', 'reorder') / perEntitySecond(f, 'goodjs', 'reorder'))],
+  ['  floor: peerbench\'s own algorithm in wasm / JS (steady, reordering)', '', (f) => `${ratio(perEntitySecond(f, 'ringwasm') / perEntitySecond(f, 'ringgoodjs'))}, ${ratio(perEntitySecond(f, 'ringwasm', 'reorder') / perEntitySecond(f, 'ringgoodjs', 'reorder'))}`],
   ['  per sample / per insert, wasm', '', (f) => `${ns(peer(f, 'steady.wasm.sample'))} / ${ns(peer(f, 'steady.wasm.push'))}`],
   ['  per sample / per insert, JS', '', (f) => `${ns(peer(f, 'steady.goodjs.sample'))} / ${ns(peer(f, 'steady.goodjs.push'))}`],
   ['Buffer insert+sample, criterion: core, full Sample (cap 128)', '', (f) => ns(f.native?.['insert_sample/128'])],

@@ -16,7 +16,10 @@
 //! snapshots are remembered, so such a copy is reported as a *late duplicate* (counted in `duplicates` and in
 //! `lateDuplicates`), not as an unknown late arrival. Because tick order and server-time
 //! order must agree, one binary search finds both the duplicate and the insertion point (O(log n)); the shift
-//! that follows is O(1) for in-order arrivals (a `VecDeque` grows at the back and evicts at the front).
+//! that follows is O(1) for in-order arrivals (the window grows at the back and evicts at the front). The usual
+//! arrival — valid, the next tick, later in server time — is recognised first in a few comparisons (`is_next`)
+//! and appended without the search and the lookups, which cannot find anything for it (issue 14); a test holds
+//! the shortcut to the full check's decisions on a stream of every kind of arrival.
 
 use super::{Entry, SnapshotBuffer};
 
@@ -56,12 +59,46 @@ impl InsertOutcome {
 
 impl SnapshotBuffer {
     /// Files one arrival: `snapshot` reached the client at local time `arrival` (seconds). Never panics.
+    // Inlined whole: the usual arrival's snapshot then stays in registers, never stored and read back (the
+    // core has two callers; the rest is `insert_checked`).
+    #[inline(always)]
     pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         self.counts.received += 1;
+        if self.is_next(&snapshot, arrival) {
+            return self.store(self.entries.len(), Entry { snapshot, arrival });
+        }
+        self.insert_checked(snapshot, arrival)
+    }
+
+    /// Whether `s` is the usual arrival, which `check` would place at the back: valid, of this buffer's entity,
+    /// and newer than the newest snapshot held in tick and in server time — decided in a few comparisons, without
+    /// the search, the duplicate lookups or the neighbour checks (nothing at the back to duplicate or disagree
+    /// with, and the floor, the newest dropped, is older than every snapshot held). Everything else, including
+    /// the first arrival, goes through `check`.
+    #[inline(always)]
+    pub(super) fn is_next(&self, s: &Snapshot, arrival: f64) -> bool {
+        let Some(last) = self.entries.last() else { return false };
+        s.is_valid()
+            & arrival.is_finite()
+            & (self.entity == Some(s.entity))
+            & (last.snapshot.tick < s.tick)
+            & (last.snapshot.server_time < s.server_time)
+    }
+
+    /// Every arrival that is not the usual one: checked in full, then stored or refused.
+    #[inline(never)]
+    fn insert_checked(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         match self.check(&snapshot, arrival) {
             Ok(at) => self.store(at, Entry { snapshot, arrival }),
             Err(refused) => self.refuse(*refused),
         }
+    }
+
+    /// `insert` without its shortcut: every arrival through the full check (the tests' reference).
+    #[cfg(test)]
+    pub(super) fn reference_insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
+        self.counts.received += 1;
+        self.insert_checked(snapshot, arrival)
     }
 
     /// Counts a refused arrival (kept out of the hot path: most arrivals are stored).
@@ -104,10 +141,11 @@ impl SnapshotBuffer {
                 Some(field) => InsertOutcome::Conflict { kept: held, rejected: *s, field },
             }));
         }
-        let floor = self.dropped.last();
+        let dropped = self.entries.popped();
+        let floor = dropped.last().map(|d| &d.snapshot);
         if floor.is_some_and(|floor| s.tick <= floor.tick) {
-            if let Ok(i) = self.dropped.binary_search_by(|d| d.tick.cmp(&s.tick)) {
-                let was = self.dropped[i];
+            if let Ok(i) = dropped.binary_search_by(|d| d.snapshot.tick.cmp(&s.tick)) {
+                let was = dropped[i].snapshot;
                 return Err(Box::new(match was.first_difference(s) {
                     None => InsertOutcome::LateDuplicate { tick: s.tick },
                     Some(field) => InsertOutcome::Conflict { kept: was, rejected: *s, field },
@@ -133,6 +171,7 @@ impl SnapshotBuffer {
         Ok(at)
     }
 
+    #[inline(always)]
     fn store(&mut self, at: usize, entry: Entry) -> InsertOutcome {
         let s = entry.snapshot;
         let out_of_order = self.newest_tick.is_some_and(|newest| s.tick < newest);
@@ -158,16 +197,13 @@ impl SnapshotBuffer {
         InsertOutcome::Inserted { out_of_order, evicted }
     }
 
-    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late (the newest of
-    /// `dropped`). It is remembered (the last [`DROPPED_MEMORY`]) so that a later copy of it is recognised as a late
-    /// duplicate.
+    /// Removes the oldest snapshot; its tick becomes the floor below which arrivals are late (the newest dropped).
+    /// It is remembered (the last [`DROPPED_MEMORY`], in front of the window) so that a later copy of it is
+    /// recognised as a late duplicate.
+    #[inline]
     pub(super) fn drop_oldest(&mut self) -> Option<Snapshot> {
         let gone = self.entries.pop_front()?.snapshot;
         self.cursor = self.cursor.saturating_sub(1);
-        if self.dropped.len() == DROPPED_MEMORY {
-            self.dropped.pop_front();
-        }
-        self.dropped.push_back(gone);
         Some(gone)
     }
 }

@@ -65,14 +65,14 @@ pub struct BufferView {
 #[derive(Clone, Debug)]
 pub struct SnapshotBuffer {
     params: BufferParams,
-    entries: Window<Entry>,
+    /// The snapshots held, and in front of them the last [`DROPPED_MEMORY`] dropped (pruned or evicted), oldest
+    /// first (ascending ticks): a copy of one of those is a late duplicate. The newest dropped is the floor:
+    /// nothing at or before it is accepted again.
+    entries: Window<Entry, DROPPED_MEMORY>,
     /// How many entries were at or before the last sampled render time.
     cursor: usize,
     /// The entity this buffer holds, fixed by the first accepted snapshot.
     entity: Option<u32>,
-    /// The last dropped (pruned or evicted) snapshots, oldest first (ascending ticks): a copy of one is a late
-    /// duplicate. The newest of them is the floor: nothing at or before it is accepted again.
-    dropped: Window<Snapshot>,
     newest_tick: Option<u64>,
     first_arrival: Option<f64>,
     /// Set once the buffer has held `minSnapshots`: from then on it is primed for good.
@@ -99,11 +99,10 @@ impl SnapshotBuffer {
 
     fn build(params: BufferParams) -> Self {
         SnapshotBuffer {
-            entries: Window::with_capacity(2 * params.capacity.min(1024) + 1),
+            entries: Window::with_room(params.capacity.min(1024)),
             params,
             cursor: 0,
             entity: None,
-            dropped: Window::with_capacity(2 * DROPPED_MEMORY),
             newest_tick: None,
             first_arrival: None,
             priming_time: None,

@@ -342,3 +342,60 @@ fn sample_between_is_sample_without_the_snapshots() {
         assert!(m.samples.priming > 0 && m.samples.underrun > 0 && m.samples.gap > 0 && m.samples.invalid_interval > 0);
     }
 }
+
+#[test]
+fn the_next_arrival_shortcut_decides_as_the_full_check() {
+    // A stream that mixes every kind of arrival: mostly the next tick, but also reordered, repeated (same and
+    // different content), far behind (late, late duplicates), out of time order, invalid numbers, another
+    // entity, and prunes that move the floor. `insert` (with its shortcut for the usual arrival) and the full
+    // check alone must give the same outcome and leave the same buffer, every time; both ways must be taken.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let params = BufferParams { capacity: 24, send_interval: 0.1, ..BufferParams::default() };
+    let mut fast = SnapshotBuffer::with_params(params).unwrap();
+    let mut full = fast.clone();
+    let (mut newest, mut shortcuts) = (0u64, 0);
+    for step in 0..20_000 {
+        let roll = next(100);
+        let tick = match roll {
+            0..=69 => newest + 1 + u64::from(roll < 5),
+            70..=79 => newest.saturating_sub(next(4)),
+            80..=89 => newest.saturating_sub(next(120)),
+            _ => newest + next(3),
+        };
+        let mut s = at(tick, 0.1 * tick as f64, tick as f64);
+        match next(40) {
+            0 => s.pos.x = f64::NAN,
+            1 => s.server_time -= 0.15, // out of time order with a neighbour (or equal to one)
+            2 => s.entity = 7,
+            3 => s.vel.y = 3.0, // a conflict if the tick is held or remembered
+            4 => s.server_time = f64::INFINITY,
+            5 => s.server_time = 0.1 * newest as f64, // the newest's time (a tie is out of order too)
+            _ => {}
+        }
+        let arrival = if next(60) == 0 { f64::NAN } else { 0.1 * step as f64 };
+        shortcuts += usize::from(fast.is_next(&s, arrival));
+        let (a, b) = (fast.insert(s, arrival), full.reference_insert(s, arrival));
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "step {step}: {s:?} at {arrival}");
+        if a.is_inserted() {
+            newest = newest.max(tick);
+        }
+        let render = 0.1 * newest as f64 - 0.01 * next(300) as f64;
+        assert_eq!(format!("{:?}", fast.sample(render)), format!("{:?}", full.sample(render)), "step {step}");
+        if next(10) == 0 {
+            assert_eq!(fast.prune(render), full.prune(render));
+        }
+        assert!(fast.snapshots().eq(full.snapshots()), "step {step}");
+        assert!(fast.entries.popped().iter().eq(full.entries.popped().iter()), "step {step}");
+        assert_eq!(fast.metrics(0.0), full.metrics(0.0), "step {step}");
+    }
+    let m = fast.metrics(0.0);
+    assert!(shortcuts > 5_000, "{shortcuts} arrivals took the shortcut");
+    assert!(m.late > 100 && m.late_duplicates > 100 && m.conflicts > 10 && m.invalid > 100 && m.out_of_order > 100);
+    assert!(m.duplicates > m.late_duplicates && m.evicted > 100 && m.pruned > 100, "{m:?}");
+}

@@ -1,56 +1,85 @@
 //! The buffer's storage: a window sliding over a `Vec`, so what it holds is one contiguous slice and every
 //! lookup is a plain slice index (a ring buffer's index would wrap on every access, and the cursor walk and the
-//! bracket read several entries per sample).
+//! bracket read several entries per sample). What slid out of the window stays in front of it: the last `KEEP`
+//! of them are the buffer's memory of dropped snapshots (late duplicates are recognised against it), read in
+//! place — dropping the oldest entry is one increment, nothing is copied.
 //!
 //! ```text
-//!  items   [ dropped … dropped | live live live live ]      pushing appends; dropping the oldest moves `start`
-//!                               ▲ start                     once the dropped prefix is as long as the live part
-//!                                                           (and ≥ COMPACT_AT), the live part moves to the front
+//!  items   [ forgotten … | popped (the last KEEP) | live live live live ]   pushing appends; popping moves `start`
+//!                                                 ▲ start
+//!  once the forgotten part is as long as the popped and live parts together (and ≥ COMPACT_AT), those two move
+//!  to the front in one copy:   [ popped | live live live live ]
 //! ```
-//! Each compaction moves at most as many entries as were dropped since the last one: amortised O(1) per push,
-//! and `items` never holds more than about twice the live entries (or `COMPACT_AT`): memory stays bounded.
+//! Each compaction moves at most as many items as were forgotten since the last one: amortised at most one item
+//! copied per push, and `items` never holds more than about twice `KEEP` + the live items (or `COMPACT_AT`):
+//! memory stays bounded.
 
 use std::ops::Deref;
 
-/// The dropped prefix is reclaimed only from this length on (short windows would otherwise compact often).
+/// The forgotten prefix is reclaimed only from this length on (short windows would otherwise compact often).
 const COMPACT_AT: usize = 16;
 
 #[derive(Clone, Debug)]
-pub(super) struct Window<T> {
+pub(super) struct Window<T, const KEEP: usize> {
     items: Vec<T>,
+    /// Where the live part begins: everything before it was popped, oldest first.
     start: usize,
 }
 
-impl<T: Copy> Window<T> {
-    pub fn with_capacity(capacity: usize) -> Self {
-        Window { items: Vec::with_capacity(capacity), start: 0 }
+impl<T: Copy, const KEEP: usize> Window<T, KEEP> {
+    /// A window with room for `live` items (and the `KEEP` popped ones) before its first compaction.
+    pub fn with_room(live: usize) -> Self {
+        Window { items: Vec::with_capacity(2 * (live + KEEP).max(COMPACT_AT) + 1), start: 0 }
     }
 
+    #[inline]
     pub fn push_back(&mut self, item: T) {
-        let live = self.items.len() - self.start;
-        if self.start >= COMPACT_AT && self.start >= live {
-            self.items.copy_within(self.start.., 0);
-            self.items.truncate(live);
-            self.start = 0;
-        }
+        self.make_room();
         self.items.push(item);
     }
 
     /// Inserts at `at` (an index into the live part, `at ≤ len`), moving the later entries back by one.
     pub fn insert(&mut self, at: usize, item: T) {
+        self.make_room();
         self.items.insert(self.start + at, item);
     }
 
+    #[inline]
+    fn make_room(&mut self) {
+        let live = self.items.len() - self.start;
+        let forgotten = self.start.saturating_sub(KEEP);
+        if forgotten >= (live + KEEP).max(COMPACT_AT) {
+            self.compact();
+        }
+    }
+
+    /// Moves the popped items still remembered and the live ones to the front.
+    #[cold]
+    #[inline(never)]
+    fn compact(&mut self) {
+        let forgotten = self.start.saturating_sub(KEEP);
+        self.items.copy_within(forgotten.., 0);
+        self.items.truncate(self.items.len() - forgotten);
+        self.start -= forgotten;
+    }
+
+    #[inline]
     pub fn pop_front(&mut self) -> Option<T> {
         let first = *self.items.get(self.start)?;
         self.start += 1;
         Some(first)
     }
+
+    /// The last `KEEP` items popped (all of them while fewer were), oldest first.
+    pub fn popped(&self) -> &[T] {
+        &self.items[self.start.saturating_sub(KEEP)..self.start]
+    }
 }
 
-impl<T> Deref for Window<T> {
+impl<T, const KEEP: usize> Deref for Window<T, KEEP> {
     type Target = [T];
 
+    #[inline]
     fn deref(&self) -> &[T] {
         &self.items[self.start..]
     }
@@ -60,10 +89,12 @@ impl<T> Deref for Window<T> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn behaves_like_a_deque_and_stays_bounded() {
-        let (mut window, mut model) = (Window::with_capacity(4), std::collections::VecDeque::new());
-        for i in 0..1000u32 {
+    /// Against a `VecDeque` (the live items) and a second one (the last `KEEP` popped), for live lengths from
+    /// short (compaction at `COMPACT_AT`) to long; `items` stays within its bound.
+    fn behaves_like_a_deque_and_stays_bounded<const KEEP: usize>(longest: usize) {
+        let mut window: Window<u32, KEEP> = Window::with_room(4);
+        let (mut model, mut popped) = (std::collections::VecDeque::new(), std::collections::VecDeque::new());
+        for i in 0..3000u32 {
             if i % 7 == 3 {
                 let at = model.len() / 2;
                 window.insert(at, i);
@@ -72,16 +103,32 @@ mod tests {
                 window.push_back(i);
                 model.push_back(i);
             }
-            while model.len() > 40 {
-                assert_eq!(window.pop_front(), model.pop_front());
+            while model.len() > longest {
+                let front = model.pop_front();
+                assert_eq!(window.pop_front(), front);
+                popped.extend(front);
+                if popped.len() > KEEP {
+                    popped.pop_front();
+                }
             }
             assert!(window.iter().eq(model.iter()), "at {i}");
-            assert!(window.items.len() <= 2 * 41 + COMPACT_AT, "{} items held at {i}", window.items.len());
+            assert!(window.popped().iter().eq(popped.iter()), "popped at {i}");
+            let bound = 2 * (longest + 1 + KEEP).max(COMPACT_AT) + 1;
+            assert!(window.items.len() <= bound, "{} items held at {i} (bound {bound})", window.items.len());
         }
         while let Some(front) = model.pop_front() {
             assert_eq!(window.pop_front(), Some(front));
         }
         assert_eq!(window.pop_front(), None);
         assert!(window.is_empty());
+    }
+
+    #[test]
+    fn behaves_like_a_deque_remembers_the_last_popped_and_stays_bounded() {
+        for longest in [1, 5, 40, 200] {
+            behaves_like_a_deque_and_stays_bounded::<0>(longest);
+            behaves_like_a_deque_and_stays_bounded::<3>(longest);
+            behaves_like_a_deque_and_stays_bounded::<64>(longest);
+        }
     }
 }

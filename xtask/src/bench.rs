@@ -246,7 +246,11 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     Cmd::new(tools.wasm_bindgen()).args(["--target", "nodejs", "--out-dir"]).arg(&out).arg(&raw).run()?;
     let bg = out.join("netcode_lab_buffer_bench_bg.wasm");
     Cmd::new(&tools.wasm_opt).args(&cfg.wasm_opt.flags).arg(&bg).arg("-o").arg(&bg).run()?;
-    std::fs::copy(crate_dir.join("adapter.cjs"), out.join("adapter.cjs")).map_err(|e| e.to_string())?;
+    for adapter in ["adapter.cjs", "adapter-ring.cjs"] {
+        if crate_dir.join(adapter).is_file() {
+            std::fs::copy(crate_dir.join(adapter), out.join(adapter)).map_err(|e| e.to_string())?;
+        }
+    }
     // wasm-bindgen's nodejs glue is CommonJS; the repository's package.json says "type": "module".
     std::fs::write(out.join("package.json"), "{\"type\": \"commonjs\"}\n").map_err(|e| e.to_string())?;
     let results = root.join(format!("target/bench/peer-{}.json", side.name));
@@ -271,5 +275,29 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
         }
     }
     out.insert("verify".into(), all["workloads"]["verifyA"]["wasmVsGood"].clone());
+    // The floor: peerbench's own algorithm compiled to wasm behind the same binding (wasm + the boundary alone).
+    let ring_adapter = root.join(format!("target/bench/wasm-buffer-{}/adapter-ring.cjs", side.name));
+    if ring_adapter.is_file() {
+        let ring_results = root.join(format!("target/bench/peer-ring-{}.json", side.name));
+        say("bench", format!("{}: peerbench goodjs vs its own algorithm in wasm (the floor)", side.name));
+        Cmd::new("node")
+            .args(["--expose-gc", "bench.mjs"])
+            .dir(&harness)
+            .env("WASM_IMPL", &ring_adapter)
+            .env("IMPLS", "goodjs,wasm")
+            .env("ONLY", "a,r")
+            .env("RESULTS_JSON", &ring_results)
+            .run_logged(&root.join(format!("target/bench/peer-ring-{}.log", side.name)))?;
+        let text = std::fs::read_to_string(&ring_results).map_err(|e| e.to_string())?;
+        let ring: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        for (w, label) in [("a", "steady"), ("reorder", "reorder")] {
+            for (imp, key) in [("goodjs", "ringgoodjs"), ("wasm", "ringwasm")] {
+                out.insert(
+                    format!("{label}.{key}.simSecond"),
+                    ring["workloads"][w]["res"][imp]["nsPerSimSecond"]["median"].clone(),
+                );
+            }
+        }
+    }
     Ok(out.into())
 }

@@ -3,14 +3,17 @@
 //! criterion bench). The position is written into `out`, read through a typed-array view over wasm memory: what
 //! crosses the boundary per sample is one f64 in and a bool out.
 //!
-//! Two bindings, two adapters: `adapter.cjs` calls `push` per arrival and `sample_into(t, 0)` per frame;
+//! Two ways to call the core, two adapters: `adapter.cjs` calls `push` per arrival and `sample_into(t, 0)` per frame;
 //! `adapter-queued.cjs` writes each arrival's six numbers into `queue` (a view over wasm memory, the project's
 //! rule for bulk data) and the next `sample_into(t, queued)` files them, in order, before it samples — the same
-//! calls into the core in the same order, one boundary crossing fewer per push.
+//! calls into the core in the same order, one boundary crossing fewer per push. `adapter-ring.cjs` puts
+//! [`RingBuffer`] (peerbench's own algorithm, in wasm) in the slot; `crossing.cjs` times the boundary alone.
 
 mod book;
+mod good_ring;
 
 use book::BookBuffer;
+use good_ring::GoodRing;
 use wasm_bindgen::prelude::*;
 
 /// How many arrivals the queue holds; a full queue is filed by `push_queued` (one call per 32 arrivals).
@@ -72,6 +75,52 @@ impl CoreBuffer {
     /// How many arrivals fit in the queue.
     pub fn queue_len() -> usize {
         QUEUE
+    }
+}
+
+/// Empty methods with `push`'s and `sample_into`'s signatures: what crossing the boundary costs alone
+/// (`crossing.cjs` times them beside the real calls).
+#[wasm_bindgen]
+impl CoreBuffer {
+    pub fn push_nothing(&mut self, _tick: f64, _server_time_ms: f64, _x: f64, _y: f64, _vx: f64, _vy: f64) {}
+
+    pub fn sample_nothing(&mut self, _render_time_ms: f64, _queued: usize) -> bool {
+        true
+    }
+}
+
+/// peerbench's JavaScript ring buffer ([`GoodRing`], its algorithm operation for operation) behind the same
+/// binding as [`CoreBuffer`] (`adapter-ring.cjs`): what wasm and the boundary cost the same algorithm, i.e. the
+/// floor under the core's figure.
+#[wasm_bindgen]
+pub struct RingBuffer {
+    ring: GoodRing,
+    out: [f64; 2],
+}
+
+#[wasm_bindgen]
+impl RingBuffer {
+    #[wasm_bindgen(constructor)]
+    pub fn new(capacity: usize, max_extrapolate_ms: f64) -> RingBuffer {
+        RingBuffer { ring: GoodRing::new(capacity.max(1), max_extrapolate_ms), out: [0.0; 2] }
+    }
+
+    pub fn push(&mut self, tick: f64, server_time_ms: f64, x: f64, y: f64, vx: f64, vy: f64) {
+        self.ring.push(tick, server_time_ms, x, y, vx, vy);
+    }
+
+    pub fn sample_into(&mut self, render_time_ms: f64, _queued: usize) -> bool {
+        match self.ring.sample(render_time_ms) {
+            Some(p) => {
+                self.out = *p;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn out_ptr(&self) -> *const f64 {
+        self.out.as_ptr()
     }
 }
 
