@@ -23,6 +23,7 @@ pub mod rng;
 pub mod sim;
 pub mod snapshot;
 pub mod trace;
+pub mod tree;
 pub mod words;
 pub mod worked_example;
 

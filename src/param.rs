@@ -20,6 +20,7 @@ impl ParamError {
 
 impl ParamError {
     /// The same error one level down: `loss` inside `network.downlink` becomes `network.downlink.loss`.
+    #[inline(never)]
     pub fn within(self, group: &str) -> ParamError {
         ParamError::new(format!("{group}.{}", self.field), self.message)
     }
@@ -34,14 +35,23 @@ impl fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 /// `value` if it is a finite number in `min..=max`, otherwise an error naming `field` and the range.
+#[inline]
 pub fn in_range(field: &str, value: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParamError> {
+    if value.is_finite() && value >= min && value <= max {
+        return Ok(value);
+    }
+    Err(out_of_range(field, value, min, max, unit))
+}
+
+/// The refusal of [`in_range`], out of line: every group's `validate` checks dozens of fields, and the words
+/// built in place at each check were a good part of the page's wasm (issue 14).
+#[cold]
+#[inline(never)]
+fn out_of_range(field: &str, value: f64, min: f64, max: f64, unit: &str) -> ParamError {
     if !value.is_finite() {
-        return Err(ParamError::new(field, format!("{} is not a finite number", num(value))));
+        return ParamError::new(field, format!("{} is not a finite number", num(value)));
     }
-    if value < min || value > max {
-        return Err(ParamError::new(field, crate::words::outside(value, min, max, unit)));
-    }
-    Ok(value)
+    ParamError::new(field, crate::words::outside(value, min, max, unit))
 }
 
 /// `value` if it is a whole number in `min..=max`, otherwise an error naming `field`.

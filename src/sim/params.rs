@@ -14,6 +14,9 @@
 //! Every field has a default, so `{}` is a valid run. The simulator keeps the copies of one fact in step:
 //! the buffer's and clock's `sendInterval` and the local session's `snapshotRate` follow `scenario.sendRate`,
 //! and the `known` clock is told the true `network.clockOffset` (it is the ideal reference).
+//!
+//! The page reads these groups with `crate::tree` (src/tree/params.rs lists every group's keys): a field added
+//! to any group here goes there too, or the page refuses its key (`tests/params_reader.rs` fails first).
 
 use crate::engines::EngineParams;
 use crate::link::LinkParams;

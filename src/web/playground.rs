@@ -21,15 +21,16 @@ use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, to_js, tree_read};
+use super::convert::{js_error, read_tree, to_js};
+use super::js_tree::tree_of;
+use crate::tree::Tree;
 
 /// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
-/// type, its range, no unknown key and no array where an object belongs (see `JsTree`).
+/// type, its range, no unknown key and no array where an object belongs (see `crate::tree`).
 pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(SimParams::default());
-    }
-    let params: SimParams = tree_read(&value, "params")?;
+    // `undefined`/`null` read as `{}` (one path to the defaults: each copy of them is ~1.5 KB of wasm).
+    let tree = if value.is_undefined() || value.is_null() { Tree::Object(Vec::new()) } else { tree_of(&value) };
+    let params: SimParams = read_tree(tree, "params")?;
     params.validate().map_err(js_error)?;
     Ok(params)
 }
@@ -151,10 +152,15 @@ impl Playground {
     #[wasm_bindgen(js_name = traceLimits)]
     pub fn trace_limits() -> Result<JsValue, JsError> {
         use crate::trace::limits::*;
-        to_js(&serde_json::json!({
-            "bytes": MAX_TRACE_BYTES, "snapshots": MAX_SNAPSHOTS, "rtt": MAX_RTT_SAMPLES, "batches": MAX_BATCHES,
-            "points": MAX_POINTS, "sampleAt": MAX_SAMPLES, "noteChars": MAX_NOTE_CHARS,
-        }))
+        to_js(&TraceLimits {
+            batches: MAX_BATCHES,
+            bytes: MAX_TRACE_BYTES,
+            note_chars: MAX_NOTE_CHARS,
+            points: MAX_POINTS,
+            rtt: MAX_RTT_SAMPLES,
+            sample_at: MAX_SAMPLES,
+            snapshots: MAX_SNAPSHOTS,
+        })
     }
 
     /// Refuses a trace file of `bytes` bytes before it is read, with the same words as the reader.
@@ -201,8 +207,8 @@ impl Playground {
     #[wasm_bindgen(js_name = applyPreset)]
     pub fn apply_preset(params: JsValue, preset: &str) -> Result<JsValue, JsError> {
         let mut params = params_from_js(params)?;
-        let preset: NetworkPreset = serde_json::from_value(serde_json::Value::String(preset.to_string()))
-            .map_err(|_| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
+        let preset = NetworkPreset::from_name(preset)
+            .ok_or_else(|| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
         preset.apply(&mut params);
         to_js(&params)
     }
@@ -216,19 +222,47 @@ impl Playground {
 
     /// The names behind the numeric codes found in timelines.
     pub fn codes() -> Result<JsValue, JsError> {
-        let codes = serde_json::json!({
-            "status": crate::buffer::SampleStatus::ALL.iter().map(|s| s.name()).collect::<Vec<_>>(),
-            "mode": crate::display::DisplayMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
-            "snapshotOutcome": SNAPSHOT_OUTCOMES,
-            "batchOutcome": BATCH_OUTCOMES,
-            "rttVerdict": RTT_VERDICTS,
-            "policies": UnderrunPolicy::ALL.iter().map(|p| p.name()).collect::<Vec<_>>(),
-            "smoothing": SmoothingMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
-            "kinds": KINDS,
-            "shown": ShownMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>(),
-        });
-        to_js(&codes)
+        to_js(&Codes {
+            batch_outcome: &BATCH_OUTCOMES,
+            kinds: &KINDS,
+            mode: crate::display::DisplayMode::ALL.iter().map(|m| m.name()).collect(),
+            policies: UnderrunPolicy::ALL.iter().map(|p| p.name()).collect(),
+            rtt_verdict: &RTT_VERDICTS,
+            shown: ShownMode::ALL.iter().map(|m| m.name()).collect(),
+            smoothing: SmoothingMode::ALL.iter().map(|m| m.name()).collect(),
+            snapshot_outcome: &SNAPSHOT_OUTCOMES,
+            status: crate::buffer::SampleStatus::ALL.iter().map(|s| s.name()).collect(),
+        })
     }
+}
+
+/// `Playground.codes()`: keys in alphabetical order, as the `serde_json::json!` object they replace had them
+/// (serde_json out of the first-frame build: issue 14).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Codes {
+    batch_outcome: &'static [&'static str],
+    kinds: &'static [&'static str],
+    mode: Vec<&'static str>,
+    policies: Vec<&'static str>,
+    rtt_verdict: &'static [&'static str],
+    shown: Vec<&'static str>,
+    smoothing: Vec<&'static str>,
+    snapshot_outcome: &'static [&'static str],
+    status: Vec<&'static str>,
+}
+
+/// `Playground.traceLimits()`, keys in alphabetical order as before.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TraceLimits {
+    batches: usize,
+    bytes: usize,
+    note_chars: usize,
+    points: usize,
+    rtt: usize,
+    sample_at: usize,
+    snapshots: usize,
 }
 
 fn unknown_kind(kind: &str) -> JsError {

@@ -1,0 +1,144 @@
+//! A parameter object from JavaScript as a plain tree, and the hand-written reader of the parameter types from it
+//! (issue 14: the first-frame wasm).
+//!
+//! ```text
+//!  JS object ──(src/web/js_tree.rs: one non-generic walk)──► Tree ──(Read, this module)──► SimParams, …
+//!                                                               │ refused: TreeError { path, serde's words }
+//!                                                               ▼
+//!                                      convert.rs: `field`: plain words (crate::words::plain), as before
+//! ```
+//!
+//! Why not serde's derive: reading the whole `SimParams` tree through `Deserialize` put ~90 KB of monomorphised
+//! visitors (one inlined function) into the page's wasm, more than the simulation's largest loop. Here each group
+//! is a `match` on its keys ([`read_struct!`]), each enum a table of names ([`read_enum!`]), and everything else
+//! is one non-generic function per kind of value (`read.rs`).
+//!
+//! The words are serde's, exactly: every refusal is built with serde's own `de::Error` constructors and
+//! `Unexpected` values, at the same place in the same order as the derive would raise it, so the page, the URL and
+//! the bad-input catalogue read the same messages as before (checked against the derive over the same trees by
+//! `tests/params_reader.rs`). That includes the corners: a number read where `-0` is a float, an integer field
+//! given `2.5` or `5e9`, `local`'s flattened smoothing part (serde buffers it and names the group, not the key).
+
+mod params;
+mod read;
+
+pub use read::Read;
+
+use serde::de::{self, Unexpected};
+use std::fmt;
+
+/// A JavaScript value as the parameter readers see it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tree {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Text(String),
+    List(Vec<Tree>),
+    /// Own enumerable keys, in the object's order.
+    Object(Vec<(String, Tree)>),
+}
+
+/// A whole number as JS holds it exactly.
+pub enum Whole {
+    Unsigned(u64),
+    Signed(i64),
+}
+
+/// `n` as an integer when it is one JS holds exactly (|n| ≤ 2⁵³); `-0` is the integer 0.
+pub fn whole(n: f64) -> Option<Whole> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if !(n.is_finite() && n.trunc() == n && n.abs() <= EXACT) {
+        return None;
+    }
+    Some(if n >= 0.0 { Whole::Unsigned(n as u64) } else { Whole::Signed(n as i64) })
+}
+
+impl Tree {
+    /// What serde's messages call this value when a type refuses it outright (`-0` is the integer 0).
+    pub fn unexpected(&self) -> Unexpected<'_> {
+        match self {
+            Tree::Number(n) if n.is_sign_negative() && *n == 0.0 => Unexpected::Unsigned(0),
+            _ => self.unexpected_as_read(),
+        }
+    }
+
+    /// What serde's messages call this value once a visitor was handed it (`-0` stays the float `-0.0`).
+    pub fn unexpected_as_read(&self) -> Unexpected<'_> {
+        match self {
+            Tree::Null => Unexpected::Unit,
+            Tree::Bool(b) => Unexpected::Bool(*b),
+            Tree::Number(n) if *n == 0.0 && n.is_sign_negative() => Unexpected::Float(*n),
+            Tree::Number(n) => match whole(*n) {
+                Some(Whole::Unsigned(u)) => Unexpected::Unsigned(u),
+                Some(Whole::Signed(i)) => Unexpected::Signed(i),
+                None => Unexpected::Float(*n),
+            },
+            Tree::Text(s) => Unexpected::Str(s),
+            Tree::List(_) => Unexpected::Seq,
+            Tree::Object(_) => Unexpected::Map,
+        }
+    }
+}
+
+/// Why a value did not read, and where: the path is collected from the inside out as the error returns.
+#[derive(Debug)]
+pub struct TreeError {
+    /// Innermost first: `["renderDelay", "clock", "remote"]`.
+    path: Vec<Step>,
+    message: String,
+}
+
+#[derive(Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl TreeError {
+    /// The error with one more step of its path (the key or index it was read under).
+    #[inline(never)]
+    pub fn at_key(mut self, key: &str) -> Self {
+        self.path.push(Step::Key(key.to_string()));
+        self
+    }
+
+    #[inline(never)]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.path.push(Step::Index(index));
+        self
+    }
+
+    /// The field as the documents spell it (`script[3].time`); `None` for the value itself.
+    pub fn field(&self) -> Option<String> {
+        let mut out = String::new();
+        for step in self.path.iter().rev() {
+            match step {
+                Step::Index(i) => out.push_str(&format!("[{i}]")),
+                Step::Key(k) if out.is_empty() => out.push_str(k),
+                Step::Key(k) => out = format!("{out}.{k}"),
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// serde's words for what went wrong (the caller makes them plain).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TreeError {}
+
+impl de::Error for TreeError {
+    #[inline(never)]
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        TreeError { path: Vec::new(), message: message.to_string() }
+    }
+}
