@@ -48,6 +48,16 @@ fn partial_reruns(c: &mut Criterion) {
             })
         });
     }
+    // The full re-simulation the page does on a change, with the metrics it shows (bench.html's "metrics of a
+    // 60 s run"): issue 13's base, which the engines (benches/engines.rs `engines_all_60s_scored`) add to.
+    let mut params = base.clone();
+    c.bench_function("rerun_60s_everything_metrics", |b| {
+        b.iter(|| {
+            params.seed = 3 - params.seed;
+            sim.rerun(black_box(&params)).unwrap();
+            black_box(sim.metrics()).frames
+        })
+    });
 }
 
 criterion_group! {

@@ -5,7 +5,8 @@
 //! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='engines_cost::measured' \
 //!     target/release/examples/engines_cost WHAT
 //! ```
-//! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `scored` (every strategy
+//! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `rerun` (what the page's
+//! `setParams` does on a new seed: the whole window re-run, no metrics — bench.html's first row), `scored` (every strategy
 //! replays that run's client inputs and is scored, `playground`'s track taken from the run's metrics, which the
 //! full re-simulation computed: `score_all_own`), `scored-frames` (the same, `playground` scored from the run's
 //! frames: `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
@@ -21,7 +22,7 @@ use netcode_lab::sim::{run, Simulation};
 use std::hint::black_box;
 
 #[inline(never)]
-fn measured(what: &str, params: &SimParams, sim: &Simulation, run_metrics: &RemoteMetrics) -> usize {
+fn measured(what: &str, params: &SimParams, sim: &mut Simulation, run_metrics: &RemoteMetrics) -> usize {
     let s = setup(sim.params(), None);
     let (_, inputs) = sim.client_inputs();
     let all = |keep: Keep, kinds: &[StrategyKind]| {
@@ -38,6 +39,13 @@ fn measured(what: &str, params: &SimParams, sim: &Simulation, run_metrics: &Remo
             let fresh = run(black_box(params)).unwrap();
             fresh.metrics().frames
         }
+        "rerun" => {
+            // What the page's `setParams` does on a new seed (bench.html's first row; criterion's
+            // `rerun_60s_everything`): the whole window again, no metrics.
+            let next = SimParams { seed: params.seed + 1, ..params.clone() };
+            sim.rerun(black_box(&next)).unwrap();
+            sim.recording().frames.len()
+        }
         "scored" => {
             let own = OwnRun { frames: &sim.recording().frames, metrics: Some(run_metrics) };
             score_all_own(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(own)).unwrap().len()
@@ -52,14 +60,14 @@ fn measured(what: &str, params: &SimParams, sim: &Simulation, run_metrics: &Remo
         "drawn" => {
             all(Keep::ROWS, &[StrategyKind::Mirror, StrategyKind::Ngo, StrategyKind::Source, StrategyKind::Geckos])
         }
-        other => panic!("unknown `{other}` (sim, scored, scored-frames, scored-replaying, replayed, drawn)"),
+        other => panic!("unknown `{other}` (sim, rerun, scored, scored-frames, scored-replaying, replayed, drawn)"),
     }
 }
 
 fn main() {
     let what = std::env::args().nth(1).unwrap_or_else(|| "scored".to_string());
     let params = SimParams { duration: 60.0, ..SimParams::default() };
-    let sim = run(&params).unwrap();
+    let mut sim = run(&params).unwrap();
     let run_metrics = sim.metrics().remote;
-    println!("{what}: {}", black_box(measured(&what, &params, &sim, &run_metrics)));
+    println!("{what}: {}", black_box(measured(&what, &params, &mut sim, &run_metrics)));
 }

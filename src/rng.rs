@@ -5,12 +5,57 @@
 //! link also draws a fixed number of uniforms per packet whatever the parameters, so moving the loss slider
 //! keeps every packet's jitter and moving the jitter slider keeps the same packets lost.
 
-use rand_core::{Rng, SeedableRng};
+//!
+//! The generator is PCG's 128-bit MCG with the XSL RR output (`rand_pcg::Pcg64Mcg`, seeded by it): its step is one
+//! 128-bit multiply. wasm32 has no 64×64→128 multiply, so there `u128 * u128` is a call into compiler-builtins
+//! (`__multi3`, ~4 % of a re-simulation's time in V8); [`mul_multiplier`] does the same product in 64-bit limbs,
+//! inline, and a test checks it against `u128::wrapping_mul` — the numbers are the very same.
+
+use rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-/// A seeded stream of uniform numbers.
+/// PCG's multiplier for the 128-bit MCG (`rand_pcg`'s `MULTIPLIER`, the PCG reference's).
+const MULTIPLIER: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+
+/// `state × MULTIPLIER mod 2¹²⁸`: on wasm32 from 64-bit limbs, elsewhere the native product.
+#[inline(always)]
+fn mul_multiplier(state: u128) -> u128 {
+    if cfg!(target_arch = "wasm32") {
+        mul_multiplier_limbs(state)
+    } else {
+        state.wrapping_mul(MULTIPLIER)
+    }
+}
+
+/// `state × MULTIPLIER mod 2¹²⁸` from 64-bit limbs: the low limbs' full product, plus the two cross products
+/// shifted up (the high limbs' product lies wholly above bit 128).
+#[inline(always)]
+fn mul_multiplier_limbs(state: u128) -> u128 {
+    let (lo, hi) = (state as u64, (state >> 64) as u64);
+    let (m_lo, m_hi) = (MULTIPLIER as u64, (MULTIPLIER >> 64) as u64);
+    let cross = hi.wrapping_mul(m_lo).wrapping_add(lo.wrapping_mul(m_hi));
+    wide_mul(lo, m_lo).wrapping_add(u128::from(cross) << 64)
+}
+
+/// The full 128-bit product of two `u64`s from four 32×32→64 products (no `__multi3`).
+#[inline(always)]
+fn wide_mul(a: u64, b: u64) -> u128 {
+    let (a0, a1) = (a & 0xFFFF_FFFF, a >> 32);
+    let (b0, b1) = (b & 0xFFFF_FFFF, b >> 32);
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    // The middle column: three 32-bit halves summed, fits in 34 bits.
+    let mid = (p00 >> 32) + (p01 & 0xFFFF_FFFF) + (p10 & 0xFFFF_FFFF);
+    let low = (p00 & 0xFFFF_FFFF) | (mid << 32);
+    let high = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    u128::from(low) | (u128::from(high) << 64)
+}
+
+/// A seeded stream of uniform numbers: `Pcg64Mcg`'s state, stepped here.
 #[derive(Clone, Debug)]
-pub struct SimRng(Pcg64Mcg);
+pub struct SimRng(u128);
 
 impl SimRng {
     /// The stream numbered `stream` of the run seeded with `seed`.
@@ -19,12 +64,20 @@ impl SimRng {
         let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        SimRng(Pcg64Mcg::seed_from_u64(z ^ (z >> 31)))
+        SimRng(Pcg64Mcg::seed_from_u64(z ^ (z >> 31)).state())
     }
 
     /// A uniform number in `[0, 1)` with 53 random bits.
     pub fn uniform(&mut self) -> f64 {
-        (self.0.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// `Pcg64Mcg::next_u64`: one MCG step, then the XSL RR output of the new state.
+    #[inline(always)]
+    fn next_u64(&mut self) -> u64 {
+        self.0 = mul_multiplier(self.0);
+        let rot = (self.0 >> 122) as u32;
+        (((self.0 >> 64) as u64) ^ (self.0 as u64)).rotate_right(rot)
     }
 
     /// `N` uniforms at once (the link's fixed per-packet draw).
@@ -45,6 +98,34 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert!(a.iter().all(|u| (0.0..1.0).contains(u)));
+    }
+
+    #[test]
+    fn the_stream_is_pcg64mcg_bit_for_bit() {
+        use rand_core::Rng;
+        for (seed, stream) in [(1, 0), (7, 3), (u64::MAX, 12)] {
+            let mut ours = SimRng::new(seed, stream);
+            let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            let mut theirs = Pcg64Mcg::seed_from_u64(z ^ (z >> 31));
+            for _ in 0..1000 {
+                assert_eq!(ours.next_u64(), theirs.next_u64());
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// wasm32's limb product is u128's wrapping product (run natively: the same integer arithmetic). Turns red
+        /// if a carry of the middle column or a cross product is dropped.
+        #[test]
+        fn the_limb_product_is_the_u128_product(lo: u64, hi: u64, a: u64, b: u64) {
+            let state = u128::from(lo) | (u128::from(hi) << 64);
+            proptest::prop_assert_eq!(mul_multiplier_limbs(state), state.wrapping_mul(MULTIPLIER));
+            proptest::prop_assert_eq!(wide_mul(a, b), u128::from(a) * u128::from(b));
+            proptest::prop_assert_eq!(wide_mul(u64::MAX, u64::MAX), u128::from(u64::MAX) * u128::from(u64::MAX));
+        }
     }
 
     #[test]

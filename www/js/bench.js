@@ -1,32 +1,70 @@
-// In-browser benchmarks of the wasm core: whole-window re-simulation, metrics, the delay sweep.
-// Results go into the table and `window.benchResults` (the end-to-end bench saves them as an artifact).
+// In-browser benchmarks of the wasm core: whole-window re-simulation, metrics, the engines, the delay sweep.
+// Results go into the table and `window.benchResults` (`cargo xtask bench-page` prints them beside criterion's).
+//
+// How a row is timed: batches, not single calls. Chromium coarsens `performance.now()` to 100 µs (5 µs only on
+// a cross-origin-isolated page), and a 60 s re-simulation takes a few ms, so one call is known to a few per
+// cent at best. After a warm-up (memory growth and V8's tier-up from Liftoff to TurboFan happen there), each row
+// gets a batch size k so that one sample of k calls in a row lasts ≥ SAMPLE_MS; a row reports the per-call
+// median, p95 and min over SAMPLES samples — the timer's quantum is then ≤ 0.5 % of a sample. The three rows of
+// issue 13's budget (a re-simulation, + its metrics, + every strategy scored) are sampled in turn, so a busy
+// machine slows all three alike, and what the metrics and the engines add is taken sample by sample.
 import { showError, watchForErrors } from './banner.js';
 import { loadCore } from './core.js';
 
 watchForErrors();
 
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
+/** One sample lasts at least this long (ms): 200 × the coarsest timer step. */
+const SAMPLE_MS = 20;
+/** Samples per row. */
+const SAMPLES = 15;
+
+function stats(perCall, k) {
+  const sorted = [...perCall].sort((a, b) => a - b);
   const pick = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { runs: samples.length, median: pick(0.5), p95: pick(0.95), min: sorted[0] };
+  return { runs: perCall.length * k, batch: k, samples: perCall.length, median: pick(0.5), p95: pick(0.95), min: sorted[0] };
 }
 
-/** Runs `fn` until `ms` have passed (at least three times): memory growth, and V8 tiering the wasm up from its
- * baseline compiler (Liftoff) to the optimising one (TurboFan), happen here, not in the samples. */
+/** Runs `fn` until `ms` have passed (at least three times) and returns the mean time of one call. */
 function warmUp(fn, ms = 800) {
   const start = performance.now();
-  for (let i = 0; i < 3 || performance.now() - start < ms; i++) fn();
+  let i = 0;
+  for (; i < 3 || performance.now() - start < ms; i++) fn();
+  return (performance.now() - start) / i;
 }
 
-function time(fn, runs) {
-  warmUp(fn);
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    samples.push(performance.now() - t0);
+/** The per-call times of `rows` (name → fn), SAMPLES batches each, one batch of every row in turn. */
+function timeTogether(rows) {
+  const names = Object.keys(rows);
+  const batch = Object.fromEntries(names.map((n) => [n, Math.max(1, Math.ceil(SAMPLE_MS / warmUp(rows[n])))]));
+  const perCall = Object.fromEntries(names.map((n) => [n, []]));
+  for (let s = 0; s < SAMPLES; s++) {
+    for (const n of names) {
+      const k = batch[n];
+      const t0 = performance.now();
+      for (let i = 0; i < k; i++) rows[n]();
+      perCall[n].push((performance.now() - t0) / k);
+    }
   }
-  return stats(samples);
+  return { perCall, stats: Object.fromEntries(names.map((n) => [n, stats(perCall[n], batch[n])])) };
+}
+
+const time = (fn) => timeTogether({ only: fn }).stats.only;
+
+/** Median, p95 and min of `f(i)` over the samples: paired differences and ratios of rows sampled in turn. */
+function paired(n, f) {
+  return { ...stats(Array.from({ length: n }, (_, i) => f(i)), 1), runs: n, derived: true };
+}
+
+/** The smallest step `performance.now()` takes here (ms): 0.1 on an ordinary page, 0.005 when isolated. */
+function timerStep() {
+  let step = Infinity;
+  for (let i = 0; i < 50; i++) {
+    const a = performance.now();
+    let b = a;
+    while (b === a) b = performance.now();
+    step = Math.min(step, b - a);
+  }
+  return step;
 }
 
 const STRATEGIES = ['mirror', 'ngo', 'source', 'geckos', 'gambetta', 'seed000', 'seed004', 'playground', 'latest'];
@@ -38,6 +76,30 @@ const DRAWN_CHANGE = (odd) => ({
   geckos: { interpolationBuffer: odd ? 110 : 100 },
 });
 
+// Row names: `cargo xtask bench-page` reads rows by name, also from an older tree's bench page; a row keeps its
+// name as long as it measures the same work.
+const RESIM = 'simulate 60 s at 60 fps, everything (new seed)';
+const RESIM_METRICS = 'metrics of a 60 s run';
+const RESIM_ENGINES = 'engines: all 9 strategies scored on a 60 s run (one league column)';
+const METRICS_ALONE = 'metrics of a 60 s run, alone';
+const ENGINES_ALONE = 'engines: all 9 strategies scored, alone';
+const ENGINES_SHARE = 'engines: what all 9 scored add to the full re-simulation (ratio)';
+
+/** What each row is, and the criterion bench (benches/sim.rs, benches/engines.rs) doing the same work natively. */
+const ABOUT = {
+  [RESIM]: ['setParams with the seed alternating 1 ↔ 2 (every pipeline re-runs), default parameters, 60 s at 60 fps; no metrics', 'rerun_60s_everything'],
+  [RESIM_METRICS]: ['the row above, then metrics(): the full re-simulation the page does on a change (issue 13\'s base)', 'rerun_60s_everything_metrics'],
+  [RESIM_ENGINES]: ['the row above, then engineMetrics() of all 9 strategies (one league column, playground\'s from the run\'s metrics)', 'rerun_60s_everything_metrics + engines_all_60s_scored'],
+  [METRICS_ALONE]: ['second row − first, sample by sample', 'metrics_60s_60fps'],
+  [ENGINES_ALONE]: ['third row − second, sample by sample', 'engines_all_60s_scored'],
+  [ENGINES_SHARE]: ['(third − second) / second, sample by sample — issue 13: ≤ 0.5', 'engines_all_60s_scored / rerun_60s_everything_metrics'],
+  'simulate 60 s at 60 fps, render delay moved (remote view only)': ['setParams moving the render delay 0.10 ↔ 0.11 s: only the remote pipeline re-runs', 'rerun_60s_remote_only'],
+  'simulate 20 s at 60 fps, everything (the page default)': ['setParams, seed alternating, the page\'s 20 s window', ''],
+  'sweep, 64 delays, 20 s window': ['the render-delay sweep (the worker\'s job)', 'sweep_64_points_20s'],
+  "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": ['setParams changing one setting of each drawn engine (no pipeline re-runs), then their rows', 'engines_4_drawn_60s (without the setParams)'],
+  "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": ['Playground.league on five networks', 'league_5_networks_20s'],
+};
+
 async function main() {
   const core = await loadCore();
   if (!core) return;
@@ -45,52 +107,65 @@ async function main() {
     const long = { duration: 60, fps: 60 };
     const pg = new core.Playground(long);
     let flip = 0;
+    // criterion's policy: two seeds in turn, so every call re-runs the whole window and the runs repeat.
     let seed = 1;
+    const nextSeed = () => (seed = 3 - seed);
+    const budget = timeTogether({
+      [RESIM]: () => pg.setParams({ ...long, seed: nextSeed() }),
+      [RESIM_METRICS]: () => {
+        pg.setParams({ ...long, seed: nextSeed() });
+        return pg.metrics();
+      },
+      [RESIM_ENGINES]: () => {
+        pg.setParams({ ...long, seed: nextSeed() });
+        pg.metrics();
+        return pg.engineMetrics(STRATEGIES);
+      },
+    });
+    const [a, b, c] = [RESIM, RESIM_METRICS, RESIM_ENGINES].map((n) => budget.perCall[n]);
     const results = {
-      'simulate 60 s at 60 fps, everything (new seed)': time(() => {
-        seed += 1;
-        pg.setParams({ ...long, seed });
-      }, 30),
+      ...budget.stats,
+      [METRICS_ALONE]: paired(a.length, (i) => b[i] - a[i]),
+      [ENGINES_ALONE]: paired(a.length, (i) => c[i] - b[i]),
+      [ENGINES_SHARE]: { ...paired(a.length, (i) => (c[i] - b[i]) / b[i]), ratio: true },
       'simulate 60 s at 60 fps, render delay moved (remote view only)': time(() => {
         flip = 1 - flip;
         pg.setParams({ ...long, seed, remote: { clock: { renderDelay: 0.1 + flip * 0.01 } } });
-      }, 30),
-      'metrics of a 60 s run': time(() => {
-        seed += 1; // a new run each time: the metrics are computed once per run, then cached
-        pg.setParams({ ...long, seed });
-        return pg.metrics();
-      }, 10),
-      'simulate 20 s at 60 fps, everything (the page default)': time(() => {
-        seed += 1;
-        pg.setParams({ duration: 20, seed });
-      }, 30),
-      'sweep, 64 delays, 20 s window': time(() => pg.sweep(Array.from({ length: 64 }, (_, i) => i * 0.005)), 5),
+      }),
+      'simulate 20 s at 60 fps, everything (the page default)': time(() => pg.setParams({ duration: 20, seed: nextSeed() })),
+      'sweep, 64 delays, 20 s window': time(() => pg.sweep(Array.from({ length: 64 }, (_, i) => i * 0.005))),
       // Issue 13: the engines replay the run's client inputs (no pipeline re-runs).
-      'engines: all 9 strategies scored on a 60 s run (one league column)': time(() => {
-        seed += 1; // as "metrics of a 60 s run" (a new run and its metrics), then the engines on it
-        pg.setParams({ ...long, seed });
-        return pg.engineMetrics(STRATEGIES);
-      }, 10),
-      'engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one\'s setting)': time(() => {
+      "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": time(() => {
         flip = 1 - flip;
         pg.setParams({ ...long, seed, engines: DRAWN_CHANGE(flip) });
         for (const name of ['mirror', 'ngo', 'source', 'geckos']) pg.engineRows(name);
-      }, 20),
-      'league table: 5 networks × 9 strategies, 20 s window (the worker\'s job)': time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom']), 5),
+      }),
+      "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'])),
     };
-    results['engines: all 9 strategies scored on a 60 s run (one league column)'].note = 'includes one 60 s simulation and its metrics: subtract "metrics of a 60 s run"';
-    results['metrics of a 60 s run'].note = 'includes one 60 s simulation';
+    pg.free();
+    const step = timerStep();
+    document.getElementById('timer').textContent =
+      `Timer step here: ${(step * 1000).toFixed(step < 0.01 ? 1 : 0)} µs (${globalThis.crossOriginIsolated ? 'cross-origin isolated' : 'not cross-origin isolated'}); ` +
+      `each sample times a batch of calls lasting ≥ ${SAMPLE_MS} ms, ${SAMPLES} samples per row.`;
     const body = document.querySelector('#results tbody');
     body.innerHTML = '';
+    const cell = (x, s) => (Number.isFinite(x) ? (s.ratio ? `${(x * 100).toFixed(0)} %` : x.toFixed(3)) : '—');
     for (const [what, s] of Object.entries(results)) {
+      const [about, criterion] = ABOUT[what] ?? ['', ''];
       const tr = document.createElement('tr');
-      tr.innerHTML = `<td>${what}${s.note ? ` <small>(${s.note})</small>` : ''}</td><td>${s.runs}</td><td>${s.median.toFixed(2)}</td><td>${s.p95.toFixed(2)}</td><td>${s.min.toFixed(2)}</td>`;
+      const calls = s.derived ? `${s.runs} pairs` : `${s.samples} × ${s.batch}`;
+      tr.innerHTML = `<td>${what}<br><small>${about}</small></td><td><code>${criterion}</code></td><td>${calls}</td>` +
+        `<td>${cell(s.median, s)}</td><td>${cell(s.p95, s)}</td><td>${cell(s.min, s)}</td>`;
       body.append(tr);
     }
     window.benchResults = results;
+    window.benchTimer = { stepMs: step, crossOriginIsolated: Boolean(globalThis.crossOriginIsolated) };
     document.documentElement.dataset.ready = 'true';
   };
-  document.getElementById('run').addEventListener('click', run);
+  document.getElementById('run').addEventListener('click', () => {
+    document.documentElement.dataset.ready = 'false';
+    setTimeout(run, 0);
+  });
   run();
 }
 
