@@ -200,10 +200,11 @@ export function watchSize(app, elements) {
     let changed = false;
     for (const e of entries) {
       const w = Math.round(e.contentRect.width);
-      if (sizes.get(e.target) !== w) {
-        sizes.set(e.target, w);
-        changed = true;
-      }
+      // The first notification comes for every figure just mounted: it asks for a redraw only when the canvas
+      // was not drawn at this width (a whole-page redraw per mount was a long task after the first frame).
+      const drawnAt = Math.round((w / getZoom()) * ratio()) === e.target.width;
+      if (sizes.has(e.target) ? sizes.get(e.target) !== w : !drawnAt) changed = true;
+      sizes.set(e.target, w);
     }
     if (changed) redrawSoon(app);
   });
