@@ -114,6 +114,9 @@ test('the first frame needs no request the page did not announce: its few bundle
   assert.ok(firstFrame.some((u) => u.endsWith('/js/main.js')), 'the entry module is fetched');
   assert.ok(firstFrame.some((u) => u.endsWith('pkg/netcode_lab_page.js')), 'the first-frame glue is fetched');
   assert.ok(firstFrame.length <= 8, `${firstFrame.length} scripts and wasm before the first frame: ${firstFrame.join(' ')}`);
+  // …and minified: main.js's opening comment and its doc comments are gone.
+  const main = await page.evaluate(async () => (await fetch('js/main.js')).text());
+  assert.ok(!main.includes('The playground: load the core') && !main.includes('Resolves in a new task'), 'js/main.js is minified');
   assert.deepEqual(problems(), []);
 });
 

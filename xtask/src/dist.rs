@@ -158,8 +158,8 @@ fn static_chunks(root: &Path, entry: &Path, meta: &serde_json::Value) -> Result<
     let mut start = None;
     for (key, output) in outputs {
         let file = path(key)?;
-        let is_entry = output["entryPoint"].as_str().and_then(|e| root.join(e).canonicalize().ok())
-            == entry.canonicalize().ok();
+        let is_entry =
+            output["entryPoint"].as_str().and_then(|e| root.join(e).canonicalize().ok()) == entry.canonicalize().ok();
         if is_entry {
             start = Some(key.clone());
         }
@@ -419,6 +419,47 @@ mod tests {
         for later in ["js/plots.js", "js/comparison.js", "js/plots/sweep.js"] {
             assert!(!names.iter().any(|n| n == later), "{later} should not be preloaded");
         }
+    }
+
+    #[test]
+    fn workers_are_found_by_their_url_beside_the_module() {
+        let text = "new Worker(new URL('./trace-worker.js', import.meta.url), { type: 'module' });\n\
+                    constructor(url = new URL(\"./sim-worker.js\", import.meta.url)) {}\n\
+                    link.href = new URL('../../plots.css', import.meta.url).href;\n\
+                    new URL('./not-a-worker.js', document.baseURI); new URL(page, location.href);";
+        assert_eq!(worker_urls(text), ["./trace-worker.js", "./sim-worker.js"]);
+        let js = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www/js");
+        let names: Vec<String> =
+            workers(&js).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["sim-worker.js", "trace-worker.js"]);
+    }
+
+    #[test]
+    fn an_entry_needs_its_static_chunks_only() {
+        // esbuild's metafile, trimmed: main imports a shared chunk statically and the Chinese strings dynamically;
+        // the shared chunk imports another; the glue is external.
+        let dir = std::env::temp_dir().join(format!("netcode-lab-dist-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("out/js")).unwrap();
+        std::fs::create_dir_all(dir.join("www/js")).unwrap();
+        for f in
+            ["out/js/main.js", "out/js/chunk-A.js", "out/js/chunk-B.js", "out/js/strings-zh-C.js", "www/js/main.js"]
+        {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let meta = serde_json::json!({ "outputs": {
+            "out/js/main.js": { "entryPoint": "www/js/main.js", "imports": [
+                { "path": "out/js/chunk-A.js", "kind": "import-statement" },
+                { "path": "out/js/strings-zh-C.js", "kind": "dynamic-import" },
+                { "path": "../pkg/netcode_lab_page.js", "kind": "dynamic-import", "external": true } ] },
+            "out/js/chunk-A.js": { "imports": [ { "path": "out/js/chunk-B.js", "kind": "import-statement" } ] },
+            "out/js/chunk-B.js": { "imports": [] },
+            "out/js/strings-zh-C.js": { "imports": [ { "path": "out/js/chunk-A.js", "kind": "import-statement" } ] },
+        }});
+        let (all, graph) = static_chunks(&dir, &dir.join("www/js/main.js"), &meta).unwrap();
+        let name = |p: &PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(all.len(), 4);
+        assert_eq!(graph.iter().map(name).collect::<Vec<_>>(), ["main.js", "chunk-A.js", "chunk-B.js"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
