@@ -230,8 +230,11 @@ class App {
     let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
     for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
     params.events = eventsFromExtras(extras, params.events, notices);
+    // The same parameters make the same run: a hash that asks for the run on screen (at boot, a link with no
+    // settings asks for the defaults the model was built with) is not simulated twice.
+    const unchanged = !this.model.imported && JSON.stringify(params) === JSON.stringify(this.model.params);
     try {
-      this.model.setParams(params);
+      if (!unchanged) this.model.setParams(params);
     } catch (error) {
       notices.push(tr('notice.linkRefused', { message: error.message }));
       this.model.setParams(this.model.defaults);
