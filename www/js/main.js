@@ -442,12 +442,13 @@ class App {
   /** What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts. */
   scene(runChanged) {
     const model = this.model;
+    // The engines' tracks first: replaying a strategy may grow wasm memory, which detaches every view read before.
+    const engines = this.enginesPanel.scene(model);
     const frames = model.table('frames');
     const index = model.frameAt(this.state.playhead, frames);
     const frame = model.frameRow(index, frames);
     this.theme ??= theme();
-    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state,
-      engines: this.enginesPanel.scene(model) };
+    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines };
   }
 
   /**
