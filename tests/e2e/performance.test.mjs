@@ -30,6 +30,18 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
   });
 }
 
+test('the boot simulates once: a link with no settings shows the run the model was built with, not a second one', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
+  // runId counts the runs of this page's model (model.js refresh); the full core's swap keeps the run (same bits).
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().runId), 1, 'one run from load to data-complete');
+  // A hash with a setting does run again, once.
+  await page.evaluate(() => { location.hash = '#renderDelay=150'; });
+  await page.waitForFunction(() => window.netcodeLab.model().runId === 2);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().params.remote.clock.renderDelay), 0.15);
+  assert.deepEqual(problems(), []);
+});
+
 test('the simulation worker answers, and drops a result that a newer request on its channel overtook', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);

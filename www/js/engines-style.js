@@ -90,26 +90,54 @@ export function ghostMark(ctx, name, x, y, r, theme, { filled = false } = {}) {
 }
 
 const swatchUrls = new Map();
+/** Swatches waiting for their picture: key → { paint, images }. */
+const unpainted = new Map();
+
+/** A transparent 1×1 picture: an `<img>` with its size set holds its place until its swatch is painted. */
+const BLANK = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/**
+ * Paints waiting swatches (a canvas → PNG per look, a few ms each on a slow phone) while the idle period lasts,
+ * at least one each time; what is left waits for the next idle period, so this never becomes a long task.
+ */
+function paintSwatches(deadline) {
+  for (const [key, { paint, images }] of unpainted) {
+    swatchUrls.set(key, paint());
+    for (const img of images) img.src = swatchUrls.get(key);
+    unpainted.delete(key);
+    if (deadline && deadline.timeRemaining() < 5) break;
+  }
+  if (unpainted.size) whenIdle(paintSwatches);
+}
 
 /**
  * A small legend swatch for `name`, sized for text: an `<img>` of the mark drawn once per look (name, theme,
  * size, pixel ratio). Not a canvas: every canvas is a compositor layer, and the text after two dozen of them
- * would be squashed into page-sized layers that are repainted whenever a readout changes (issue 14).
+ * would be squashed into page-sized layers that are repainted whenever a readout changes (issue 14). A look not
+ * drawn yet is painted when the main thread is idle (the image keeps its size meanwhile, so nothing moves): the
+ * panel is built before the first frame, its two dozen PNG encodings need not be.
  */
 export function swatch(name, theme, size = 16) {
   const dpr = window.devicePixelRatio || 1;
   const key = `${name}|${theme.dark}|${theme.paper}|${size}|${dpr}`;
-  if (!swatchUrls.has(key)) {
+  const paint = () => {
     const c = document.createElement('canvas');
     c.width = size * dpr;
     c.height = size * dpr;
     const ctx = c.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ghostMark(ctx, name, size / 2, size / 2, size / 2 - 2.5, theme, { filled: name === 'playground' });
-    swatchUrls.set(key, c.toDataURL());
-  }
+    return c.toDataURL();
+  };
   const img = document.createElement('img');
-  img.src = swatchUrls.get(key);
+  if (swatchUrls.has(key)) {
+    img.src = swatchUrls.get(key);
+  } else {
+    img.src = BLANK;
+    if (unpainted.size === 0) whenIdle(paintSwatches);
+    if (!unpainted.has(key)) unpainted.set(key, { paint, images: [] });
+    unpainted.get(key).images.push(img);
+  }
   img.width = size;
   img.height = size;
   img.alt = '';
@@ -117,4 +145,10 @@ export function swatch(name, theme, size = 16) {
   img.setAttribute('aria-hidden', 'true');
   img.dataset.strategy = name;
   return img;
+}
+
+/** Runs `fn` when the main thread is idle (at most 300 ms later). */
+function whenIdle(fn) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 300 });
+  else setTimeout(() => fn(null), 50);
 }

@@ -135,20 +135,23 @@ class App {
       await nextTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
-      this.painters.push(painter);
-      this.watch(painter, document.getElementById(section));
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
-      this.lastDraw = { runId: -1 };
-      this.draw();
+      // Only the newcomer is drawn, in a task of its own, and joins the frame loop as it has drawn: the views and
+      // lanes already show this run (redrawing them too made each mount one long task — Lighthouse's blocking time).
+      await nextTask();
+      await this.drawOne(painter);
+      this.painters.push(painter);
+      this.watch(painter, document.getElementById(section));
     }
     await full;
     await languages;
     await stepper;
     await nextTask();
     this.complete = true;
-    this.lastDraw = { runId: -1 };
-    this.draw();
+    // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
+    // waits for the plots above it, is left to fill.
+    this.drawMetricsSoon();
     performance.mark('boot:complete');
     document.documentElement.dataset.complete = 'true';
   }
@@ -227,8 +230,11 @@ class App {
     let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
     for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
     params.events = eventsFromExtras(extras, params.events, notices);
+    // The same parameters make the same run: a hash that asks for the run on screen (at boot, a link with no
+    // settings asks for the defaults the model was built with) is not simulated twice.
+    const unchanged = !this.model.imported && JSON.stringify(params) === JSON.stringify(this.model.params);
     try {
-      this.model.setParams(params);
+      if (!unchanged) this.model.setParams(params);
     } catch (error) {
       notices.push(tr('notice.linkRefused', { message: error.message }));
       this.model.setParams(this.model.defaults);
@@ -433,18 +439,39 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
   }
 
+  /** What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts. */
+  scene(runChanged) {
+    const model = this.model;
+    // The engines' tracks first: replaying a strategy may grow wasm memory, which detaches every view read before.
+    const engines = this.enginesPanel.scene(model);
+    const frames = model.table('frames');
+    const index = model.frameAt(this.state.playhead, frames);
+    const frame = model.frameRow(index, frames);
+    this.theme ??= theme();
+    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines };
+  }
+
+  /**
+   * Draws a painter that has just joined (it has not drawn this run yet) and leaves the others as they are; a
+   * painter of several figures (`parts`) draws one per task.
+   */
+  async drawOne(painter) {
+    for (const part of painter.parts ?? [painter]) {
+      if (this.model.imported && painter.simulationOnly) return;
+      part.draw(this.scene(true));
+      if (painter.parts) await nextTask();
+    }
+    painter.stale = false;
+  }
+
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
     this.drawOwed = false;
     const model = this.model;
-    const frames = model.table('frames');
-    const index = model.frameAt(this.state.playhead, frames);
-    const frame = model.frameRow(index, frames);
     const runChanged = this.lastDraw.runId !== model.runId;
-    this.theme ??= theme();
-    const ctx = { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state,
-      engines: this.enginesPanel.scene(model) };
+    const ctx = this.scene(runChanged);
+    const { frame, index } = ctx;
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
     // During a drag a painter off screen waits (offscreen.js): drawn when it scrolls in, or after the drag, one

@@ -44,6 +44,7 @@ pub struct ToolVersions {
     pub binaryen: String,
     pub playwright_core: String,
     pub lighthouse: String,
+    pub esbuild: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -119,6 +120,7 @@ pub fn check(root: &Path, cfg: &BuildConfig) -> Result<Vec<String>, String> {
         ("binaryen", &cfg.tools.binaryen),
         ("playwright-core", &cfg.tools.playwright_core),
         ("lighthouse", &cfg.tools.lighthouse),
+        ("esbuild", &cfg.tools.esbuild),
     ];
     for (name, version) in npm_tools {
         let found = package["devDependencies"][name].as_str();

@@ -1,16 +1,24 @@
 //! `cargo xtask dist`: the page as a self-contained static folder any static host can serve.
 //!
 //! ```text
-//!  www/ ──copy──► dist/                     (minus the TypeScript declarations)
-//!        ──► every page: <link rel="modulepreload"> for its whole static import graph, and a preload of the
-//!            wasm it instantiates, injected before </head>: the browser fetches the ~40 modules at once
-//!            instead of one import level per round trip
+//!  www/ ──copy──► dist/                     (minus the TypeScript declarations and the sources in www/js/)
+//!  www/js/ ──esbuild──► dist/js/            every page's entry module and every worker, bundled and minified one
+//!            entry at a time (ES modules, code splitting): each entry keeps its name (js/main.js, js/sim-worker.js
+//!            …), what the entry imports statically is in it or in a shared `js/chunk-HASH.js`, and each dynamic
+//!            `import()` stays a chunk of its own (`js/strings-zh-HASH.js`, `js/stepper-HASH.js`, `js/plots-HASH.js`
+//!            …), fetched only when the page asks for it; the wasm-bindgen glue in pkg/ is left as it is
+//!  *.css ──esbuild──► minified in place
+//!        ──► every page: <link rel="modulepreload"> for its entry's static chunk graph (esbuild's metafile) and for
+//!            the wasm-bindgen glue its first frame imports, and a preload of that glue's wasm, injected before
+//!            </head>: the browser fetches them at once instead of one import level per round trip
 //!        ──► beside each text file and the wasm: NAME.br (brotli 11) and NAME.gz (gzip 9), when smaller
 //! ```
-//! Development needs none of this: www/ is served as it is (no bundler); only what users download is tuned.
+//! Development needs none of this: www/ is served as it is (plain ES modules, no bundler); only what users
+//! download is tuned. Which glue a page's first frame needs is read from the sources (`module_graph`: a literal
+//! `import('../pkg/….js')` not marked `not preloaded`), since minifying drops the comment that marks it.
 
-use crate::run::say;
-use std::collections::BTreeSet;
+use crate::run::{say, Cmd};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -25,17 +33,21 @@ pub struct DistReport {
     pub brotli_bytes: u64,
 }
 
-/// Copies www/ (with the freshly built, optimised pkg/) into `out`, replacing what was there; adds the preloads
-/// and the precompressed files.
+/// Copies www/ (with the freshly built, optimised pkg/) into `out`, replacing what was there; bundles the modules,
+/// adds the preloads and the precompressed files.
 pub fn make(root: &Path, out: &Path) -> Result<DistReport, String> {
     if out.exists() {
         std::fs::remove_dir_all(out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;
     }
+    let www = root.join("www");
     let mut files = Vec::new();
-    copy_tree(&root.join("www"), out, &mut files)?;
+    copy_tree(&www, out, &www.join("js"), &mut files)?;
+    let bundle = bundle(root, &www, out)?;
+    minify_css(root, &files)?;
     for page in files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")) {
-        add_preloads(out, page)?;
+        add_preloads(&www, out, page, &bundle)?;
     }
+    files.extend(bundle.outputs.iter().cloned());
     let mut report = DistReport::default();
     for file in &files {
         report.files += 1;
@@ -59,7 +71,9 @@ fn size(path: &Path) -> u64 {
     path.metadata().map(|m| m.len()).unwrap_or(0)
 }
 
-fn copy_tree(from: &Path, to: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+/// Copies `from` into `to`, except TypeScript declarations, old precompressed copies and the JavaScript sources
+/// under `sources` (the bundle replaces them).
+fn copy_tree(from: &Path, to: &Path, sources: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
     std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
     let entries = std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
     for entry in entries {
@@ -67,11 +81,157 @@ fn copy_tree(from: &Path, to: &Path, files: &mut Vec<PathBuf>) -> Result<(), Str
         let (src, dst) = (entry.path(), to.join(entry.file_name()));
         let name = src.to_string_lossy();
         if src.is_dir() {
-            copy_tree(&src, &dst, files)?;
+            copy_tree(&src, &dst, sources, files)?;
+        } else if src.starts_with(sources) && name.ends_with(".js") {
+            continue;
         } else if !name.ends_with(".ts") && !name.ends_with(".br") && !name.ends_with(".gz") {
             std::fs::copy(&src, &dst).map_err(|e| format!("cannot copy {}: {e}", src.display()))?;
             files.push(dst);
         }
+    }
+    Ok(())
+}
+
+/// What esbuild wrote: every output file, and per entry (its path in www/) the outputs its first evaluation
+/// needs — the entry and, transitively, the chunks it imports statically.
+#[derive(Debug, Default)]
+struct Bundle {
+    outputs: Vec<PathBuf>,
+    static_graph: BTreeMap<PathBuf, Vec<PathBuf>>,
+}
+
+/// The esbuild the npm pin installed (`node_modules/.bin/esbuild`).
+fn esbuild(root: &Path) -> Result<PathBuf, String> {
+    let bin = root.join("node_modules/.bin/esbuild");
+    if bin.exists() {
+        Ok(bin)
+    } else {
+        Err(format!("{} is missing: `npm ci` installs the pinned esbuild (wasm-pack.toml [tools])", bin.display()))
+    }
+}
+
+/// Bundles every entry (each page's module script, each worker) into `out/js/`, one esbuild run per entry so a
+/// page's first frame loads its own few chunks, not the pieces it shares with other pages.
+fn bundle(root: &Path, www: &Path, out: &Path) -> Result<Bundle, String> {
+    let esbuild = esbuild(root)?;
+    let mut entries = BTreeSet::new();
+    for page in std::fs::read_dir(www).map_err(|e| format!("cannot read {}: {e}", www.display()))? {
+        let page = page.map_err(|e| e.to_string())?.path();
+        if page.extension().is_some_and(|e| e == "html") {
+            let html = std::fs::read_to_string(&page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
+            entries.extend(module_scripts(&html).iter().map(|src| www.join(src)));
+        }
+    }
+    entries.extend(workers(&www.join("js"))?);
+    let meta_file = out.join(".esbuild-meta.json");
+    let mut bundle = Bundle::default();
+    for entry in &entries {
+        Cmd::new(&esbuild)
+            .arg(entry)
+            .args(["--bundle", "--splitting", "--format=esm", "--minify", "--charset=utf8", "--log-level=warning"])
+            .arg(format!("--outdir={}", out.display()))
+            .arg(format!("--outbase={}", www.display()))
+            .args(["--entry-names=[dir]/[name]", "--chunk-names=js/[name]-[hash]", "--external:../pkg/*"])
+            .arg(format!("--metafile={}", meta_file.display()))
+            .dir(root)
+            .run()?;
+        let meta = std::fs::read_to_string(&meta_file).map_err(|e| format!("cannot read esbuild's metafile: {e}"))?;
+        let meta: serde_json::Value = serde_json::from_str(&meta).map_err(|e| format!("esbuild's metafile: {e}"))?;
+        let (outputs, graph) = static_chunks(root, entry, &meta)?;
+        for output in outputs {
+            if !bundle.outputs.contains(&output) {
+                bundle.outputs.push(output);
+            }
+        }
+        bundle.static_graph.insert(entry.clone(), graph);
+    }
+    std::fs::remove_file(&meta_file).map_err(|e| e.to_string())?;
+    Ok(bundle)
+}
+
+/// From one esbuild run's metafile: every output, and the entry's output followed by the chunks it imports
+/// statically (breadth first).
+fn static_chunks(root: &Path, entry: &Path, meta: &serde_json::Value) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+    let outputs = meta["outputs"].as_object().ok_or("esbuild's metafile has no outputs")?;
+    let path = |key: &str| root.join(key).canonicalize().map_err(|e| format!("esbuild output {key}: {e}"));
+    let mut all = Vec::new();
+    let mut start = None;
+    for (key, output) in outputs {
+        let file = path(key)?;
+        let is_entry =
+            output["entryPoint"].as_str().and_then(|e| root.join(e).canonicalize().ok()) == entry.canonicalize().ok();
+        if is_entry {
+            start = Some(key.clone());
+        }
+        all.push(file);
+    }
+    let start = start.ok_or_else(|| format!("esbuild wrote no output for {}", entry.display()))?;
+    let mut graph: Vec<String> = vec![start];
+    let mut at = 0;
+    while at < graph.len() {
+        for import in outputs[&graph[at]]["imports"].as_array().into_iter().flatten() {
+            let internal = import["external"].as_bool() != Some(true);
+            let target = import["path"].as_str().unwrap_or_default().to_string();
+            if internal && import["kind"] == "import-statement" && !graph.contains(&target) {
+                graph.push(target);
+            }
+        }
+        at += 1;
+    }
+    Ok((all, graph.iter().map(|k| path(k)).collect::<Result<_, _>>()?))
+}
+
+/// The modules started as workers: `new URL('./NAME.js', import.meta.url)` in any module under `js`.
+fn workers(js: &Path) -> Result<BTreeSet<PathBuf>, String> {
+    let mut found = BTreeSet::new();
+    let mut dirs = vec![js.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "js") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            for spec in worker_urls(&text) {
+                found.insert(dir.join(spec));
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The `./NAME.js` of every `new URL('./NAME.js', import.meta.url)` in `text`.
+fn worker_urls(text: &str) -> Vec<String> {
+    text.split("new URL(")
+        .skip(1)
+        .filter_map(|rest| {
+            let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+            let spec = rest[1..].split(quote).next()?;
+            let after = rest[1 + spec.len() + 1..].trim_start();
+            let relative = after.starts_with(',') && after[1..].trim_start().starts_with("import.meta.url");
+            (relative && spec.starts_with("./") && spec.ends_with(".js")).then(|| spec.to_string())
+        })
+        .collect()
+}
+
+/// Minifies every stylesheet in place.
+fn minify_css(root: &Path, files: &[PathBuf]) -> Result<(), String> {
+    let sheets: Vec<&PathBuf> = files.iter().filter(|f| f.extension().is_some_and(|e| e == "css")).collect();
+    if sheets.is_empty() {
+        return Ok(());
+    }
+    let esbuild = esbuild(root)?;
+    for sheet in sheets {
+        Cmd::new(&esbuild)
+            .arg(sheet)
+            .args(["--minify", "--charset=utf8", "--log-level=warning", "--allow-overwrite"])
+            .arg(format!("--outfile={}", sheet.display()))
+            .dir(root)
+            .run()?;
     }
     Ok(())
 }
@@ -103,19 +263,34 @@ fn precompress(file: &Path) -> Result<Option<u64>, String> {
     Ok(None)
 }
 
-/// Injects the preloads of `page` (an HTML file in `site`) before its `</head>`.
-fn add_preloads(site: &Path, page: &Path) -> Result<(), String> {
+/// Injects the preloads of `page` (an HTML file in `site`, copied from `www`) before its `</head>`: its entries'
+/// static chunk graphs, the wasm-bindgen glue its sources import for the first frame, and that glue's wasm.
+fn add_preloads(www: &Path, site: &Path, page: &Path, bundle: &Bundle) -> Result<(), String> {
     let html = std::fs::read_to_string(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
     let page_dir = page.parent().unwrap_or(site);
-    let entries: Vec<PathBuf> = module_scripts(&html).iter().map(|src| page_dir.join(src)).collect();
+    let entries: Vec<PathBuf> = module_scripts(&html).iter().map(|src| www.join(src)).collect();
     if entries.is_empty() {
         return Ok(());
     }
-    let graph = module_graph(&entries)?;
+    let mut modules: Vec<PathBuf> = Vec::new();
+    for entry in &entries {
+        let chunks = bundle.static_graph.get(entry).ok_or_else(|| format!("{} was not bundled", entry.display()))?;
+        modules.extend(chunks.iter().cloned());
+    }
+    let www_pkg = www.join("pkg").canonicalize().unwrap_or_default();
+    for source in module_graph(&entries)? {
+        if let Ok(rel) = source.strip_prefix(&www_pkg) {
+            modules.push(site.join("pkg").join(rel));
+        }
+    }
     let mut links = String::new();
     let mut wasm = BTreeSet::new();
-    for module in &graph {
+    let mut seen = BTreeSet::new();
+    for module in &modules {
         let href = relative_href(page_dir, module)?;
+        if !seen.insert(href.clone()) {
+            continue;
+        }
         links.push_str(&format!("  <link rel=\"modulepreload\" href=\"{href}\">\n"));
         let text = std::fs::read_to_string(module).unwrap_or_default();
         // wasm-bindgen's glue (`--target web`) fetches `<name>_bg.wasm` beside itself.
@@ -244,6 +419,47 @@ mod tests {
         for later in ["js/plots.js", "js/comparison.js", "js/plots/sweep.js"] {
             assert!(!names.iter().any(|n| n == later), "{later} should not be preloaded");
         }
+    }
+
+    #[test]
+    fn workers_are_found_by_their_url_beside_the_module() {
+        let text = "new Worker(new URL('./trace-worker.js', import.meta.url), { type: 'module' });\n\
+                    constructor(url = new URL(\"./sim-worker.js\", import.meta.url)) {}\n\
+                    link.href = new URL('../../plots.css', import.meta.url).href;\n\
+                    new URL('./not-a-worker.js', document.baseURI); new URL(page, location.href);";
+        assert_eq!(worker_urls(text), ["./trace-worker.js", "./sim-worker.js"]);
+        let js = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www/js");
+        let names: Vec<String> =
+            workers(&js).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["sim-worker.js", "trace-worker.js"]);
+    }
+
+    #[test]
+    fn an_entry_needs_its_static_chunks_only() {
+        // esbuild's metafile, trimmed: main imports a shared chunk statically and the Chinese strings dynamically;
+        // the shared chunk imports another; the glue is external.
+        let dir = std::env::temp_dir().join(format!("netcode-lab-dist-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("out/js")).unwrap();
+        std::fs::create_dir_all(dir.join("www/js")).unwrap();
+        for f in
+            ["out/js/main.js", "out/js/chunk-A.js", "out/js/chunk-B.js", "out/js/strings-zh-C.js", "www/js/main.js"]
+        {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        let meta = serde_json::json!({ "outputs": {
+            "out/js/main.js": { "entryPoint": "www/js/main.js", "imports": [
+                { "path": "out/js/chunk-A.js", "kind": "import-statement" },
+                { "path": "out/js/strings-zh-C.js", "kind": "dynamic-import" },
+                { "path": "../pkg/netcode_lab_page.js", "kind": "dynamic-import", "external": true } ] },
+            "out/js/chunk-A.js": { "imports": [ { "path": "out/js/chunk-B.js", "kind": "import-statement" } ] },
+            "out/js/chunk-B.js": { "imports": [] },
+            "out/js/strings-zh-C.js": { "imports": [ { "path": "out/js/chunk-A.js", "kind": "import-statement" } ] },
+        }});
+        let (all, graph) = static_chunks(&dir, &dir.join("www/js/main.js"), &meta).unwrap();
+        let name = |p: &PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(all.len(), 4);
+        assert_eq!(graph.iter().map(name).collect::<Vec<_>>(), ["main.js", "chunk-A.js", "chunk-B.js"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

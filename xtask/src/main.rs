@@ -43,7 +43,9 @@ const USAGE: &str = "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|be
   soak  [--hours H] [--minutes M] [--native] [--page]
                      24 simulated hours of every clock and policy at 20 % burst loss (memory, finiteness,
                      render time), then ten real minutes of the page at full speed (heap, wasm memory, frames)
-  dist  [--out DIR]  build and copy the page into a self-contained static folder (default dist/)
+  dist  [--out DIR] [--no-build]
+                     build and copy the page into a self-contained static folder (default dist/): modules
+                     bundled and minified (esbuild), preloads, .br/.gz; --no-build reuses www/pkg as it is
   build              build www/pkg only
   serve [--port N] [--lan] [--dir DIR]  serve www/ (or DIR, e.g. dist) without building
   bench-page [--baseline REF] [--runs N] [--only a,b]  page load, bytes, drag, Lighthouse, core speed:
@@ -82,7 +84,9 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         "soak" => soak::run(&root, &opts.soak()),
         "dist" => {
             let tools = toolchain::Tools::for_build(&root)?;
-            wasm::build(&root, &tools)?;
+            if !opts.no_build {
+                wasm::build(&root, &tools)?;
+            }
             dist::make(&root, &opts.out.unwrap_or_else(|| root.join("dist"))).map(|_| ())
         }
         "build" => {
@@ -147,6 +151,7 @@ struct Options {
     minutes: Option<f64>,
     native: bool,
     page: bool,
+    no_build: bool,
 }
 
 impl Options {
@@ -175,6 +180,7 @@ impl Options {
                 "--merge" => opts.merge = true,
                 "--native" => opts.native = true,
                 "--page" => opts.page = true,
+                "--no-build" => opts.no_build = true,
                 "--seconds" => opts.seconds = Some(number(&mut it, "--seconds")?),
                 "--hours" => opts.hours = Some(number(&mut it, "--hours")?),
                 "--minutes" => opts.minutes = Some(number(&mut it, "--minutes")?),

@@ -214,7 +214,7 @@ pub fn wasm_bindgen_cli(version: &str) -> Result<PathBuf, String> {
     Ok(bin)
 }
 
-/// `npm ci` unless node_modules already holds the pinned binaryen, playwright-core and lighthouse.
+/// `npm ci` unless node_modules already holds the pinned binaryen, playwright-core, lighthouse and esbuild.
 pub fn node_modules(root: &Path, cfg: &BuildConfig) -> Result<(), String> {
     let installed = |name: &str, version: &str| {
         let manifest = root.join("node_modules").join(name).join("package.json");
@@ -225,6 +225,7 @@ pub fn node_modules(root: &Path, cfg: &BuildConfig) -> Result<(), String> {
         ("binaryen", &cfg.tools.binaryen),
         ("playwright-core", &cfg.tools.playwright_core),
         ("lighthouse", &cfg.tools.lighthouse),
+        ("esbuild", &cfg.tools.esbuild),
     ];
     if tools.iter().all(|(name, version)| installed(name, version)) {
         say("setup", "npm packages: up to date");
@@ -234,8 +235,8 @@ pub fn node_modules(root: &Path, cfg: &BuildConfig) -> Result<(), String> {
     say(
         "setup",
         format!(
-            "npm ci (node {node}): binaryen {}, playwright-core {}, lighthouse {}",
-            cfg.tools.binaryen, cfg.tools.playwright_core, cfg.tools.lighthouse
+            "npm ci (node {node}): binaryen {}, playwright-core {}, lighthouse {}, esbuild {}",
+            cfg.tools.binaryen, cfg.tools.playwright_core, cfg.tools.lighthouse, cfg.tools.esbuild
         ),
     );
     Cmd::new("npm").args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).dir(root).run()

@@ -13,12 +13,15 @@ import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** Adds the plots' stylesheet once (index.html could link `plots.css` directly instead). */
+/**
+ * Adds the plots' stylesheet once, unless the page links it already (index.html and embed.html do). Its address
+ * is the page's, not this module's: in dist (`cargo xtask dist`) this code sits in a bundled chunk elsewhere.
+ */
 export function ensureStylesheet() {
-  if (document.querySelector('link[data-plots-css]')) return;
+  if (document.querySelector('link[data-plots-css], link[rel=stylesheet][href$="plots.css"]')) return;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
-  link.href = new URL('../../plots.css', import.meta.url).href;
+  link.href = new URL('plots.css', document.baseURI).href;
   link.dataset.plotsCss = '';
   document.head.append(link);
 }
@@ -200,10 +203,11 @@ export function watchSize(app, elements) {
     let changed = false;
     for (const e of entries) {
       const w = Math.round(e.contentRect.width);
-      if (sizes.get(e.target) !== w) {
-        sizes.set(e.target, w);
-        changed = true;
-      }
+      // The first notification comes for every figure just mounted: it asks for a redraw only when the canvas
+      // was not drawn at this width (a whole-page redraw per mount was a long task after the first frame).
+      const drawnAt = Math.round((w / getZoom()) * ratio()) === e.target.width;
+      if (sizes.has(e.target) ? sizes.get(e.target) !== w : !drawnAt) changed = true;
+      sizes.set(e.target, w);
     }
     if (changed) redrawSoon(app);
   });
