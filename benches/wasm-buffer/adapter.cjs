@@ -7,8 +7,9 @@
 // detached it (its byteLength drops to 0): no array is made per sample, and no `memory.buffer` lookup either.
 const core = require('./netcode_lab_buffer_bench.js');
 
-exports.createInterpolator = (capacity, maxExtrapolateMs) => {
-  const b = new core.CoreBuffer(capacity, maxExtrapolateMs);
+/** peerbench's interpolator over any of this crate's buffers with the same binding (`CoreBuffer`, `RingBuffer`). */
+exports.over = (Buffer) => (capacity, maxExtrapolateMs) => {
+  const b = new Buffer(capacity, maxExtrapolateMs);
   const memory = core.wasmMemory();
   const ptr = b.out_ptr();
   let view = new Float64Array(memory.buffer, ptr, 2);
@@ -22,3 +23,5 @@ exports.createInterpolator = (capacity, maxExtrapolateMs) => {
     free: () => b.free(),
   };
 };
+
+exports.createInterpolator = exports.over(core.CoreBuffer);

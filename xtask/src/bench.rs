@@ -261,18 +261,8 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     }
     // wasm-bindgen's nodejs glue is CommonJS; the repository's package.json says "type": "module".
     std::fs::write(out.join("package.json"), "{\"type\": \"commonjs\"}\n").map_err(|e| e.to_string())?;
-    let results = root.join(format!("target/bench/peer-{}.json", side.name));
     say("bench", format!("{}: peerbench goodjs vs wasm (workloads a, a')", side.name));
-    Cmd::new("node")
-        .args(["--expose-gc", "bench.mjs"])
-        .dir(&harness)
-        .env("WASM_IMPL", out.join("adapter.cjs"))
-        .env("IMPLS", "goodjs,wasm")
-        .env("ONLY", "v,a,r")
-        .env("RESULTS_JSON", &results)
-        .run_logged(&root.join(format!("target/bench/peer-{}.log", side.name)))?;
-    let text = std::fs::read_to_string(&results).map_err(|e| e.to_string())?;
-    let all: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let all = run_peerbench(root, &harness, &out.join("adapter.cjs"), "v,a,r", &format!("peer-{}", side.name))?;
     let pick = |w: &str, imp: &str, k: &str| all["workloads"][w]["res"][imp][k]["median"].clone();
     let mut out = serde_json::Map::new();
     for (w, label) in [("a", "steady"), ("reorder", "reorder")] {
@@ -286,18 +276,8 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     // The floor: peerbench's own algorithm compiled to wasm behind the same binding (wasm + the boundary alone).
     let ring_adapter = root.join(format!("target/bench/wasm-buffer-{}/adapter-ring.cjs", side.name));
     if ring_adapter.is_file() {
-        let ring_results = root.join(format!("target/bench/peer-ring-{}.json", side.name));
         say("bench", format!("{}: peerbench goodjs vs its own algorithm in wasm (the floor)", side.name));
-        Cmd::new("node")
-            .args(["--expose-gc", "bench.mjs"])
-            .dir(&harness)
-            .env("WASM_IMPL", &ring_adapter)
-            .env("IMPLS", "goodjs,wasm")
-            .env("ONLY", "a,r")
-            .env("RESULTS_JSON", &ring_results)
-            .run_logged(&root.join(format!("target/bench/peer-ring-{}.log", side.name)))?;
-        let text = std::fs::read_to_string(&ring_results).map_err(|e| e.to_string())?;
-        let ring: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let ring = run_peerbench(root, &harness, &ring_adapter, "a,r", &format!("peer-ring-{}", side.name))?;
         for (w, label) in [("a", "steady"), ("reorder", "reorder")] {
             for (imp, key) in [("goodjs", "ringgoodjs"), ("wasm", "ringwasm")] {
                 out.insert(
@@ -308,4 +288,26 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
         }
     }
     Ok(out.into())
+}
+
+/// One peerbench run of goodjs against the wasm behind `adapter` on the workloads `only`; its results JSON
+/// (target/bench/NAME.json, the log beside it as NAME.log).
+fn run_peerbench(
+    root: &Path,
+    harness: &Path,
+    adapter: &Path,
+    only: &str,
+    name: &str,
+) -> Result<serde_json::Value, String> {
+    let results = root.join(format!("target/bench/{name}.json"));
+    Cmd::new("node")
+        .args(["--expose-gc", "bench.mjs"])
+        .dir(harness)
+        .env("WASM_IMPL", adapter)
+        .env("IMPLS", "goodjs,wasm")
+        .env("ONLY", only)
+        .env("RESULTS_JSON", &results)
+        .run_logged(&root.join(format!("target/bench/{name}.log")))?;
+    let text = std::fs::read_to_string(&results).map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
 }
