@@ -128,6 +128,8 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
+    this.ready = true;
+    this.league.refresh(this.model);
     this.playOnFirstInteraction();
     // The full core (traces, engines, lessons' helpers: core.js) is fetched now, beside the plots; the tools
     // that need it hold their clicks until it is in.
@@ -336,7 +338,9 @@ class App {
       const picks = this.teach?.lessonEngines(this.engineLesson);
       if (picks) this.enginesPanel.set(picks);
     }
-    this.league.refresh(this.model);
+    // The league table asks the simulation worker — started by its first request, it loads a core of its own: not
+    // before the first frame (it would compete with it for the network and the CPU); `start` asks then.
+    if (this.ready) this.league.refresh(this.model);
     this.figureTools.sync(); // issue 15 hook: the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);

@@ -41,9 +41,13 @@ export function installTeaching(app) {
     stepper = new Stepper(document.getElementById('stepper'), {
       app,
       showSeed002: () => {
-        loadLessons().then((l) => {
+        // At once when the lessons are in (the step-through's buttons wait for them: main.js `holdUntil`), so the
+        // walk's playhead is set after the lesson's.
+        const show = (l) => {
           if (l.lesson?.id !== 'out-of-order' || !app.model.imported) l.choose('out-of-order');
-        });
+        };
+        if (lessons) show(lessons);
+        else loadLessons().then(show);
       },
     });
     return stepper;
