@@ -208,7 +208,7 @@ class App {
     });
   }
 
-  /** From the first-frame core to the full one: the same run on it (model.js `upgrade`), and every caller's. */
+  /** From the first-frame core to the full one, for every caller (the run on screen moves lazily: model.js `upgrade`). */
   upgrade(core) {
     this.core = core;
     this.model.upgrade(core);
