@@ -27,9 +27,19 @@ export async function measureLighthouse(url) {
       lcp: audit('largest-contentful-paint').numericValue,
       uncompressedKiB: (audit('uses-text-compression').details?.items ?? []).reduce((sum, item) => sum + (item.totalBytes ?? 0), 0) / 1024,
       totalKiB: audit('total-byte-weight').numericValue / 1024,
+      speedIndex: audit('speed-index').numericValue,
+      // The main thread's long tasks as Lighthouse counts them (simulated 4× CPU): start, duration, script.
+      longTasks: (audit('long-tasks').details?.items ?? []).map((t) => ({ start: Math.round(t.startTime), ms: Math.round(t.duration), url: String(t.url ?? '').replace(/^https?:\/\/[^/]+\//, '/') })),
       failed: Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && ['accessibility', 'best-practices'].some((c) => lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0))).map((a) => a.id),
     };
   } finally {
     await chrome.kill();
   }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await measureLighthouse(process.argv[2] ?? 'http://127.0.0.1:8080/');
+  const { longTasks, ...figures } = result;
+  console.log(JSON.stringify(figures));
+  for (const t of longTasks) console.log(`${String(t.start).padStart(6)} ms  ${String(t.ms).padStart(5)} ms  ${t.url}`);
 }

@@ -42,6 +42,95 @@ test('the boot simulates once: a link with no settings shows the run the model w
   assert.deepEqual(problems(), []);
 });
 
+/** Every script the page fetched (by its text, so it works bundled by `cargo xtask dist` or not), and whether it
+ *  was asked for before the first frame. */
+async function scriptsFetched(page) {
+  return page.evaluate(async () => {
+    const drawn = performance.getEntriesByName('boot:first-frame')[0].startTime;
+    const entries = performance.getEntriesByType('resource').filter((r) => r.initiatorType !== 'fetch' && /\.m?js$/.test(new URL(r.name).pathname));
+    return Promise.all(entries.map(async (r) => ({
+      name: r.name.replace(/.*\//, ''), beforeFrame: r.startTime < drawn, text: await (await fetch(r.name)).text(),
+    })));
+  });
+}
+
+test('the first frame does without the lessons: they are fetched after it, and the menu keeps its place and fills in', async () => {
+  const { page, problems } = await openPage(browser, {
+    // The menu's width as the first frame shows it (the lessons are not in yet).
+    before: (p) => p.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (document.documentElement.dataset.ready !== 'true') return;
+        const select = document.getElementById('lesson-select');
+        window.__menuAtFirstFrame = { width: select?.getBoundingClientRect().width, options: select?.options.length };
+        observer.disconnect();
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+    }),
+  });
+  await waitReady(page);
+  const scripts = await scriptsFetched(page);
+  const holding = (pattern) => scripts.filter((s) => pattern.test(s.text)).map(({ name, beforeFrame }) => ({ name, beforeFrame }));
+  // lessons.js (the card's rows) and lesson-data.js (the first lesson's settings), however they are bundled.
+  for (const [what, pattern] of [['lessons.js', /checkRow\(/], ['lesson-data.js', /id:\s*["']render-delay["'],\s*seed:\s*["']000["']/]]) {
+    const found = holding(pattern);
+    assert.ok(found.length >= 1, `${what} was fetched: ${JSON.stringify(found)}`);
+    assert.ok(found.every((s) => !s.beforeFrame), `${what} is fetched after the first frame: ${JSON.stringify(found)}`);
+  }
+  const atFirstFrame = await page.evaluate(() => window.__menuAtFirstFrame);
+  const now = await page.$eval('#lesson-select', (s) => ({ width: s.getBoundingClientRect().width, options: s.options.length }));
+  assert.equal(atFirstFrame.options, 1, 'at the first frame the menu holds the sandbox alone');
+  assert.ok(now.options > 10, `${now.options} entries in the menu once the lessons are in`);
+  assert.equal(atFirstFrame.width, now.width, 'the menu is as wide before the lessons are in as after (nothing moves)');
+  // A lesson chosen from the menu then works (its card and its checks).
+  await page.selectOption('#lesson-select', 'render-delay');
+  await page.waitForSelector('#lesson-card:not([hidden])');
+  await page.waitForSelector('#lesson-checks tr[data-check]');
+  assert.deepEqual(problems(), []);
+});
+
+test('a link to a lesson has the lessons before its first frame', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=render-delay' });
+  await waitReady(page);
+  const found = (await scriptsFetched(page)).filter((s) => /checkRow\(/.test(s.text));
+  assert.ok(found.length >= 1 && found.every((s) => s.beforeFrame), `lessons.js before the first frame: ${JSON.stringify(found.map((s) => s.name))}`);
+  assert.equal(await page.inputValue('#lesson-select'), 'render-delay');
+  assert.deepEqual(problems(), []);
+});
+
+test('the full core takes over without simulating again: the run moves to it at the next change, or at the first call only it has', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const seen = await page.evaluate(async () => {
+    const { app } = window.netcodeLab;
+    const model = app.model;
+    const full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
+    const frames = () => Array.from(model.table('frames').view);
+    const onFull = () => model.pg instanceof full.Playground;
+    const before = { onFull: onFull(), runId: model.runId, frames: frames(), coreIsFull: app.core === full };
+    // A call the first-frame build does not have (exporting the run as a trace) moves the run, with the same bits.
+    const trace = model.exportTrace('snapshots');
+    const after = { onFull: onFull(), runId: model.runId, frames: frames() };
+    const same = before.frames.length === after.frames.length && before.frames.every((v, i) => Object.is(v, after.frames[i]));
+    return { before: { ...before, frames: before.frames.length }, after: { ...after, frames: after.frames.length }, same, traced: trace.length > 100 };
+  });
+  assert.equal(seen.before.coreIsFull, true, 'the page has the full core after data-complete');
+  assert.equal(seen.before.onFull, false, 'the run on screen was not made again on the full core at the swap');
+  assert.equal(seen.after.onFull, true, 'a full-only call moves the run to the full core');
+  assert.equal(seen.after.runId, seen.before.runId, 'the moved run is the same run (runId kept)');
+  assert.ok(seen.same && seen.before.frames > 1000, 'every frame is bit-identical after the move');
+  assert.ok(seen.traced);
+  // The next change is made on the full core directly.
+  const { page: second } = await openPage(browser);
+  await waitReady(second);
+  const next = await second.evaluate(async () => {
+    const full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
+    location.hash = '#renderDelay=150';
+    await new Promise((resolve) => { const poll = () => (window.netcodeLab.model().runId === 2 ? resolve() : setTimeout(poll, 20)); poll(); });
+    return window.netcodeLab.model().pg instanceof full.Playground;
+  });
+  assert.equal(next, true, 'the next run is made on the full core');
+  assert.deepEqual(problems(), []);
+});
+
 test('the simulation worker answers, and drops a result that a newer request on its channel overtook', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);

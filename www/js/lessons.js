@@ -113,7 +113,7 @@ class LessonContext {
 
   /** The buffer-capacity sweep of the current run (seed 004 §3.3). */
   sweepCapacity(capacities) {
-    return this.memo(`capacity|${capacities.join(',')}`, () => this.model.pg.sweepCapacity(capacities));
+    return this.memo(`capacity|${capacities.join(',')}`, () => this.model.full().sweepCapacity(capacities));
   }
 
   metrics() {
@@ -264,12 +264,15 @@ export class Lessons {
     this.buildMenu(menuRoot);
   }
 
+  /** The menu in `root`: the place teach.js keeps for it before the lessons are loaded, or a new one. */
   buildMenu(root) {
-    const label = tagged('label', 'lessons.label', { for: 'lesson-select', class: 'lesson-label' });
-    this.select = el('select', { id: 'lesson-select' });
+    this.select = root.querySelector('#lesson-select');
+    if (!this.select) {
+      this.select = el('select', { id: 'lesson-select' });
+      root.append(tagged('label', 'lessons.label', { for: 'lesson-select', class: 'lesson-label' }), this.select);
+    }
     this.fillMenu();
     this.select.addEventListener('change', () => this.choose(this.select.value));
-    root.append(label, this.select);
   }
 
   fillMenu() {

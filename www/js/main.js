@@ -20,7 +20,6 @@ import { loadCore, wasmMemoryBytes } from './core.js';
 import * as engines from './engines.js';
 import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
-import { byLessonId } from './lesson-data.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
 import { mountClassroom } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
@@ -68,6 +67,7 @@ class App {
   async start() {
     startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
+    await nextTask(); // the core's first run (new App) and the rail each in a task of their own
     this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
       onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
     });
@@ -94,16 +94,29 @@ class App {
     this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
-    this.painters = [views, lanes].map((m) => m.mount(this));
-    this.watch(this.painters[0], document.querySelector('.views'));
-    this.watch(this.painters[1], document.querySelector('.lanes'));
+    // The views and the lanes join `painters` as each has drawn its first frame (below).
+    const firstPainters = [views, lanes].map((m) => m.mount(this));
+    this.painters = [];
+    this.watch(firstPainters[0], document.querySelector('.views'));
+    this.watch(firstPainters[1], document.querySelector('.lanes'));
+    await nextTask();
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
     this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
     this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
     performance.mark('boot:teach');
+    // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
+    // does without them (teach.js `loadLessons`, fetched just after it).
+    if (NEEDS_LESSONS.test(location.hash)) await this.teach.loadLessons();
     await nextTask();
     measureWidths(document); // one layout for every canvas, not one per canvas as each draws
+    // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views and
+    // the lanes, each drawn in a task of its own (`drawOne`) so no task of the boot is long on a slow phone.
     this.applyHash(location.hash);
+    for (const painter of firstPainters) {
+      await nextTask();
+      await this.drawOne(painter);
+      this.painters.push(painter);
+    }
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
     window.addEventListener('resize', () => this.draw());
     window.addEventListener('netcode-lab-resize', () => this.draw());
@@ -115,6 +128,8 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     performance.mark('boot:first-frame');
     document.documentElement.dataset.ready = 'true';
+    this.ready = true;
+    this.league.refresh(this.model);
     this.playOnFirstInteraction();
     // The full core (traces, engines, lessons' helpers: core.js) is fetched now, beside the plots; the tools
     // that need it hold their clicks until it is in.
@@ -126,7 +141,9 @@ class App {
     // instant, and the step-through (teach.js; its button is held with the full core's tools).
     const languages = loadLanguages();
     const stepper = this.teach.loadStepper();
-    if (!this.core.Lessons) this.holdUntil(full, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
+    const lessons = this.teach.loadLessons();
+    const tools = Promise.all([full, lessons]).then(([core]) => core);
+    if (!this.core.Lessons) this.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
@@ -147,6 +164,7 @@ class App {
     await full;
     await languages;
     await stepper;
+    await lessons;
     await nextTask();
     this.complete = true;
     // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
@@ -190,7 +208,7 @@ class App {
     });
   }
 
-  /** From the first-frame core to the full one: the same run on it (model.js `upgrade`), and every caller's. */
+  /** From the first-frame core to the full one, for every caller (the run on screen moves lazily: model.js `upgrade`). */
   upgrade(core) {
     this.core = core;
     this.model.upgrade(core);
@@ -249,7 +267,7 @@ class App {
     this.classroom.apply(extras); // issue 15 hook: `present=1`
     // Engines hook: the URL's picks, else the lesson's.
     this.engineLesson = extras.lesson;
-    this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (byLessonId[extras.lesson]?.engines ?? []));
+    this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (this.teach?.lessonEngines(extras.lesson) ?? []));
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
     this.afterRun();
   }
@@ -317,10 +335,12 @@ class App {
     this.teach?.afterRun(); // teaching hook: follow the lesson (its trace, its checks) and the stepper
     if (this.extras?.lesson !== this.engineLesson) { // engines hook: a lesson chosen from the menu brings its picks
       this.engineLesson = this.extras?.lesson;
-      const picks = byLessonId[this.engineLesson]?.engines;
+      const picks = this.teach?.lessonEngines(this.engineLesson);
       if (picks) this.enginesPanel.set(picks);
     }
-    this.league.refresh(this.model);
+    // The league table asks the simulation worker — started by its first request, it loads a core of its own: not
+    // before the first frame (it would compete with it for the network and the CPU); `start` asks then.
+    if (this.ready) this.league.refresh(this.model);
     this.figureTools.sync(); // issue 15 hook: the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
@@ -505,11 +525,14 @@ class App {
 
 /** A link to a lesson, an engine or a step needs the full core from the first frame (core.js). */
 const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
+/** …and a link to a lesson or a step, the lessons (teach.js). */
+const NEEDS_LESSONS = /(^#|&)(lesson|step)=/;
 
 async function main() {
   const core = await loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
   if (!core) return;
   performance.mark('boot:core');
+  await nextTask(); // the wasm's instantiation, then the first run, each in a task of its own
   const app = new App(core);
   performance.mark('boot:model');
   await app.start();

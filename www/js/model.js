@@ -15,25 +15,35 @@ export class Model {
 
   /**
    * Moves to another build of the core (the full one, after the first frame; see core.js). The same parameters
-   * give the same run, bit for bit, so nothing shown changes (same `runId`, caches kept); a trace being shown
-   * stays on the old core until the next `setParams`.
+   * give the same run, bit for bit, on either build, so the run on screen is not made again now (that was the
+   * boot's longest task after the first frame on a slow phone): the next `setParams` makes its run on the new
+   * build — a re-run it does anyway — and a call only the full build has (`full()`: traces, the engines' replays,
+   * the lessons' capacity sweep) moves the run on screen first, keeping `runId` and every cache.
    */
   upgrade(core) {
     this.core = core;
-    if (this.imported) {
-      this.nextCore = core;
-      return;
+    if (this.pg instanceof core.Playground) return;
+    this.nextCore = core;
+  }
+
+  /** The run's handle on the full build (moved there first if an `upgrade` is pending): for the full-only calls. */
+  full() {
+    if (this.nextCore) {
+      const old = this.pg;
+      this.pg = new this.nextCore.Playground(this.params);
+      this.nextCore = null;
+      old.free();
     }
-    const old = this.pg;
-    this.pg = new core.Playground(this.params);
-    old.free();
+    return this.pg;
   }
 
   /** Re-runs the window; throws (with the field named) and keeps the old run when `params` is refused. */
   setParams(params) {
     if (this.nextCore) {
+      // The new build's run of `params`; refused, the old run stays (on the old build, still to be moved).
+      const pg = new this.nextCore.Playground(params);
       const old = this.pg;
-      this.pg = new this.nextCore.Playground(params);
+      this.pg = pg;
       this.nextCore = null;
       old.free();
     } else {
@@ -46,7 +56,7 @@ export class Model {
 
   /** Shows a recorded trace instead of the simulation (until the next `setParams`); throws naming the field. */
   importTrace(text) {
-    const summary = this.pg.importTrace(text);
+    const summary = this.full().importTrace(text);
     this.trace = summary;
     this.importBytes = null;
     this.refresh();
@@ -58,7 +68,7 @@ export class Model {
    * the file, kept for export). Throws naming the field, and changes nothing, when `prepared` is not well formed.
    */
   showImported(prepared, bytes) {
-    const summary = this.pg.showImported(prepared);
+    const summary = this.full().showImported(prepared);
     this.trace = summary;
     this.importBytes = bytes;
     this.refresh();
@@ -68,13 +78,13 @@ export class Model {
   /** The current run (or the imported trace) as trace JSON of `kind` (`snapshots` or `paths`). */
   exportTrace(kind) {
     if (this.imported && this.importBytes) return new TextDecoder().decode(this.importBytes);
-    return this.pg.exportTrace(kind);
+    return this.full().exportTrace(kind);
   }
 
   /** `exportTrace` as a file to download (an imported file is given back as it came). */
   exportBlob(kind) {
     if (this.imported && this.importBytes) return new Blob([this.importBytes], { type: 'application/json' });
-    return new Blob([this.pg.exportTrace(kind)], { type: 'application/json' });
+    return new Blob([this.full().exportTrace(kind)], { type: 'application/json' });
   }
 
   /** Snapshots per second: the imported trace's (from its send interval) or the simulation's send rate. */
@@ -134,7 +144,7 @@ export class Model {
     if (!this._engines.has(name)) {
       this._engineColumns ??= this.core.Playground.engineColumns();
       const col = Object.fromEntries(this._engineColumns.map((n, i) => [n, i]));
-      this._engines.set(name, { rows: this.pg.engineRows(name), stride: this._engineColumns.length, col });
+      this._engines.set(name, { rows: this.full().engineRows(name), stride: this._engineColumns.length, col });
     }
     return this._engines.get(name);
   }
@@ -142,7 +152,7 @@ export class Model {
   /** The listed strategies scored on this run (`{name: {rmsError, …}}`), cached per run. */
   engineMetrics(names) {
     const key = names.join(',');
-    if (!this._engineMetrics.has(key)) this._engineMetrics.set(key, this.pg.engineMetrics(names));
+    if (!this._engineMetrics.has(key)) this._engineMetrics.set(key, this.full().engineMetrics(names));
     return this._engineMetrics.get(key);
   }
 

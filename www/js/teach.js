@@ -2,9 +2,11 @@
 // and the step-through explainer. main.js calls four hooks, each marked there: `startLanguage()` before
 // anything is built, `installTeaching(app)` once the rail exists, then `teach.baseParams(extras, notices)`
 // (applyHash), `teach.hashBase()` (writeHash) and `teach.afterRun()` (first thing in afterRun); after the first
-// frame `teach.loadStepper()` fetches the step-through (stepper.js is not part of the first frame's download).
+// frame `teach.loadStepper()` fetches the step-through and `teach.loadLessons()` the lessons (lessons.js and
+// lesson-data.js are not part of the first frame's download either: until they are in, the top bar shows the menu
+// with the sandbox alone, at its full width, and a link to a lesson waits for them before its first frame).
 import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
-import { Lessons } from './lessons.js';
+import { el } from './dom.js';
 
 /** Sets the language from the URL's `lang=` or the browser's, before the page is built. */
 export function startLanguage() {
@@ -39,19 +41,36 @@ export function installTeaching(app) {
     stepper = new Stepper(document.getElementById('stepper'), {
       app,
       showSeed002: () => {
-        if (lessons.lesson?.id !== 'out-of-order' || !app.model.imported) lessons.choose('out-of-order');
+        // At once when the lessons are in (the step-through's buttons wait for them: main.js `holdUntil`), so the
+        // walk's playhead is set after the lesson's.
+        const show = (l) => {
+          if (l.lesson?.id !== 'out-of-order' || !app.model.imported) l.choose('out-of-order');
+        };
+        if (lessons) show(lessons);
+        else loadLessons().then(show);
       },
     });
     return stepper;
   }));
-  const lessons = new Lessons(app, {
-    menuRoot: tools,
-    cardRoot: document.getElementById('lesson-card'),
-    onStepThrough: () => loadStepper().then((s) => s.open('seed002')),
-  });
+  /** The lessons (menu, card, checks), once `loadLessons()` has fetched them; `lessonData`: lesson-data.js. */
+  let lessons = null;
+  let lessonData = null;
+  let lessonsLoading = null;
+  const loadLessons = () => (lessonsLoading ??= Promise.all([import('./lessons.js'), import('./lesson-data.js')]).then(([{ Lessons }, data]) => {
+    lessonData = data;
+    lessons = new Lessons(app, {
+      menuRoot: tools,
+      cardRoot: document.getElementById('lesson-card'),
+      onStepThrough: () => loadStepper().then((s) => s.open('seed002')),
+    });
+    return lessons;
+  }));
+  // The menu's place, as the lessons will fill it (lessons.js `buildMenu` takes it over).
+  tools.append(tagged('label', 'lessons.label', { for: 'lesson-select', class: 'lesson-label' }),
+    el('select', { id: 'lesson-select' }, tagged('option', 'lessons.sandbox', { value: '' })));
   const stepButton = tagged('button', 'stepper.open', { type: 'button', id: 'stepper-open' });
   // The default walk is seed 002's three snapshots; inside another lesson, the run that lesson shows.
-  const defaultSource = () => (lessons.lesson && lessons.lesson.id !== 'out-of-order' && !lessons.lesson.trace ? 'run' : 'seed002');
+  const defaultSource = () => (lessons?.lesson && lessons.lesson.id !== 'out-of-order' && !lessons.lesson.trace ? 'run' : 'seed002');
   stepButton.addEventListener('click', () => loadStepper().then((s) => (s.isOpen ? s.close() : s.open(defaultSource()))));
   tools.append(stepButton);
   const syncSwitch = languageSwitch(tools, (lang) => {
@@ -67,7 +86,7 @@ export function installTeaching(app) {
   onLangChange(() => {
     syncSwitch();
     workedExampleLink();
-    lessons.relabel();
+    lessons?.relabel();
     stepper?.relabel();
     app.controls.sync(app.model.params);
     app.events.sync(app.model.params.events);
@@ -76,22 +95,32 @@ export function installTeaching(app) {
   });
   let stepFromUrl = true;
   return {
-    lessons,
+    get lessons() {
+      return lessons;
+    },
     get stepper() {
       return stepper;
     },
     loadStepper,
-    baseParams: (extras, notices) => lessons.baseParams(extras, notices),
-    hashBase: () => lessons.hashBase(),
+    loadLessons,
+    /** The engines a lesson picks (lesson-data.js), once the lessons are in (none before: no lesson is shown). */
+    lessonEngines: (id) => lessonData?.byLessonId[id]?.engines,
+    baseParams(extras, notices) {
+      if (lessons) return lessons.baseParams(extras, notices);
+      // A lesson asked for before the lessons are in (a link pasted in the first moments): applied when they are.
+      if (extras.lesson !== undefined) loadLessons().then(() => app.applyHash(location.hash));
+      return null;
+    },
+    hashBase: () => (lessons ? lessons.hashBase() : app.model.defaults),
     afterRun() {
       const lang = app.extras?.lang;
       if ((lang === 'zh' || lang === 'en') && lang !== getLang()) setLang(lang);
-      lessons.afterRun();
+      lessons?.afterRun();
       stepper?.refresh();
       if (stepFromUrl) {
         stepFromUrl = false;
         const step = Number(app.extras?.step);
-        if (Number.isInteger(step) && step >= 1 && lessons.lesson?.id === 'out-of-order') loadStepper().then((s) => s.open('seed002', step - 1));
+        if (Number.isInteger(step) && step >= 1 && lessons?.lesson?.id === 'out-of-order') loadStepper().then((s) => s.open('seed002', step - 1));
       }
     },
   };
