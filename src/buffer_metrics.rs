@@ -50,7 +50,7 @@ impl ArrivalStats {
         let transit = arrival - server_time;
         if self.seen >= STEADY {
             let gap = (arrival - self.last_arrival).max(0.0);
-            self.interval = self.interval + (gap - self.interval) * ARRIVAL_GAIN;
+            self.interval += (gap - self.interval) * ARRIVAL_GAIN;
             self.update(transit);
         } else {
             self.record_start(transit, arrival);
@@ -78,7 +78,7 @@ impl ArrivalStats {
         let d = transit - self.last_transit;
         self.jitter = flush(self.jitter + (d.abs() - self.jitter) * ARRIVAL_GAIN);
         let diff = transit - self.transit_mean;
-        self.transit_mean = self.transit_mean + diff * ARRIVAL_GAIN;
+        self.transit_mean += diff * ARRIVAL_GAIN;
         self.transit_var = flush((1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff));
     }
 
