@@ -20,39 +20,71 @@ use serde::Serialize;
 pub const ARRIVAL_GAIN: f64 = 1.0 / 16.0;
 
 /// Running statistics of arrival times.
+///
+/// Kept as plain numbers and a count of the first arrivals (issue 14: recorded on every accepted arrival, so the
+/// usual one — the third and later — is one predictable branch and straight-line arithmetic, with no `Option`
+/// taken apart and put back). The numbers are the same, operation for operation, as the textbook form:
+/// `interval` starts at the second arrival's gap, `transit_mean` at the first transit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ArrivalStats {
-    last: Option<(f64, f64)>,
-    interval: Option<f64>,
+    /// How many arrivals were recorded, counted up to [`STEADY`] (and not further).
+    seen: u8,
+    /// The last arrival's local time and transit time (arrival − server time); valid once `seen ≥ 1`.
+    last_arrival: f64,
+    last_transit: f64,
+    /// Valid once `seen ≥ 2`.
+    interval: f64,
     jitter: f64,
-    transit_mean: Option<f64>,
+    /// Valid once `seen ≥ 1`.
+    transit_mean: f64,
     transit_var: f64,
 }
 
+/// From this many arrivals on, every statistic is running and a record is the plain update.
+const STEADY: u8 = 2;
+
 impl ArrivalStats {
     /// Records one accepted arrival: a snapshot stamped `server_time` reached the client at local `arrival`.
+    #[inline]
     pub fn record(&mut self, server_time: f64, arrival: f64) {
         let transit = arrival - server_time;
-        if let Some((last_server, last_arrival)) = self.last {
-            let gap = (arrival - last_arrival).max(0.0);
-            self.interval = Some(self.interval.map_or(gap, |i| i + (gap - i) * ARRIVAL_GAIN));
-            let d = transit - (last_arrival - last_server);
-            self.jitter = flush(self.jitter + (d.abs() - self.jitter) * ARRIVAL_GAIN);
+        if self.seen >= STEADY {
+            let gap = (arrival - self.last_arrival).max(0.0);
+            self.interval += (gap - self.interval) * ARRIVAL_GAIN;
+            self.update(transit);
+        } else {
+            self.record_start(transit, arrival);
         }
-        match self.transit_mean {
-            None => self.transit_mean = Some(transit),
-            Some(mean) => {
-                let diff = transit - mean;
-                self.transit_mean = Some(mean + diff * ARRIVAL_GAIN);
-                self.transit_var = flush((1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff));
-            }
+        self.last_arrival = arrival;
+        self.last_transit = transit;
+    }
+
+    /// The first two arrivals: the first starts the transit mean, the second the interval (and the jitter).
+    #[cold]
+    #[inline(never)]
+    fn record_start(&mut self, transit: f64, arrival: f64) {
+        if self.seen == 0 {
+            self.transit_mean = transit;
+        } else {
+            self.interval = (arrival - self.last_arrival).max(0.0);
+            self.update(transit);
         }
-        self.last = Some((server_time, arrival));
+        self.seen += 1;
+    }
+
+    /// The jitter (RFC 3550) and the transit mean and variance, from the second arrival on.
+    #[inline(always)]
+    fn update(&mut self, transit: f64) {
+        let d = transit - self.last_transit;
+        self.jitter = flush(self.jitter + (d.abs() - self.jitter) * ARRIVAL_GAIN);
+        let diff = transit - self.transit_mean;
+        self.transit_mean += diff * ARRIVAL_GAIN;
+        self.transit_var = flush((1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff));
     }
 
     /// Average time between arrivals (seconds), once two snapshots have arrived.
     pub fn interval(&self) -> Option<f64> {
-        self.interval
+        (self.seen >= 2).then_some(self.interval)
     }
 
     /// RFC 3550 interarrival jitter (seconds).
@@ -62,7 +94,7 @@ impl ArrivalStats {
 
     /// Exponentially weighted mean of transit time, arrival − server time (seconds; includes the clock offset).
     pub fn transit_mean(&self) -> Option<f64> {
-        self.transit_mean
+        (self.seen >= 1).then_some(self.transit_mean)
     }
 
     /// Exponentially weighted standard deviation of transit time (seconds).
@@ -72,12 +104,13 @@ impl ArrivalStats {
 
     /// Local time of the last accepted arrival.
     pub fn last_arrival(&self) -> Option<f64> {
-        self.last.map(|(_, arrival)| arrival)
+        (self.seen >= 1).then_some(self.last_arrival)
     }
 }
 
 /// Values this small are rounding noise; flushing them to zero keeps a perfectly steady stream from decaying
 /// into subnormal numbers, whose arithmetic is two orders of magnitude slower.
+#[inline(always)]
 fn flush(x: f64) -> f64 {
     if x.abs() < 1e-30 {
         0.0
@@ -164,6 +197,66 @@ mod tests {
         assert_relative_eq!(stats.interval().unwrap(), 0.05, epsilon = 1e-9);
         assert!(stats.jitter() < 1e-12);
         assert!(stats.transit_std() < 1e-9);
+    }
+
+    /// The statistics as first written, with `Option`s (the textbook form): the reference the flat form must match
+    /// bit for bit.
+    #[derive(Default)]
+    struct Reference {
+        last: Option<(f64, f64)>,
+        interval: Option<f64>,
+        jitter: f64,
+        transit_mean: Option<f64>,
+        transit_var: f64,
+    }
+
+    impl Reference {
+        fn record(&mut self, server_time: f64, arrival: f64) {
+            let transit = arrival - server_time;
+            if let Some((last_server, last_arrival)) = self.last {
+                let gap = (arrival - last_arrival).max(0.0);
+                self.interval = Some(self.interval.map_or(gap, |i| i + (gap - i) * ARRIVAL_GAIN));
+                let d = transit - (last_arrival - last_server);
+                self.jitter = flush(self.jitter + (d.abs() - self.jitter) * ARRIVAL_GAIN);
+            }
+            match self.transit_mean {
+                None => self.transit_mean = Some(transit),
+                Some(mean) => {
+                    let diff = transit - mean;
+                    self.transit_mean = Some(mean + diff * ARRIVAL_GAIN);
+                    self.transit_var = flush((1.0 - ARRIVAL_GAIN) * (self.transit_var + ARRIVAL_GAIN * diff * diff));
+                }
+            }
+            self.last = Some((server_time, arrival));
+        }
+    }
+
+    /// Every statistic after every arrival, bit for bit, on streams with jitter, arrivals out of order (negative
+    /// gaps), a steady stream (flushed to zero) and times around 1.7e9 s; before the first and second arrival too.
+    #[test]
+    fn the_flat_statistics_equal_the_textbook_form_bit_for_bit() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for (base, jitter) in [(0.0, 0.0), (10.0, 0.015), (1.7e9, 0.04), (3.0, 0.2)] {
+            let (mut flat, mut reference) = (ArrivalStats::default(), Reference::default());
+            for i in 0..500 {
+                let same = |a: Option<f64>, b: Option<f64>| a.map(f64::to_bits) == b.map(f64::to_bits);
+                assert!(same(flat.interval(), reference.interval), "interval at {i}");
+                assert!(same(flat.transit_mean(), reference.transit_mean), "transit mean at {i}");
+                assert_eq!(flat.jitter().to_bits(), reference.jitter.to_bits(), "jitter at {i}");
+                assert_eq!(flat.transit_std().to_bits(), reference.transit_var.sqrt().to_bits(), "std at {i}");
+                assert!(same(flat.last_arrival(), reference.last.map(|(_, a)| a)), "last arrival at {i}");
+                let server = base + 0.05 * i as f64;
+                let arrival = server + 0.08 + jitter * (2.0 * unit() - 1.0);
+                flat.record(server, arrival);
+                reference.record(server, arrival);
+            }
+        }
     }
 
     #[test]

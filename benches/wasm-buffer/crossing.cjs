@@ -7,13 +7,19 @@
 // a quick A/B for a busy machine, not peerbench's method (`cargo xtask bench-page --only peer` is the benchmark).
 //
 //   node crossing.cjs BUILD_DIR PEERBENCH/bench.mjs [runs] [ticks]
+//   node crossing.cjs BUILD_DIR PEERBENCH/bench.mjs count NAME TICKS
+// The second form runs TICKS ticks on the one buffer NAME ('boundary', 'ring', 'core' or 'goodjs'), untimed, for
+// an instruction count that does not move with the machine's load: run it under
+// `valgrind --tool=callgrind --callgrind-out-file=/dev/null` with two TICKS (20000 and 220000) and divide the
+// difference of the two totals by 200000 — instructions per tick in V8, start-up and compilation cancelled out.
 // BUILD_DIR holds the `--target nodejs` build of this crate and the adapters (as `cargo xtask bench-page` or
 // a manual wasm-bindgen run leaves them).
 const fs = require('fs');
 const path = require('path');
 
-const [dir, benchFile, runsArg, ticksArg] = process.argv.slice(2);
+const [dir, benchFile, runsArg, ticksArg, countTicks] = process.argv.slice(2);
 if (!dir || !benchFile) throw new Error('usage: node crossing.cjs BUILD_DIR PEERBENCH/bench.mjs [runs] [ticks]');
+const counting = runsArg === 'count';
 const runs = Number(runsArg || 300), ticks = Number(ticksArg || 2000), capacity = 120, maxE = 250;
 
 const source = fs.readFileSync(benchFile, 'utf8');
@@ -50,6 +56,14 @@ const DRIVER = `
     }
   }
   return cs;`;
+if (counting) {
+  const short = { boundary: 'boundary only', ring: 'ring in wasm', core: 'core in wasm', goodjs: 'goodjs (JS)' };
+  const make = makers[short[ticksArg]];
+  if (!make || !(Number(countTicks) > 0)) throw new Error('usage: … count boundary|ring|core|goodjs TICKS');
+  const cs = new Function('buf', 'from', 'to', DRIVER)(make(), 0, Number(countTicks));
+  console.log(`${ticksArg}: ${countTicks} ticks, checksum ${cs}`);
+  process.exit(0);
+}
 const entries = Object.entries(makers).map(([name, make]) => ({
   name, buf: make(), run: new Function('buf', 'from', 'to', DRIVER), best: Infinity, cs: 0,
 }));

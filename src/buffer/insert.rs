@@ -65,7 +65,7 @@ impl SnapshotBuffer {
     pub fn insert(&mut self, snapshot: Snapshot, arrival: f64) -> InsertOutcome {
         self.counts.received += 1;
         if self.is_next(&snapshot, arrival) {
-            return self.store(self.entries.len(), Entry { snapshot, arrival });
+            return self.store_next(Entry { snapshot, arrival });
         }
         self.insert_checked(snapshot, arrival)
     }
@@ -169,6 +169,26 @@ impl SnapshotBuffer {
             return Err(Box::new(InsertOutcome::Late { tick: s.tick }));
         }
         Ok(at)
+    }
+
+    /// `store` for the usual arrival (`is_next`), without re-deriving what is known for it: it goes at the back
+    /// (after the cursor, whatever it is), it is not out of order (the newest snapshot held is the newest ever
+    /// accepted: nothing is dropped from the back), it is the newest tick, and the entity and the first arrival
+    /// are set already. Counts and decides exactly as `store` (the shortcut test compares the two ways).
+    #[inline(always)]
+    fn store_next(&mut self, entry: Entry) -> InsertOutcome {
+        debug_assert!(self.newest_tick.is_some_and(|newest| newest < entry.snapshot.tick));
+        debug_assert!(self.entity.is_some() && self.first_arrival.is_some() && self.cursor <= self.entries.len());
+        self.newest_tick = Some(entry.snapshot.tick);
+        self.arrivals.record(entry.snapshot.server_time, entry.arrival);
+        self.entries.push_back(entry);
+        let evicted = if self.entries.len() > self.params.capacity { self.drop_oldest() } else { None };
+        self.counts.inserted += 1;
+        self.counts.evicted += u64::from(evicted.is_some());
+        if self.priming_time.is_none() && self.entries.len() >= self.params.min_snapshots {
+            self.priming_time = self.first_arrival.map(|first| entry.arrival - first);
+        }
+        InsertOutcome::Inserted { out_of_order: false, evicted }
     }
 
     #[inline(always)]

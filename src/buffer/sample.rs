@@ -148,6 +148,7 @@ impl SnapshotBuffer {
     /// before the oldest with `beforeOldest: oldest`) is the full `Sample` in `Err`.
     // The large `Err` is on purpose: it is built only off the hot path, in place; boxing it would allocate.
     #[allow(clippy::result_large_err)]
+    #[inline]
     pub fn sample_between(&mut self, render_time: f64) -> Result<Between, Sample> {
         if let Some(between) = self.between(render_time) {
             self.record(SampleStatus::Ready, render_time);
@@ -250,6 +251,7 @@ impl SnapshotBuffer {
     /// (not exactly on the left one), the same life, no teleport, a bracket not too wide — exactly what the checks
     /// of `locate` conclude for it, read in place (a frame loop samples thousands of times per run). `None` sends
     /// every other case through them. The cursor is left at the bracket (`explain_between` reads it).
+    #[inline(always)]
     fn between(&mut self, render_time: f64) -> Option<Between> {
         if !render_time.is_finite() || self.priming_time.is_none() {
             return None;
@@ -293,6 +295,7 @@ impl SnapshotBuffer {
     }
 
     /// How many snapshots have a server time at or before `t` (`t` finite), starting from the cursor.
+    #[inline]
     pub(super) fn count_at_or_before(&mut self, t: f64) -> usize {
         let entries: &[Entry] = &self.entries;
         let n = entries.len();
@@ -313,6 +316,7 @@ impl SnapshotBuffer {
         i
     }
 
+    #[inline]
     fn record(&mut self, status: SampleStatus, render_time: f64) {
         let counts = &mut self.counts.samples;
         *match status {

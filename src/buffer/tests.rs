@@ -393,6 +393,7 @@ fn the_next_arrival_shortcut_decides_as_the_full_check() {
         assert!(fast.snapshots().eq(full.snapshots()), "step {step}");
         assert!(fast.entries.popped().iter().eq(full.entries.popped().iter()), "step {step}");
         assert_eq!(fast.metrics(0.0), full.metrics(0.0), "step {step}");
+        assert_eq!(format!("{:?}", fast.view()), format!("{:?}", full.view()), "step {step}");
     }
     let m = fast.metrics(0.0);
     assert!(shortcuts > 5_000, "{shortcuts} arrivals took the shortcut");
