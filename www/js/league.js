@@ -83,9 +83,20 @@ export function mount(app) {
     table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   }
 
-  /** After every run: ask the worker for the table of the current parameters (a trace has no network). */
+  /** While a slider is dragged, the table is asked for once the drag pauses (`afterDrag`), not per change. */
+  let deferred = null;
+
+  /**
+   * After every run: ask the worker for the table of the current parameters (a trace has no network). During a
+   * drag (main.js `inDrag`) the request waits until the changes pause: 45 strategy runs per change would keep the
+   * worker — and on a two-core phone the CPU the frames need — busy for numbers nobody reads mid-drag, and each
+   * answer rebuilds the table. The old numbers stay, marked as updating, until the newest table lands.
+   */
   function refresh(model) {
+    clearTimeout(deferred);
+    deferred = null;
     if (model.imported) {
+      state.key = null;
       state.error = null;
       state.pending = false;
       render();
@@ -98,14 +109,28 @@ export function mount(app) {
     state.key = key;
     state.pending = true;
     renderStatus(); // the old numbers stay, marked as updating; the table is rebuilt when the new one lands
+    if (app.inDrag) {
+      const ask = () => {
+        if (app.inDrag) deferred = setTimeout(ask, app.dragGap);
+        else { deferred = null; request(params, key); }
+      };
+      deferred = setTimeout(ask, app.dragGap);
+      return;
+    }
+    request(params, key);
+  }
+
+  function request(params, key) {
     app.worker.request('league', 'league', { params, networks: NETWORKS }).then((result) => {
-      if (result === undefined) return; // a newer change overtook this one
+      // A newer change overtook this one (at the worker, or while its own request waits for the drag to pause).
+      if (result === undefined || key !== state.key) return;
       state.result = result;
       state.error = null;
       state.pending = false;
       state.version += 1;
       render();
     }, (error) => {
+      if (key !== state.key) return;
       state.error = error?.message ?? String(error);
       state.pending = false;
       render();

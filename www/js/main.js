@@ -71,6 +71,7 @@ class App {
     this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
       onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
     });
+    this.watchSliderHold(document.getElementById('controls'));
     this.events = buildEvents(document.getElementById('controls'), {
       playhead: () => this.state.playhead,
       apply: (events) => this.apply({ ...this.model.params, events }),
@@ -304,9 +305,31 @@ class App {
     this.apply(params, { drawNow: false });
   }
 
-  /** Whether the last change came less than DRAG_GAP after the one before, and no pause has followed yet. */
+  /**
+   * Whether a slider is being dragged: its thumb is held down by a pointer (`sliderHeld`), or — keys held on a
+   * slider, a drag on the sweep plot — the last change came less than DRAG_GAP after the one before and no pause
+   * has followed yet. A hand that slows down mid-drag (or a busy machine delivering its moves late) is still
+   * dragging while the button is down: what waits for the drag (figures off screen, the league table, the URL)
+   * keeps waiting until the release, instead of all running in every pause longer than DRAG_GAP.
+   */
   get inDrag() {
-    return Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap;
+    return this.sliderHeld || (Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap);
+  }
+
+  /** Tracks a pointer held on one of the rail's sliders (`sliderHeld`, read by `inDrag`). */
+  watchSliderHold(rail) {
+    this.sliderHeld = false;
+    rail.addEventListener('pointerdown', (e) => {
+      if (e.target.matches?.('input[type=range]')) this.sliderHeld = true;
+    }, true);
+    const release = () => {
+      if (!this.sliderHeld) return;
+      this.sliderHeld = false;
+      this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
+      if (this.painters?.some((p) => p.stale)) this.drawWhenDragPauses();
+    };
+    for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
+    window.addEventListener('blur', release);
   }
 
   /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
@@ -500,7 +523,8 @@ class App {
     let caughtUp = false;
     for (const painter of this.painters) {
       if (model.imported && painter.simulationOnly) continue;
-      if (painter.onScreen === false && (dragging || (painter.stale && caughtUp))) {
+      // A drag skips what the reader cannot see now (`visible`); paused, what is far off screen (`onScreen`).
+      if ((dragging && painter.visible === false) || (painter.onScreen === false && painter.stale && caughtUp)) {
         painter.stale = true;
         continue;
       }
