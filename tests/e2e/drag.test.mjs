@@ -2,7 +2,8 @@
 // `cargo xtask bench-page --only drag`): while the thumb is held, every frame re-simulates at most once with the
 // newest value and draws each painter at most once; a painter out of the viewport — even one just above it — is
 // not drawn, nor is the league table asked for, even when the hand rests longer than DRAG_GAP; after the release
-// every painter, the league table, the sweep and the URL show the final value.
+// every painter, the league table, the sweep and the URL show the final value. The league table's answer rewrites
+// its cells in place (a rebuilt table was a layout and paint of the whole table after every change).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitReady } from './harness.mjs';
@@ -115,17 +116,23 @@ test('a held slider drag: one run per frame, each painter drawn at most once a f
   assert.deepEqual(problems(), []);
 });
 
-test('outside a drag a lone slider change still asks for the league table at once', async () => {
+test('outside a drag a lone slider change asks for the league table at once; its answer rewrites the cells in place', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
   await page.waitForFunction(() => document.getElementById('league').dataset.state === 'ready');
   await page.evaluate(installCounters);
+  const customCells = () => page.evaluate(() => [...document.querySelectorAll('#league-table td[data-network="custom"]')].map((td) => td.textContent));
+  const before = await customCells();
   await page.evaluate(() => {
+    window.__row = document.querySelector('#league-table tbody tr[data-strategy="mirror"]');
     const input = document.getElementById('control-loss');
     input.value = '12';
     input.dispatchEvent(new Event('input', { bubbles: true }));
   });
   assert.equal(await page.evaluate(() => window.__counts.sent.league ?? 0), 1, 'asked for in the change itself');
   await page.waitForFunction(() => !window.netcodeLab.app.league.state.pending);
+  const after = await customCells();
+  assert.notDeepEqual(after, before, `the current network's column shows the new loss (${before} → ${after})`);
+  assert.ok(await page.evaluate(() => window.__row.isConnected), 'the rows were kept, only their cells rewritten');
   assert.deepEqual(problems(), []);
 });
