@@ -559,7 +559,7 @@ class App {
       painter.draw(ctx);
       painter.stale = false;
     }
-    if (this.painters.some((p) => p.stale && !p.catchingUp)) this.drawWhenDragPauses();
+    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);
