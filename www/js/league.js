@@ -59,33 +59,71 @@ export function mount(app) {
     if (status.textContent !== text) status.textContent = text;
   }
 
+  /**
+   * The table's rows and cells are built once (again when the language or the theme changes) and then only
+   * their words change: a new result after every drag rewrote ~60 elements and 9 swatches, each a layout and a
+   * paint of the whole table; now a cell whose text and mark stay the same is not touched.
+   */
+  let built = null;
+  let langVersion = 0;
+  function build() {
+    const key = `${langVersion}|${app.theme?.dark ?? false}`;
+    if (built?.key === key) return built;
+    const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
+      ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
+    const cells = new Map();
+    const rows = STRATEGY_NAMES.map((name) => el('tr', { 'data-strategy': name },
+      el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })),
+      ...NETWORKS.map((network) => {
+        const td = el('td', { 'data-network': network });
+        cells.set(`${network}|${name}`, td);
+        return td;
+      })));
+    table.setAttribute('aria-describedby', 'league-unit');
+    table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+    built = { key, cells };
+    return built;
+  }
+
+  /** One cell: `…` until its number is in, else the number, ★ and bold when it is the column's best. */
+  function fill(td, cell, metric) {
+    const value = cell?.metrics[metric.id];
+    const best = Boolean(cell?.best.includes(metric.id));
+    const text = cell ? metric.format(value) : '…';
+    const signature = `${cell ? 1 : 0}|${best}|${text}|${value}`;
+    if (td._signature === signature) return;
+    td._signature = signature;
+    td.replaceChildren(...(best ? [el('span', { class: 'star', 'aria-hidden': 'true', text: '★ ' })] : []), text);
+    const set = (name, v) => (v === undefined ? td.removeAttribute(name) : td.setAttribute(name, v));
+    set('data-best', best ? 'true' : undefined);
+    set('data-value', cell ? String(value ?? '') : undefined);
+    set('aria-label', best ? t('league.bestAria', { value: text }) : undefined);
+  }
+
   function render() {
     root.dataset.metric = state.metric;
     renderStatus();
     const metric = METRICS.find((m) => m.id === state.metric);
-    const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
-      ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
-    const rows = STRATEGY_NAMES.map((name) => {
-      const cells = NETWORKS.map((network) => {
-        const cell = state.result?.cells.find((c) => c.network === network && c.strategy === name);
-        if (!cell) return el('td', { 'data-network': network, text: '…' });
-        const value = cell.metrics[metric.id];
-        const best = cell.best.includes(metric.id);
-        return el('td', { 'data-network': network, 'data-best': best ? 'true' : undefined, 'data-value': value ?? '',
-          'aria-label': best ? t('league.bestAria', { value: metric.format(value) }) : undefined },
-        best ? el('span', { class: 'star', 'aria-hidden': 'true', text: '★ ' }) : '', metric.format(value));
-      });
-      return el('tr', { 'data-strategy': name },
-        el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })), ...cells);
-    });
+    const { cells } = build();
+    const byKey = new Map((state.result?.cells ?? []).map((c) => [`${c.network}|${c.strategy}`, c]));
+    for (const [key, td] of cells) fill(td, byKey.get(key), metric);
     unit.textContent = t(`league.unit.${metric.id}`);
-    table.setAttribute('aria-describedby', 'league-unit');
-    table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   }
 
-  /** After every run: ask the worker for the table of the current parameters (a trace has no network). */
+  /** While a slider is dragged, the table is asked for once the drag pauses (`afterDrag`), not per change. */
+  let deferred = null;
+
+  /**
+   * After every run: ask the worker for the table of the current parameters (a trace has no network). During a
+   * drag (main.js `inDrag`) the request waits until the changes pause: 45 strategy runs per change would keep the
+   * worker — and on a two-core phone the CPU the frames need — busy for numbers nobody reads mid-drag, and each
+   * answer rebuilds the table. The old numbers stay, marked as updating, until the newest table lands.
+   */
   function refresh(model) {
+    clearTimeout(deferred);
+    deferred = null;
     if (model.imported) {
+      state.key = null;
       state.error = null;
       state.pending = false;
       render();
@@ -98,14 +136,28 @@ export function mount(app) {
     state.key = key;
     state.pending = true;
     renderStatus(); // the old numbers stay, marked as updating; the table is rebuilt when the new one lands
+    if (app.inDrag) {
+      const ask = () => {
+        if (app.inDrag) deferred = setTimeout(ask, app.dragGap);
+        else { deferred = null; request(params, key); }
+      };
+      deferred = setTimeout(ask, app.dragGap);
+      return;
+    }
+    request(params, key);
+  }
+
+  function request(params, key) {
     app.worker.request('league', 'league', { params, networks: NETWORKS }).then((result) => {
-      if (result === undefined) return; // a newer change overtook this one
+      // A newer change overtook this one (at the worker, or while its own request waits for the drag to pause).
+      if (result === undefined || key !== state.key) return;
       state.result = result;
       state.error = null;
       state.pending = false;
       state.version += 1;
       render();
     }, (error) => {
+      if (key !== state.key) return;
       state.error = error?.message ?? String(error);
       state.pending = false;
       render();
@@ -113,10 +165,10 @@ export function mount(app) {
   }
 
   render();
-  onLangChange(render);
+  onLangChange(() => { langVersion += 1; render(); });
   return {
     refresh,
-    relabel: render,
+    relabel: () => { langVersion += 1; render(); },
     get state() { return state; },
   };
 }

@@ -358,7 +358,8 @@ export class Lessons {
    */
   scheduleUpdate() {
     const now = performance.now();
-    const dragging = !this.forceUpdate && now - (this.lastRunAt ?? -Infinity) < DRAG_GAP;
+    // A slider's thumb held down is a drag too, however slowly it moves (main.js `inDrag`).
+    const dragging = !this.forceUpdate && (Boolean(this.app.sliderHeld) || now - (this.lastRunAt ?? -Infinity) < DRAG_GAP);
     this.lastRunAt = now;
     this.forceUpdate = false;
     clearTimeout(this.pending);
@@ -367,7 +368,11 @@ export class Lessons {
       return;
     }
     this.cardRoot.dataset.pending = 'true';
-    this.pending = setTimeout(() => this.update(), DRAG_GAP);
+    const later = () => {
+      if (this.app.sliderHeld) this.pending = setTimeout(later, DRAG_GAP);
+      else this.update();
+    };
+    this.pending = setTimeout(later, DRAG_GAP);
   }
 
   render() {

@@ -71,6 +71,7 @@ class App {
     this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
       onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
     });
+    this.watchSliderHold(document.getElementById('controls'));
     this.events = buildEvents(document.getElementById('controls'), {
       playhead: () => this.state.playhead,
       apply: (events) => this.apply({ ...this.model.params, events }),
@@ -304,9 +305,31 @@ class App {
     this.apply(params, { drawNow: false });
   }
 
-  /** Whether the last change came less than DRAG_GAP after the one before, and no pause has followed yet. */
+  /**
+   * Whether a slider is being dragged: its thumb is held down by a pointer (`sliderHeld`), or — keys held on a
+   * slider, a drag on the sweep plot — the last change came less than DRAG_GAP after the one before and no pause
+   * has followed yet. A hand that slows down mid-drag (or a busy machine delivering its moves late) is still
+   * dragging while the button is down: what waits for the drag (figures off screen, the league table, the URL)
+   * keeps waiting until the release, instead of all running in every pause longer than DRAG_GAP.
+   */
   get inDrag() {
-    return Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap;
+    return this.sliderHeld || (Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap);
+  }
+
+  /** Tracks a pointer held on one of the rail's sliders (`sliderHeld`, read by `inDrag`). */
+  watchSliderHold(rail) {
+    this.sliderHeld = false;
+    rail.addEventListener('pointerdown', (e) => {
+      if (e.target.matches?.('input[type=range]')) this.sliderHeld = true;
+    }, true);
+    const release = () => {
+      if (!this.sliderHeld) return;
+      this.sliderHeld = false;
+      this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
+      if (this.painters?.some((p) => p.stale)) this.drawWhenDragPauses();
+    };
+    for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
+    window.addEventListener('blur', release);
   }
 
   /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
@@ -484,6 +507,28 @@ class App {
     painter.stale = false;
   }
 
+  /**
+   * Brings a stale painter of several figures (the plots), out of view, to the current run after a drag: one
+   * figure per task, so catching up is never one long task (four static layers at once were 40–60 ms of CPU).
+   * A drag or a new run meanwhile leaves it stale, for the next catch-up.
+   */
+  async catchUp(painter) {
+    painter.catchingUp = true;
+    const runId = this.model.runId;
+    let done = true;
+    for (const part of painter.parts) {
+      await nextTask();
+      if (this.inDrag || this.model.runId !== runId) {
+        done = false;
+        break;
+      }
+      part.draw(this.scene(true));
+    }
+    painter.catchingUp = false;
+    if (done) painter.stale = false;
+    else this.drawWhenDragPauses();
+  }
+
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
@@ -500,15 +545,21 @@ class App {
     let caughtUp = false;
     for (const painter of this.painters) {
       if (model.imported && painter.simulationOnly) continue;
-      if (painter.onScreen === false && (dragging || (painter.stale && caughtUp))) {
+      if (painter.catchingUp) continue; // its figures are being drawn, one per task (`catchUp`)
+      // A drag skips what the reader cannot see now (`visible`); paused, what is far off screen (`onScreen`).
+      if ((dragging && painter.visible === false) || (painter.onScreen === false && painter.stale && caughtUp)) {
         painter.stale = true;
         continue;
       }
       if (painter.onScreen === false && painter.stale) caughtUp = true;
+      if (painter.stale && painter.parts && painter.visible === false) {
+        this.catchUp(painter);
+        continue;
+      }
       painter.draw(ctx);
       painter.stale = false;
     }
-    if (this.painters.some((p) => p.stale)) this.drawWhenDragPauses();
+    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
     drawStatus(document.getElementById('status-card'), model, frame);

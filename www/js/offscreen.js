@@ -2,6 +2,9 @@
 // 60 fps). During a drag (changes less than DRAG_GAP apart, main.js) a painter whose section is off screen is
 // skipped and marked stale; it is drawn again as soon as it comes near the viewport, and every stale painter is
 // drawn once the drag pauses. Outside a drag everything is drawn as before (a seek, a step, a lone change, tests).
+// Two questions, two observers: `visible` (any pixel of the section in the viewport) decides what a drag skips —
+// a section just above the viewport is not seen, however close (the slider for the render delay sits with the
+// views 100–400 px above the screen); `onScreen` (within MARGIN) decides what is drawn ahead, as it scrolls in.
 
 /** Margin around the viewport that counts as on screen: a section scrolled in is drawn before it shows. */
 const MARGIN = '200px 0px';
@@ -12,11 +15,14 @@ const MARGIN = '200px 0px';
  */
 export function watchPainter(painter, element, shown) {
   painter.onScreen = true;
+  painter.visible = true;
   painter.stale = false;
   if (!element || !('IntersectionObserver' in window)) return;
-  new IntersectionObserver((entries) => {
-    const was = painter.onScreen;
-    painter.onScreen = entries.some((e) => e.isIntersecting);
-    if (painter.onScreen && !was && painter.stale) shown(painter);
-  }, { rootMargin: MARGIN }).observe(element);
+  const watch = (field, rootMargin) => new IntersectionObserver((entries) => {
+    const was = painter[field];
+    painter[field] = entries.some((e) => e.isIntersecting);
+    if (painter[field] && !was && painter.stale) shown(painter);
+  }, { rootMargin }).observe(element);
+  watch('onScreen', MARGIN);
+  watch('visible', '0px');
 }

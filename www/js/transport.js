@@ -71,10 +71,14 @@ export function buildTransport(root, api) {
   return {
     setPlaying,
     update(model) {
-      scrub.min = String(model.start);
-      scrub.max = String(model.end);
+      // Every frame while playing: only what differs is written (each write of a range's bounds restyles it).
+      const min = String(model.start);
+      const max = String(model.end);
+      if (scrub.min !== min) scrub.min = min;
+      if (scrub.max !== max) scrub.max = max;
       scrub.value = String(state.playhead);
-      time.textContent = t('transport.time', { t: state.playhead.toFixed(3), end: model.end.toFixed(2) });
+      const text = t('transport.time', { t: state.playhead.toFixed(3), end: model.end.toFixed(2) });
+      if (time.textContent !== text) time.textContent = text;
     },
   };
 }

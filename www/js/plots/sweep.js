@@ -61,15 +61,30 @@ export function mount(root, app) {
     return document.getElementById('control-renderDelay');
   }
 
+  let deferred = null;
   function schedule(model) {
+    clearTimeout(deferred);
+    deferred = null;
     const key = sweepKey(model.params);
-    if (key === sweep.key || key === pendingKey) return;
+    if (key === sweep.key || key === pendingKey) {
+      if (!pendingKey) fig.figure.dataset.sweep = 'ready'; // back to the curve shown (a deferral had marked it)
+      return;
+    }
+    // Dragged past while out of view (a slider drag with the plots half on screen): asked for once the drag
+    // pauses, so the worker is not kept busy (31 runs a change) for a curve nobody sees mid-drag.
+    if (app?.inDrag && !fig.isVisible()) {
+      fig.figure.dataset.sweep = 'pending';
+      deferred = setTimeout(() => schedule(app.model), app.dragGap);
+      return;
+    }
     pendingKey = key;
     fig.figure.dataset.sweep = 'pending';
     const settle = (points, error) => {
-      sweep = { key, points, error, version: sweep.version + 1 };
       pendingKey = null;
-      fig.figure.dataset.sweep = 'ready';
+      // The run moved on meanwhile (e.g. dragged back to where the curve was): never show this curve for it.
+      if (app.model && key !== sweepKey(app.model.params)) return schedule(app.model);
+      sweep = { key, points, error, version: sweep.version + 1 };
+      fig.figure.dataset.sweep = deferred ? 'pending' : 'ready';
       redrawSoon(app);
     };
     app.worker.request('sweep', 'sweep', { params: model.params, delays: DELAYS }).then(

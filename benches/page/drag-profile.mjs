@@ -1,0 +1,91 @@
+// Where a slider drag spends the main thread: one drag as drag.mjs does it (real mouse events, while playing),
+// recorded by Chromium's sampling profiler and by a DevTools timeline trace, then summed. Not part of
+// `cargo xtask bench-page`; a tool for finding what to cut.
+// Usage: node benches/page/drag-profile.mjs URL [slider=renderDelay] [out.json]
+import { writeFileSync } from 'node:fs';
+import { launch } from './load.mjs';
+import { drag } from './drag.mjs';
+
+const [url = 'http://127.0.0.1:8080/', id = 'renderDelay', out] = process.argv.slice(2);
+
+function instrument() {
+  window.__drag = { latencies: [], longTasks: [], active: false };
+  const d = window.__drag;
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (d.active) d.longTasks.push(e.duration); }).observe({ type: 'longtask' });
+  const channel = new MessageChannel();
+  let waiting = [];
+  channel.port1.onmessage = () => { const now = performance.now(); for (const s of waiting) d.latencies.push(now - s); waiting = []; };
+  let armed = false;
+  document.addEventListener('input', (event) => {
+    if (!d.active) return;
+    waiting.push(event.timeStamp);
+    if (armed) return;
+    armed = true;
+    requestAnimationFrame(() => { armed = false; channel.port2.postMessage(0); });
+  }, true);
+}
+
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await context.newPage();
+await page.addInitScript(instrument);
+await page.goto(url);
+await page.waitForFunction(() => document.documentElement.dataset.complete === 'true', null, { timeout: 60000 });
+await page.evaluate(() => { window.netcodeLab.app.state.playing = false; });
+await page.waitForTimeout(1000);
+const cdp = await context.newCDPSession(page);
+await cdp.send('Profiler.enable');
+await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+await cdp.send('Profiler.start');
+const events = [];
+cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing', transferMode: 'ReportEvents' });
+const result = await drag(page, id);
+await cdp.send('Tracing.end');
+await traced;
+const { profile } = await cdp.send('Profiler.stop');
+await browser.close();
+
+// Self time per function (ms), from the sampling profile.
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map();
+const dts = profile.timeDeltas;
+profile.samples.forEach((nodeId, i) => {
+  const n = byId.get(nodeId);
+  const f = n.callFrame;
+  const key = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  self.set(key, (self.get(key) ?? 0) + (dts[i] ?? 0) / 1000);
+});
+// Inclusive time per function: walk parents.
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const incl = new Map();
+profile.samples.forEach((nodeId, i) => {
+  const seen = new Set();
+  for (let id = nodeId; id !== undefined; id = parent.get(id)) {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    incl.set(key, (incl.get(key) ?? 0) + (dts[i] ?? 0) / 1000);
+  }
+});
+const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`).join('\n');
+
+// Main-thread timeline totals by event name (complete events on the renderer main thread).
+const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+const totals = new Map();
+const frames = [];
+for (const e of events) {
+  if (!main || e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || !e.dur) continue;
+  totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+}
+console.log('drag', id, JSON.stringify(result));
+console.log('\n-- main thread, trace events (total ms over the drag; nested events overlap) --');
+console.log(top(totals, 25));
+console.log('\n-- self time --');
+console.log(top(self, 40));
+console.log('\n-- inclusive time --');
+console.log(top(incl, 60));
+if (out) writeFileSync(out, JSON.stringify({ traceEvents: events }));
