@@ -106,18 +106,27 @@ impl SourceParams {
     }
 }
 
+/// The average of the drift samples, in order (`GetCurrentClockDifference`'s loop).
+fn mean(offsets: &[f64; NUM_CLOCKDRIFT_SAMPLES]) -> f64 {
+    offsets.iter().sum::<f64>() / NUM_CLOCKDRIFT_SAMPLES as f64
+}
+
 /// `CClockDriftMgr`, in seconds: keeps the client clock near the server tick of the packets it receives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClockDrift {
     pub client_time: Option<f64>,
     offsets: [f64; NUM_CLOCKDRIFT_SAMPLES],
+    /// The mean of `offsets` ([`ClockDrift::difference`]), summed again whenever they change rather than per frame
+    /// (they change on a packet, or when a frame scales them).
+    difference: f64,
     current: usize,
     pub snaps: u64,
 }
 
 impl Default for ClockDrift {
     fn default() -> Self {
-        ClockDrift { client_time: None, offsets: [0.0; NUM_CLOCKDRIFT_SAMPLES], current: 0, snaps: 0 }
+        let offsets = [0.0; NUM_CLOCKDRIFT_SAMPLES];
+        ClockDrift { client_time: None, offsets, difference: mean(&offsets), current: 0, snaps: 0 }
     }
 }
 
@@ -134,12 +143,13 @@ impl ClockDrift {
         };
         self.client_time = Some(client);
         self.offsets[self.current] = client - server_time;
+        self.difference = mean(&self.offsets);
         self.current = (self.current + 1) % NUM_CLOCKDRIFT_SAMPLES;
     }
 
     /// `GetCurrentClockDifference`: client minus server, averaged (seconds).
     pub fn difference(&self) -> f64 {
-        self.offsets.iter().sum::<f64>() / NUM_CLOCKDRIFT_SAMPLES as f64
+        self.difference
     }
 
     /// `GetClockAdjustmentAmount`: 0 at 10 ms off, rising to 0.2 s per second at 90 ms.
@@ -168,6 +178,7 @@ impl ClockDrift {
             for offset in &mut self.offsets {
                 *offset *= factor;
             }
+            self.difference = mean(&self.offsets);
         }
         input_frame_time + adjustment
     }
