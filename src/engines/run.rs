@@ -96,8 +96,11 @@ impl Keep {
 /// and extrapolation counts, and the lag sum.
 pub struct Scorer {
     kind: StrategyKind,
-    /// `None` when the track's metrics come from elsewhere (the run's own, [`score_all_own`]): only counted.
-    points: Option<ShownTrack>,
+    /// The shown points, for the track's metrics.
+    points: ShownTrack,
+    /// Whether `points` are gathered: not when the track's metrics come from elsewhere (the run's own,
+    /// [`score_all_own`]): then frames are only counted.
+    gather: bool,
     frames: usize,
     underruns: usize,
     extrapolated: usize,
@@ -110,7 +113,8 @@ impl Scorer {
     pub fn new(kind: StrategyKind, frames: usize) -> Self {
         Scorer {
             kind,
-            points: Some(ShownTrack::with_capacity(frames)),
+            points: ShownTrack::with_capacity(frames),
+            gather: true,
             frames: 0,
             underruns: 0,
             extrapolated: 0,
@@ -122,13 +126,13 @@ impl Scorer {
     /// A scorer for strategy `kind` that gathers its track in `track` (emptied first; its memory is reused).
     fn reusing(kind: StrategyKind, mut track: ShownTrack) -> Self {
         track.clear();
-        Scorer { points: Some(track), ..Scorer::counting(kind) }
+        Scorer { points: track, gather: true, ..Scorer::counting(kind) }
     }
 
     /// A scorer that only counts (underruns, extrapolations, the lag): the track's metrics are given to
     /// [`Scorer::finish_with`].
     fn counting(kind: StrategyKind) -> Self {
-        Scorer { points: None, ..Scorer::new(kind, 0) }
+        Scorer { gather: false, ..Scorer::new(kind, 0) }
     }
 
     /// Mean of (true server now − render time) over the frames pushed so far, NaN when none was finite.
@@ -142,7 +146,7 @@ impl Scorer {
 
     /// One frame `dt` seconds long, when the true server time was `server_now`, in which the strategy showed
     /// `shown`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
         self.underruns += usize::from(shown.mode.is_underrun());
         self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
@@ -152,9 +156,9 @@ impl Scorer {
             self.lag_n += 1;
         }
         self.frames += 1;
-        if let Some(points) = &mut self.points {
+        if self.gather {
             let position = shown.position.filter(|p| p.is_finite());
-            points.push(position.map(|pos| Point { dt, server_now, pos }));
+            self.points.push(position.map(|pos| Point { dt, server_now, pos }));
         }
     }
 
@@ -165,7 +169,7 @@ impl Scorer {
 
     /// [`Scorer::finish`], handing back the gathered track's memory for the next scorer ([`Scorer::reusing`]).
     fn finish_keeping(mut self, truth: &TruthTrack) -> (StrategyMetrics, ShownTrack) {
-        let points = self.points.take().unwrap_or_default();
+        let points = std::mem::take(&mut self.points);
         let track = metrics_of_track(&points, truth, self.mean_lag());
         (self.finish_with(track), points)
     }

@@ -407,3 +407,37 @@ impl Smoother for Source {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The difference is kept rather than summed per frame: after every packet and every frame (which may scale the
+    /// samples) it must be, bit for bit, the mean of the samples as `GetCurrentClockDifference` sums them. A sample
+    /// changed without the mean being summed again (a packet, a snap that clears them, a frame that scales them)
+    /// turns it red.
+    #[test]
+    fn the_kept_difference_is_the_mean_of_the_samples() {
+        let mut clock = ClockDrift::default();
+        assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits());
+        let (tick, mut server) = (1.0 / 20.0, 0.0);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut scaled = 0;
+        for i in 0..2000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let jitter = ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.06;
+            // A late packet now and then (the client ahead: the frames scale the samples down), a jump (a snap).
+            server += tick + if i % 97 == 0 { 0.4 } else { jitter };
+            clock.set_server_tick(server);
+            assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits(), "packet {i}");
+            for _ in 0..3 {
+                let before = clock.offsets;
+                clock.client_time = clock.client_time.map(|c| c + clock.adjust_frame_time(1.0 / 60.0, tick));
+                scaled += usize::from(before != clock.offsets);
+                assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits(), "frame after packet {i}");
+            }
+        }
+        assert!(clock.snaps > 5, "snaps: {}", clock.snaps);
+        assert!(scaled > 100, "frames that scaled the samples: {scaled}");
+    }
+}

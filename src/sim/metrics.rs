@@ -512,6 +512,79 @@ mod tests {
         }
     }
 
+    /// The per-frame pass as it was over a slot per frame (`None` where nothing is shown; a `None` ends a run of
+    /// shown frames): the model [`metrics_of_track`] must equal, which reads the shown points and their breaks.
+    fn plain_pass(points: &[Option<Point>], truth: &TruthTrack, tau: f64) -> (f64, f64, u64, u64, f64) {
+        let (mut sum_sq, mut max, mut stalls, mut snaps, mut jerk_sum, mut jerk_n) = (0.0, 0.0f64, 0, 0, 0.0, 0);
+        let (mut shown, mut run) = (Vec::<Point>::new(), 0usize);
+        for p in points {
+            let Some(d) = p else {
+                run = 0;
+                continue;
+            };
+            let td = truth.at(d.server_now - tau);
+            let e = (d.pos - td).length();
+            (sum_sq, max) = (sum_sq + e * e, max.max(e));
+            if run >= 3 {
+                let [a, b, c] = [shown[shown.len() - 3], shown[shown.len() - 2], shown[shown.len() - 1]];
+                let (step, truth_step) = (d.pos - c.pos, td - truth.at(c.server_now - tau));
+                stalls += u64::from(step.length() < STILL && truth_step.length() > 10.0 * STILL);
+                snaps += u64::from((step - truth_step).length() > SNAP_DISTANCE);
+                if d.dt > 0.0 && (b.dt - d.dt).abs() < 1e-9 && (c.dt - d.dt).abs() < 1e-9 {
+                    let third = d.pos - c.pos * 3.0 + b.pos * 3.0 - a.pos;
+                    jerk_sum += (third.length() / d.dt.powi(3)).powi(2);
+                    jerk_n += 1;
+                }
+            }
+            shown.push(*d);
+            run += 1;
+        }
+        let n = shown.len().max(1) as f64;
+        let jerk = if jerk_n > 0 { (jerk_sum / jerk_n as f64).sqrt() } else { 0.0 };
+        ((sum_sq / n).sqrt(), max, stalls, snaps, jerk)
+    }
+
+    /// A track gathered as its shown points and the breaks between runs is scored, bit for bit, as the frames with
+    /// a slot each are: gaps at the start, the end, single and long, on every motion script. Runs joined across a
+    /// gap (a break not kept, or kept one point off) turn the stalls, snaps or jerk red; a shown share over the
+    /// shown points instead of all frames turns `shown` red.
+    #[test]
+    fn the_shown_points_and_their_breaks_score_as_the_frames_do() {
+        for (k, script) in MotionScript::ALL.into_iter().enumerate() {
+            let truth = TruthTrack::new(script, 120.0);
+            let mut frames: Vec<Option<Point>> =
+                late_track(&truth, 0.12, 4.0, 1500, k as u64).into_iter().map(Some).collect();
+            // A jumpy stretch (snaps), a frozen one (stalls), and gaps of every kind.
+            for (i, f) in frames.iter_mut().enumerate().skip(300).take(40) {
+                if let Some(p) = f {
+                    p.pos = p.pos + Vec2::new(if i % 2 == 0 { 15.0 } else { -15.0 }, 0.0);
+                }
+            }
+            let frozen = frames[700].unwrap().pos;
+            for f in frames.iter_mut().skip(700).take(30).flatten() {
+                f.pos = frozen;
+            }
+            for gap in [0..3, 100..101, 205..206, 207..208, 500..560, 903..904, 1490..1500] {
+                for f in &mut frames[gap] {
+                    *f = None;
+                }
+            }
+            let metrics = metrics_of(&frames, &truth, 0.1);
+            let (rms, max, stalls, snaps, jerk) = plain_pass(&frames, &truth, metrics.added_latency);
+            assert_eq!(
+                (metrics.rms_error.to_bits(), metrics.max_error.to_bits(), metrics.stalls, metrics.snaps),
+                (rms.to_bits(), max.to_bits(), stalls, snaps),
+                "{script:?}"
+            );
+            assert_eq!(metrics.jerk.to_bits(), jerk.to_bits(), "{script:?}");
+            assert!(metrics.stalls > 10 && metrics.snaps > 10, "{script:?}: {metrics:?}");
+            let shown = frames.iter().flatten().count();
+            assert_eq!(metrics.shown, shown as f64 / 1500.0);
+            let refs: Vec<&Point> = frames.iter().flatten().collect();
+            assert_eq!(metrics.added_latency.to_bits(), plain_best_shift(&refs, &truth, 0.1).to_bits());
+        }
+    }
+
     /// Where every shift fits equally well (an entity standing still), the plain scan keeps its first grid point,
     /// `guess − 0.3`; the outward scan, which starts at the guess, must give way to it.
     #[test]
