@@ -242,14 +242,14 @@ pub fn metrics_of_track(track: &ShownTrack, truth: &TruthTrack, guess: f64) -> T
     // One pass in frame order: each shown frame against the truth τ before it (evaluated once), and every four
     // consecutive shown frames (a, b, c, d) for the stall, snap and jerk of the step c → d. The frames just
     // before this one are kept as the few numbers these read (positions of a, b, c; the lengths of b and c; c's
-    // truth), not as whole points; `run` counts the shown frames in a row (an unshown frame starts a new run).
+    // truth), not as whole points; `run` counts the shown frames in a row before this one (an unshown frame starts a
+    // new run).
     let (mut sum_sq, mut max) = (0.0, 0.0f64);
     let (mut jerk_sum, mut jerk_n) = (0.0, 0usize);
     let (mut pos_a, mut pos_b, mut pos_c, mut truth_c) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
     let (mut dt_b, mut dt_c) = (0.0, 0.0);
     for r in track.runs() {
-        let mut run = 0usize;
-        for d in r {
+        for (run, d) in r.iter().enumerate() {
             let td = truth.at(d.server_now - tau);
             let e = (d.pos - td).length();
             (sum_sq, max) = (sum_sq + e * e, max.max(e));
@@ -271,7 +271,6 @@ pub fn metrics_of_track(track: &ShownTrack, truth: &TruthTrack, guess: f64) -> T
             }
             (pos_a, pos_b, pos_c, truth_c) = (pos_b, pos_c, d.pos, td);
             (dt_b, dt_c) = (dt_c, d.dt);
-            run += 1;
         }
     }
     metrics.rms_error = (sum_sq / shown as f64).sqrt();
@@ -557,7 +556,7 @@ mod tests {
             // A jumpy stretch (snaps), a frozen one (stalls), and gaps of every kind.
             for (i, f) in frames.iter_mut().enumerate().skip(300).take(40) {
                 if let Some(p) = f {
-                    p.pos = p.pos + Vec2::new(if i % 2 == 0 { 15.0 } else { -15.0 }, 0.0);
+                    p.pos += Vec2::new(if i % 2 == 0 { 15.0 } else { -15.0 }, 0.0);
                 }
             }
             let frozen = frames[700].unwrap().pos;
