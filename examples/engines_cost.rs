@@ -6,7 +6,8 @@
 //!     target/release/examples/engines_cost WHAT
 //! ```
 //! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `rerun` (what the page's
-//! `setParams` does on a new seed: the whole window re-run, no metrics — bench.html's first row), `scored` (every strategy
+//! `setParams` does on a new seed: the whole window re-run, no metrics — bench.html's first row), `rerun-metrics`
+//! (the same and its metrics: what the page does on a change), `scored` (every strategy
 //! replays that run's client inputs and is scored, `playground`'s track taken from the run's metrics, which the
 //! full re-simulation computed: `score_all_own`), `scored-frames` (the same, `playground` scored from the run's
 //! frames: `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
@@ -46,6 +47,13 @@ fn measured(what: &str, params: &SimParams, sim: &mut Simulation, run_metrics: &
             sim.rerun(black_box(&next)).unwrap();
             sim.recording().frames.len()
         }
+        "rerun-metrics" => {
+            // The re-run and its metrics: what the page does on a change (criterion's
+            // `rerun_60s_everything_metrics`, bench.html's second row).
+            let next = SimParams { seed: params.seed + 1, ..params.clone() };
+            sim.rerun(black_box(&next)).unwrap();
+            sim.metrics().frames
+        }
         "scored" => {
             let own = OwnRun { frames: &sim.recording().frames, metrics: Some(run_metrics) };
             score_all_own(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(own)).unwrap().len()
@@ -60,7 +68,9 @@ fn measured(what: &str, params: &SimParams, sim: &mut Simulation, run_metrics: &
         "drawn" => {
             all(Keep::ROWS, &[StrategyKind::Mirror, StrategyKind::Ngo, StrategyKind::Source, StrategyKind::Geckos])
         }
-        other => panic!("unknown `{other}` (sim, rerun, scored, scored-frames, scored-replaying, replayed, drawn)"),
+        other => panic!(
+            "unknown `{other}` (sim, rerun, rerun-metrics, scored, scored-frames, scored-replaying, replayed, drawn)"
+        ),
     }
 }
 

@@ -22,6 +22,9 @@
 //! - The seeds' references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
 //!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
+//! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
+//!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
+//!   read in place by the metrics), so a league column makes one track allocation, not nine.
 //! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
 //!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
 //!
@@ -32,7 +35,7 @@ use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::geom::Vec2;
 use crate::param::ParamError;
-use crate::sim::metrics::{metrics_of, Point, RemoteMetrics, TrackMetrics};
+use crate::sim::metrics::{metrics_of_track, Point, RemoteMetrics, ShownTrack, TrackMetrics};
 use crate::sim::record::frame;
 use crate::sim::remote::ClientInput;
 use crate::sim::timeline::Timeline;
@@ -93,8 +96,11 @@ impl Keep {
 /// and extrapolation counts, and the lag sum.
 pub struct Scorer {
     kind: StrategyKind,
-    /// `None` when the track's metrics come from elsewhere (the run's own, [`score_all_own`]): only counted.
-    points: Option<Vec<Option<Point>>>,
+    /// The shown points, for the track's metrics.
+    points: ShownTrack,
+    /// Whether `points` are gathered: not when the track's metrics come from elsewhere (the run's own,
+    /// [`score_all_own`]): then frames are only counted.
+    gather: bool,
     frames: usize,
     underruns: usize,
     extrapolated: usize,
@@ -107,7 +113,8 @@ impl Scorer {
     pub fn new(kind: StrategyKind, frames: usize) -> Self {
         Scorer {
             kind,
-            points: Some(Vec::with_capacity(frames)),
+            points: ShownTrack::with_capacity(frames),
+            gather: true,
             frames: 0,
             underruns: 0,
             extrapolated: 0,
@@ -116,10 +123,16 @@ impl Scorer {
         }
     }
 
+    /// A scorer for strategy `kind` that gathers its track in `track` (emptied first; its memory is reused).
+    fn reusing(kind: StrategyKind, mut track: ShownTrack) -> Self {
+        track.clear();
+        Scorer { points: track, gather: true, ..Scorer::counting(kind) }
+    }
+
     /// A scorer that only counts (underruns, extrapolations, the lag): the track's metrics are given to
     /// [`Scorer::finish_with`].
     fn counting(kind: StrategyKind) -> Self {
-        Scorer { points: None, ..Scorer::new(kind, 0) }
+        Scorer { gather: false, ..Scorer::new(kind, 0) }
     }
 
     /// Mean of (true server now − render time) over the frames pushed so far, NaN when none was finite.
@@ -133,7 +146,7 @@ impl Scorer {
 
     /// One frame `dt` seconds long, when the true server time was `server_now`, in which the strategy showed
     /// `shown`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
         self.underruns += usize::from(shown.mode.is_underrun());
         self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
@@ -143,16 +156,22 @@ impl Scorer {
             self.lag_n += 1;
         }
         self.frames += 1;
-        if let Some(points) = &mut self.points {
+        if self.gather {
             let position = shown.position.filter(|p| p.is_finite());
-            points.push(position.map(|pos| Point { dt, server_now, pos }));
+            self.points.push(position.map(|pos| Point { dt, server_now, pos }));
         }
     }
 
     /// The metrics of the frames pushed, against `truth`.
     pub fn finish(self, truth: &TruthTrack) -> StrategyMetrics {
-        let track = metrics_of(self.points.as_deref().unwrap_or(&[]), truth, self.mean_lag());
-        self.finish_with(track)
+        self.finish_keeping(truth).0
+    }
+
+    /// [`Scorer::finish`], handing back the gathered track's memory for the next scorer ([`Scorer::reusing`]).
+    fn finish_keeping(mut self, truth: &TruthTrack) -> (StrategyMetrics, ShownTrack) {
+        let points = std::mem::take(&mut self.points);
+        let track = metrics_of_track(&points, truth, self.mean_lag());
+        (self.finish_with(track), points)
     }
 
     /// The metrics of the frames pushed, the track's being `track`.
@@ -230,6 +249,42 @@ pub fn run(
 ) -> Result<StrategyRun, ParamError> {
     let mut smoother = setup.build(kind)?;
     Ok(drive(kind, smoother.as_mut(), inputs, map, truth, keep))
+}
+
+/// Scores one strategy after another on one run's client inputs, sharing what does not depend on the strategy: the
+/// count of frames, and one [`ShownTrack`] whose memory every strategy's track reuses (a 60 s track is ~115 KB;
+/// nine of them were nine allocations, and as many page faults, per league column).
+pub struct Scoring<'a> {
+    inputs: &'a [ClientInput],
+    map: &'a TimeMap,
+    truth: &'a TruthTrack,
+    frames: usize,
+    track: ShownTrack,
+}
+
+impl<'a> Scoring<'a> {
+    pub fn new(inputs: &'a [ClientInput], map: &'a TimeMap, truth: &'a TruthTrack) -> Self {
+        let frames = inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count();
+        Scoring { inputs, map, truth, frames, track: ShownTrack::with_capacity(frames) }
+    }
+
+    /// Frame inputs in the log.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// `kind` built from `setup`, replayed and scored: the metrics [`run`] with [`Keep::METRICS`] gives.
+    pub fn score(&mut self, setup: &Setup, kind: StrategyKind) -> Result<StrategyMetrics, ParamError> {
+        let mut smoother = setup.build(kind)?;
+        let mut scorer = Scorer::reusing(kind, std::mem::take(&mut self.track));
+        let map = self.map;
+        replay(smoother.as_mut(), self.inputs, |tick, shown| {
+            scorer.push(tick.dt, map.server_of_local(tick.local), shown)
+        });
+        let (metrics, track) = scorer.finish_keeping(self.truth);
+        self.track = track;
+        Ok(metrics)
+    }
 }
 
 /// How the run's own frames say what the `playground` strategy shows: its render time and position, with the
@@ -347,11 +402,8 @@ pub fn score_all_own(
     truth: &TruthTrack,
     own: Option<OwnRun>,
 ) -> Result<Vec<StrategyMetrics>, ParamError> {
-    let covers = |own: &OwnRun| {
-        let frames = own.frames;
-        frames.dropped() == 0 && frames.len() == inputs.iter().filter(|i| matches!(i, ClientInput::Frame(_))).count()
-    };
-    let own = own.filter(covers);
+    let mut scoring = Scoring::new(inputs, map, truth);
+    let own = own.filter(|own| own.frames.dropped() == 0 && own.frames.len() == scoring.frames());
     kinds
         .iter()
         .map(|&kind| match (kind, own) {
@@ -359,7 +411,7 @@ pub fn score_all_own(
                 Ok(score_frames_with(frames, truth, metrics))
             }
             (StrategyKind::Playground, Some(OwnRun { frames, metrics: None })) => Ok(score_frames(frames, truth)),
-            _ => Ok(run(setup, kind, inputs, map, truth, Keep::METRICS)?.metrics.expect("scored")),
+            _ => scoring.score(setup, kind),
         })
         .collect()
 }

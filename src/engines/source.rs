@@ -106,18 +106,27 @@ impl SourceParams {
     }
 }
 
+/// The average of the drift samples, in order (`GetCurrentClockDifference`'s loop).
+fn mean(offsets: &[f64; NUM_CLOCKDRIFT_SAMPLES]) -> f64 {
+    offsets.iter().sum::<f64>() / NUM_CLOCKDRIFT_SAMPLES as f64
+}
+
 /// `CClockDriftMgr`, in seconds: keeps the client clock near the server tick of the packets it receives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClockDrift {
     pub client_time: Option<f64>,
     offsets: [f64; NUM_CLOCKDRIFT_SAMPLES],
+    /// The mean of `offsets` ([`ClockDrift::difference`]), summed again whenever they change rather than per frame
+    /// (they change on a packet, or when a frame scales them).
+    difference: f64,
     current: usize,
     pub snaps: u64,
 }
 
 impl Default for ClockDrift {
     fn default() -> Self {
-        ClockDrift { client_time: None, offsets: [0.0; NUM_CLOCKDRIFT_SAMPLES], current: 0, snaps: 0 }
+        let offsets = [0.0; NUM_CLOCKDRIFT_SAMPLES];
+        ClockDrift { client_time: None, offsets, difference: mean(&offsets), current: 0, snaps: 0 }
     }
 }
 
@@ -134,12 +143,13 @@ impl ClockDrift {
         };
         self.client_time = Some(client);
         self.offsets[self.current] = client - server_time;
+        self.difference = mean(&self.offsets);
         self.current = (self.current + 1) % NUM_CLOCKDRIFT_SAMPLES;
     }
 
     /// `GetCurrentClockDifference`: client minus server, averaged (seconds).
     pub fn difference(&self) -> f64 {
-        self.offsets.iter().sum::<f64>() / NUM_CLOCKDRIFT_SAMPLES as f64
+        self.difference
     }
 
     /// `GetClockAdjustmentAmount`: 0 at 10 ms off, rising to 0.2 s per second at 90 ms.
@@ -168,6 +178,7 @@ impl ClockDrift {
             for offset in &mut self.offsets {
                 *offset *= factor;
             }
+            self.difference = mean(&self.offsets);
         }
         input_frame_time + adjustment
     }
@@ -394,5 +405,39 @@ impl Smoother for Source {
             Some((position, mode)) => Shown::at(position, target, mode),
             None => Shown::NOTHING,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The difference is kept rather than summed per frame: after every packet and every frame (which may scale the
+    /// samples) it must be, bit for bit, the mean of the samples as `GetCurrentClockDifference` sums them. A sample
+    /// changed without the mean being summed again (a packet, a snap that clears them, a frame that scales them)
+    /// turns it red.
+    #[test]
+    fn the_kept_difference_is_the_mean_of_the_samples() {
+        let mut clock = ClockDrift::default();
+        assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits());
+        let (tick, mut server) = (1.0 / 20.0, 0.0);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut scaled = 0;
+        for i in 0..2000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let jitter = ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.06;
+            // A late packet now and then (the client ahead: the frames scale the samples down), a jump (a snap).
+            server += tick + if i % 97 == 0 { 0.4 } else { jitter };
+            clock.set_server_tick(server);
+            assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits(), "packet {i}");
+            for _ in 0..3 {
+                let before = clock.offsets;
+                clock.client_time = clock.client_time.map(|c| c + clock.adjust_frame_time(1.0 / 60.0, tick));
+                scaled += usize::from(before != clock.offsets);
+                assert_eq!(clock.difference().to_bits(), mean(&clock.offsets).to_bits(), "frame after packet {i}");
+            }
+        }
+        assert!(clock.snaps > 5, "snaps: {}", clock.snaps);
+        assert!(scaled > 100, "frames that scaled the samples: {scaled}");
     }
 }

@@ -11,7 +11,7 @@
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
 
-use crate::engines::run::{run, FrameModes, Keep, Scorer, StrategyMetrics};
+use crate::engines::run::{FrameModes, Scorer, Scoring, StrategyMetrics};
 use crate::engines::{Setup, StrategyKind, Stream};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
@@ -131,11 +131,12 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         let mut own = own.map(|scorer| scorer.finish(&truth));
         let setup = setup(&p, network.preset);
         let first = cells.len();
+        let mut scoring = Scoring::new(&inputs, &map, &truth);
         for &kind in strategies {
             let scored = if kind == StrategyKind::Playground { own.take() } else { None };
             let metrics = match scored {
                 Some(metrics) => metrics,
-                None => run(&setup, kind, &inputs, &map, &truth, Keep::METRICS)?.metrics.expect("scored"),
+                None => scoring.score(&setup, kind)?,
             };
             cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
         }
