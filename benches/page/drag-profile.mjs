@@ -4,26 +4,9 @@
 // Usage: node benches/page/drag-profile.mjs URL [slider=renderDelay] [out.json]
 import { writeFileSync } from 'node:fs';
 import { launch } from './load.mjs';
-import { drag } from './drag.mjs';
+import { drag, instrument } from './drag.mjs';
 
 const [url = 'http://127.0.0.1:8080/', id = 'renderDelay', out] = process.argv.slice(2);
-
-function instrument() {
-  window.__drag = { latencies: [], longTasks: [], active: false };
-  const d = window.__drag;
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (d.active) d.longTasks.push(e.duration); }).observe({ type: 'longtask' });
-  const channel = new MessageChannel();
-  let waiting = [];
-  channel.port1.onmessage = () => { const now = performance.now(); for (const s of waiting) d.latencies.push(now - s); waiting = []; };
-  let armed = false;
-  document.addEventListener('input', (event) => {
-    if (!d.active) return;
-    waiting.push(event.timeStamp);
-    if (armed) return;
-    armed = true;
-    requestAnimationFrame(() => { armed = false; channel.port2.postMessage(0); });
-  }, true);
-}
 
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

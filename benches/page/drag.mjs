@@ -7,7 +7,7 @@
 // the playback (main.js `playOnFirstInteraction`), as they would for a reader: the drag is measured while playing.
 
 /** Installed before the page's own scripts: collects input → next-frame latencies and long tasks. */
-function instrument() {
+export function instrument() {
   window.__drag = { latencies: [], longTasks: [], active: false };
   const d = window.__drag;
   new PerformanceObserver((list) => {

@@ -28,8 +28,8 @@ function watchReady() {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready', 'data-failed'] });
 }
 
-/** One cold load of `url` under `condition`: `{ms, bytes, requests}`. */
-export async function loadOnce(browser, url, condition) {
+/** A phone-sized page with the cache off, under `condition` (network and CPU emulation; none when absent). */
+export async function emulatedPage(browser, condition) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -41,6 +41,12 @@ export async function loadOnce(browser, url, condition) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
   }
+  return { context, page, cdp };
+}
+
+/** One cold load of `url` under `condition`: `{ms, bytes, requests}`. */
+export async function loadOnce(browser, url, condition) {
+  const { context, page, cdp } = await emulatedPage(browser, condition);
   // Every finished request with its finishing moment on the wall clock: the protocol's timestamps are monotonic
   // seconds, mapped to wall time through the (timestamp, wallTime) pair every request starts with. Only what
   // finished before the page said it was ready counts — what the page fetches after its first frame (the full

@@ -10,7 +10,7 @@
 // A benchmark tool, not a test. Usage:
 //   node benches/page/trace.mjs URL [unthrottled|fast-4g|slow-4g] [--min 5] [--json FILE] [--wait 4000] [--profile]
 import { writeFileSync } from 'node:fs';
-import { launch, CONDITIONS } from './load.mjs';
+import { launch, emulatedPage, CONDITIONS } from './load.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -30,17 +30,7 @@ const CATEGORIES = [
 ].join(',');
 
 const browser = await launch();
-const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-const page = await context.newPage();
-const cdp = await context.newCDPSession(page);
-await cdp.send('Network.enable');
-await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-if (condition) {
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: condition.latency, downloadThroughput: condition.down / 8, uploadThroughput: condition.up / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: condition.cpu });
-}
+const { context, page, cdp } = await emulatedPage(browser, condition);
 const wire = new Map();
 cdp.on('Network.loadingFinished', (e) => wire.set(e.requestId, e.encodedDataLength));
 const events = [];
