@@ -9,7 +9,7 @@
 //!  LocalPipeline   your inputs → Link → server → Link → reconcile → smoothing     (local.rs)
 //!      │
 //!      ▼
-//!  Recording (bounded timelines: frames, snapshots, batches, corrections, rtt)  ─► metrics.rs, the page
+//!  Recording (bounded timelines: frames, snapshots, batches, corrections, rtt)  ─► metrics/, the page
 //! ```
 //! Every random draw comes from a stream seeded by `(seed, purpose)`, so changing any parameter re-runs the
 //! whole window with the same packets lost and the same jitter: comparisons are fair. Nothing here reads a
