@@ -246,6 +246,7 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
     app.transport.setPlaying(false);
     app.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
     app.seek(6);
+    app.drawDeferred(); // the comparison below the fold has a drawing to keep (main.js `deferred`)
     window.scrollTo(0, 0);
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage, waitReady, canvasStats, screenshot } from './harness.mjs';
+import { launch, openPage, waitReady, canvasStats, figuresDrawn, screenshot } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -20,6 +20,7 @@ async function fingerprint(page) {
   // The delay sweep arrives from the simulation worker a moment after the run: wait for it too.
   await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp
     && document.getElementById('plot-sweep')?.dataset.sweep !== 'pending');
+  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: main.js `deferred`)
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
     const model = window.netcodeLab.model();
