@@ -2,7 +2,7 @@
 // nothing shifts while the page builds itself, and the simulation worker drops results a newer request overtook.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -157,6 +157,7 @@ test('the sweep plot is drawn from the worker: the main thread never runs a swee
     before: (p) => p.addInitScript(() => { window.__mainSweeps = 0; }),
   });
   await waitReady(page);
+  await figuresDrawn(page); // the sweep asks for its curve as it is first drawn (main.js `deferred`)
   await page.evaluate(() => {
     const pg = window.netcodeLab.model().pg;
     const sweep = pg.sweep.bind(pg);

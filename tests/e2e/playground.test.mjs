@@ -18,9 +18,9 @@ async function freeze(page, t = 5) {
 /** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
   // The delay sweep arrives from the simulation worker a moment after the run: wait for it too.
+  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: main.js `deferred`)
   await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp
     && document.getElementById('plot-sweep')?.dataset.sweep !== 'pending');
-  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: main.js `deferred`)
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
     const model = window.netcodeLab.model();
