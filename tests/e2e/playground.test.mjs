@@ -264,6 +264,7 @@ test('the status card says the buffer depth in snapshots and the clock\'s jumps 
 test('the clock plot draws the adaptive controller that is on; the network steps are disturbances', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
+  await figuresDrawn(page); // the clock plot says which controller it drew once it has drawn (main.js `deferred`)
   const controller = () => page.$eval('#plot-clock', (e) => e.dataset.controller);
   const checksum = async () => (await canvasStats(page, '#plot-clock .plot-static')).checksum;
   assert.equal(await controller(), 'fixed');
