@@ -6,7 +6,7 @@
 // its cells in place (a rebuilt table was a layout and paint of the whole table after every change).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -32,6 +32,7 @@ test('a held slider drag: one run per frame, each painter drawn at most once a f
   const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
   await waitReady(page);
   await page.waitForFunction(() => document.getElementById('league').dataset.state === 'ready');
+  await figuresDrawn(page); // every painter shows a run before the drag (the figures below the fold: main.js `deferred`)
   await page.waitForSelector('#plot-sweep[data-sweep="ready"]');
   const slider = page.locator('#control-renderDelay');
   await slider.scrollIntoViewIfNeeded();

@@ -44,8 +44,22 @@ export async function waitReady(page) {
   if (failed) throw new Error(`page failed: ${await page.textContent('#banner')}`);
 }
 
+/**
+ * Figures below the fold are drawn only as they come near the viewport (main.js `deferred`, offscreen.js): waits
+ * for those near it now (drawn by the page itself, one figure per task, as they scroll in), then has the page draw
+ * those still far off screen (`drawDeferred`, as a figure's PNG does), so a canvas read next shows this run.
+ */
+export async function figuresDrawn(page) {
+  await page.waitForFunction(() => {
+    const painters = window.netcodeLab?.app?.painters;
+    return !painters || !painters.some((p) => p.deferred && (p.onScreen || p.catchingUp));
+  });
+  await page.evaluate(() => window.netcodeLab?.app?.drawDeferred?.());
+}
+
 /** Pixels of a canvas that are not transparent, and a checksum that changes when the drawing changes. */
 export async function canvasStats(page, selector) {
+  await figuresDrawn(page);
   return page.$eval(selector, (canvas) => {
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
     let painted = 0;

@@ -2,7 +2,7 @@
 // nothing shifts while the page builds itself, and the simulation worker drops results a newer request overtook.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -157,6 +157,7 @@ test('the sweep plot is drawn from the worker: the main thread never runs a swee
     before: (p) => p.addInitScript(() => { window.__mainSweeps = 0; }),
   });
   await waitReady(page);
+  await figuresDrawn(page); // the sweep asks for its curve as it is first drawn (main.js `deferred`)
   await page.evaluate(() => {
     const pg = window.netcodeLab.model().pg;
     const sweep = pg.sweep.bind(pg);
@@ -246,6 +247,7 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
     app.transport.setPlaying(false);
     app.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
     app.seek(6);
+    app.drawDeferred(); // the comparison below the fold has a drawing to keep (main.js `deferred`)
     window.scrollTo(0, 0);
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage, waitReady, canvasStats, screenshot } from './harness.mjs';
+import { launch, openPage, waitReady, canvasStats, figuresDrawn, screenshot } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -18,6 +18,7 @@ async function freeze(page, t = 5) {
 /** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
   // The delay sweep arrives from the simulation worker a moment after the run: wait for it too.
+  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: main.js `deferred`)
   await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp
     && document.getElementById('plot-sweep')?.dataset.sweep !== 'pending');
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -263,6 +264,7 @@ test('the status card says the buffer depth in snapshots and the clock\'s jumps 
 test('the clock plot draws the adaptive controller that is on; the network steps are disturbances', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
+  await figuresDrawn(page); // the clock plot says which controller it drew once it has drawn (main.js `deferred`)
   const controller = () => page.$eval('#plot-clock', (e) => e.dataset.controller);
   const checksum = async () => (await canvasStats(page, '#plot-clock .plot-static')).checksum;
   assert.equal(await controller(), 'fixed');

@@ -2,7 +2,7 @@
 // the render-delay trade-off sets the Render delay slider (click and keys), and nothing logs an error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, canvasStats, screenshot } from './harness.mjs';
+import { launch, openPage, waitReady, canvasStats, figuresDrawn, screenshot } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -15,6 +15,7 @@ const FIGURES = ['#plot-extrapolation', '#plot-decay', '#plot-sweep', '#plot-clo
  * measured like `canvasStats` (painted pixels and a checksum that changes when the picture changes).
  */
 async function figureStats(page, figure) {
+  await figuresDrawn(page);
   return page.$eval(figure, (fig) => {
     const [base, overlay] = fig.querySelectorAll('canvas');
     const c = document.createElement('canvas');
@@ -43,6 +44,7 @@ async function openAt(t, options = {}) {
     app.state.playing = false;
     app.seek(at);
   }, t);
+  await figuresDrawn(opened.page); // the sweep asks for its curve as it is first drawn (main.js `deferred`)
   await opened.page.waitForSelector('#plot-sweep[data-sweep="ready"]');
   await redraw(opened.page);
   return opened;

@@ -101,6 +101,7 @@ export function composePng(app, layers) {
 }
 
 function download(app, name, layers) {
+  app.drawDeferred?.(); // a figure below the fold may not have been drawn yet (main.js `deferred`)
   const { canvas, caption, captionTop } = composePng(app, layers);
   const file = `netcode-lab-${name}-seed${app.model.params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.

@@ -155,10 +155,11 @@ class App {
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
-      // Only the newcomer is drawn, in a task of its own, and joins the frame loop as it has drawn: the views and
-      // lanes already show this run (redrawing them too made each mount one long task — Lighthouse's blocking time).
-      await nextTask();
-      await this.drawOne(painter);
+      // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
+      // and lanes already show this run, and a figure far below the fold drawn at load was one long task per figure
+      // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
+      // it by, `watch` draws it as it scrolls in (one figure per task), `drawDeferred` at once (a PNG, the tests).
+      painter.deferred = true;
       this.painters.push(painter);
       this.watch(painter, document.getElementById(section));
     }
@@ -202,6 +203,7 @@ class App {
 
   /** A painter's section: skipped during a drag while off screen, drawn as it comes into view (offscreen.js). */
   watch(painter, element) {
+    if (painter.deferred) painter.onScreen = painter.visible = false; // until its observer says otherwise
     watchPainter(painter, element, () => {
       if (this.state.playing) return; // the next frame draws it
       this.drawOwed = true;
@@ -508,6 +510,22 @@ class App {
   }
 
   /**
+   * Draws every painter still waiting for its first drawing (`deferred`, far off screen since the load) now, in
+   * this task: for what reads their canvases without scrolling to them (a figure's PNG, the end-to-end tests).
+   * Returns how many it drew.
+   */
+  drawDeferred() {
+    const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
+    if (!waiting.length) return 0;
+    const ctx = this.scene(true);
+    for (const painter of waiting) {
+      painter.draw(ctx);
+      painter.deferred = painter.stale = false;
+    }
+    return waiting.length;
+  }
+
+  /**
    * Brings a stale painter of several figures (the plots), out of view, to the current run after a drag: one
    * figure per task, so catching up is never one long task (four static layers at once were 40–60 ms of CPU).
    * A drag or a new run meanwhile leaves it stale, for the next catch-up.
@@ -525,7 +543,7 @@ class App {
       part.draw(this.scene(true));
     }
     painter.catchingUp = false;
-    if (done) painter.stale = false;
+    if (done) painter.stale = painter.deferred = false;
     else this.drawWhenDragPauses();
   }
 
@@ -546,18 +564,22 @@ class App {
     for (const painter of this.painters) {
       if (model.imported && painter.simulationOnly) continue;
       if (painter.catchingUp) continue; // its figures are being drawn, one per task (`catchUp`)
+      if (painter.deferred && painter.onScreen === false) { // never drawn yet, far off screen: `watch` draws it
+        painter.stale = false; // nothing drawn to be out of date
+        continue;
+      }
       // A drag skips what the reader cannot see now (`visible`); paused, what is far off screen (`onScreen`).
       if ((dragging && painter.visible === false) || (painter.onScreen === false && painter.stale && caughtUp)) {
         painter.stale = true;
         continue;
       }
       if (painter.onScreen === false && painter.stale) caughtUp = true;
-      if (painter.stale && painter.parts && painter.visible === false) {
+      if ((painter.stale || painter.deferred) && painter.parts && painter.visible === false) {
         this.catchUp(painter);
         continue;
       }
       painter.draw(ctx);
-      painter.stale = false;
+      painter.stale = painter.deferred = false;
     }
     if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);

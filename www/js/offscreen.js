@@ -12,16 +12,21 @@ const MARGIN = '200px 0px';
 /**
  * Watches `element` for `painter` (sets `painter.onScreen`); `shown(painter)` is called when it comes near the
  * viewport while stale. Without IntersectionObserver every painter counts as on screen.
+ * A painter not drawn yet (`deferred`, main.js: a figure below the fold at load) starts off screen until the
+ * observers' first report, and is `shown` as soon as it is near, like a stale one.
  */
 export function watchPainter(painter, element, shown) {
-  painter.onScreen = true;
-  painter.visible = true;
-  painter.stale = false;
-  if (!element || !('IntersectionObserver' in window)) return;
+  const observed = Boolean(element) && 'IntersectionObserver' in window;
+  if (!painter.deferred || !observed) {
+    painter.onScreen = true;
+    painter.visible = true;
+    painter.stale = false;
+  }
+  if (!observed) return;
   const watch = (field, rootMargin) => new IntersectionObserver((entries) => {
     const was = painter[field];
     painter[field] = entries.some((e) => e.isIntersecting);
-    if (painter[field] && !was && painter.stale) shown(painter);
+    if (painter[field] && !was && (painter.stale || painter.deferred)) shown(painter);
   }, { rootMargin }).observe(element);
   watch('onScreen', MARGIN);
   watch('visible', '0px');

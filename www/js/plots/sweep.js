@@ -48,6 +48,9 @@ export function mount(root, app) {
   canvas.setAttribute('role', 'slider');
   canvas.setAttribute('aria-valuemin', '0');
   canvas.setAttribute('aria-valuemax', '400');
+  // A slider states its value from the start: the figure itself is drawn only as it comes near the viewport.
+  const delayAtMount = app?.model?.params.remote.clock.renderDelay;
+  if (Number.isFinite(delayAtMount)) canvas.setAttribute('aria-valuenow', String(Math.round(delayAtMount * 1000)));
   canvas.classList.add('interactive');
   fig.figure.dataset.sweep = 'pending';
 
