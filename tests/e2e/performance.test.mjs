@@ -42,6 +42,18 @@ test('the boot simulates once: a link with no settings shows the run the model w
   assert.deepEqual(problems(), []);
 });
 
+test('figures below the fold wait to be scrolled near, and printing draws them', async () => {
+  const { page, problems } = await openPage(browser);
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
+  const waiting = () => page.evaluate(() => window.netcodeLab.app.painters.filter((p) => p.deferred).length);
+  // The plots and the comparison, far below the first screen, are mounted but not drawn at load.
+  assert.ok(await waiting() >= 2, 'the figures below the fold are deferred at load');
+  // A reader who prints (or saves a PDF) sees every figure: a missing `beforeprint` hook leaves them blank.
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  assert.equal(await waiting(), 0, 'printing draws every deferred figure');
+  assert.deepEqual(problems(), []);
+});
+
 /** Every script the page fetched (by its text, so it works bundled by `cargo xtask dist` or not), and whether it
  *  was asked for before the first frame. */
 async function scriptsFetched(page) {

@@ -607,6 +607,8 @@ async function main() {
   performance.mark('boot:core');
   await nextTask(); // the wasm's instantiation, then the first run, each in a task of its own
   const app = new App(core);
+  // Printing (or saving as PDF) shows the whole page at once: the figures never scrolled to are drawn first.
+  window.addEventListener('beforeprint', () => app.drawDeferred());
   performance.mark('boot:model');
   await app.start();
 }
