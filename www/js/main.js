@@ -406,10 +406,53 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
-      drawMetrics(document.getElementById('metrics'), this.model.metrics(), this.model);
+      drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
     if (!this.inDrag) return draw();
     this.metricsTimer = setTimeout(draw, this.dragGap);
+  }
+
+  /**
+   * The run's metrics for the readouts this frame draws. `pg.metrics()` costs ~4 ms — more than the run itself —
+   * so a frame during a drag does not compute them: it asks the simulation worker (its own core, the same bits)
+   * and draws with `null` (readouts.js keeps the jump log it showed); the worker's answer for the run on screen
+   * is drawn as it arrives — the same numbers, a frame later — and an answer for a run already replaced is
+   * dropped. Outside a drag (a lone change, a step, a seek) they are computed here, as before.
+   */
+  metricsForFrame(model) {
+    if (model.imported) return null;
+    const known = this.workerMetricsOf(model);
+    if (known) return known;
+    if (!this.inDrag) return model.metrics();
+    this.requestMetrics(model);
+    return null;
+  }
+
+  /** The worker's metrics when they are this very run's (the same `Model` and `runId`), else `undefined`. */
+  workerMetricsOf(model) {
+    const w = this.workerMetrics;
+    return w && w.model === model && w.runId === model.runId ? w.metrics : undefined;
+  }
+
+  /** Asks the simulation worker for `model`'s metrics, once per run; their arrival redraws the readouts. */
+  requestMetrics(model) {
+    const runId = model.runId;
+    if (this.metricsAsked?.model === model && this.metricsAsked.runId === runId) return;
+    this.metricsAsked = { model, runId };
+    this.metricsRequests = (this.metricsRequests ?? 0) + 1;
+    this.worker.request('metrics', 'metrics', { params: model.params }).then((metrics) => {
+      // Superseded on the way (`undefined`), or the run on screen is another by now: stale, dropped.
+      if (!metrics || this.model !== model || model.runId !== runId) return;
+      this.workerMetrics = { model, runId, metrics };
+      if (!this.state.playing) this.drawReadouts(); // playing, the next frame draws them
+    }, () => {}); // a failed job shows its banner (worker-client.js); the next draw outside a drag computes them
+  }
+
+  /** The readouts beside the views, for the playhead (the painters left as they are). */
+  drawReadouts() {
+    const model = this.model;
+    const index = model.frameAt(this.state.playhead);
+    drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
   }
 
   /**
@@ -584,7 +627,7 @@ class App {
     if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
-    drawStatus(document.getElementById('status-card'), model, frame);
+    drawStatus(document.getElementById('status-card'), model, frame, this.metricsForFrame(model));
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
     if (runChanged && this.complete) this.drawMetricsSoon();
