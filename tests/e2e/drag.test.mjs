@@ -216,3 +216,42 @@ test('during a held drag the metrics are not computed on the main thread: the wo
   assert.equal(after.shown.table, after.redrawn.table, 'the metrics table reads the same from either');
   assert.deepEqual(problems(), []);
 });
+
+test("the lanes' ○ marks, stamped from a sprite, sit where the packets arrived at the backing store's own scale", async () => {
+  // At 2 device pixels per CSS pixel: a sprite made at another ratio, or stamped by its corner, misses the checks.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(new URL('#t=7.3', process.env.NETCODE_LAB_URL ?? 'http://127.0.0.1:8080/').href);
+  await waitReady(page);
+  const marks = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(false);
+    app.draw();
+    const { arrivedX, arrivalY, layout } = app.painters[1].last;
+    const canvas = document.getElementById('lanes');
+    const scale = canvas.width / canvas.clientWidth;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const rgb = (x, y) => { const i = (Math.round(y * scale) * canvas.width + Math.round(x * scale)) * 4; return [data[i], data[i + 1], data[i + 2]]; };
+    const near = (c, hex, tol = 40) => [1, 3, 5].every((k, j) => Math.abs(c[j] - parseInt(hex.slice(k, k + 2), 16)) <= tol);
+    const inside = arrivedX.filter((x) => x > layout.left + 8 && x < layout.right - 8);
+    return {
+      scale,
+      n: inside.length,
+      // The fill at the centre is the arrival colour; the casing (r 5.5 px) is dark, left and right; 9 px out is not.
+      centre: inside.filter((x) => near(rgb(x, arrivalY), '#56B4E9')).length,
+      casing: inside.filter((x) => !near(rgb(x - 5.5, arrivalY), '#56B4E9') && !near(rgb(x + 5.5, arrivalY), '#56B4E9')
+        && rgb(x + 5.5, arrivalY).every((v) => v < 140)).length,
+    };
+  });
+  assert.equal(marks.scale, 2, 'the canvas is backed at 2×');
+  assert.ok(marks.n >= 10, `arrivals in the window: ${marks.n}`);
+  assert.ok(marks.centre >= marks.n - 1, `${marks.centre} of ${marks.n} ○ have the arrival colour at their centre`);
+  assert.ok(marks.casing >= marks.n - 2, `${marks.casing} of ${marks.n} ○ have their dark casing at 5.5 px`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
