@@ -57,6 +57,15 @@ function splitPerChange() {
   wrap(Model, 'engine', 'ghosts (engineRows)');
   wrap(app, 'afterRun', 'afterRun (controls, hash, league, teach)');
   wrap(app, 'draw', 'draw (all)');
+  wrap(app.teach, 'afterRun', '  afterRun: teach');
+  wrap(app.league, 'refresh', '  afterRun: league.refresh');
+  wrap(app.figureTools, 'sync', '  afterRun: figureTools.sync');
+  wrap(app.controls, 'sync', '  afterRun: controls.sync');
+  wrap(app.events, 'sync', '  afterRun: events.sync');
+  wrap(app, 'writeHash', '  afterRun: writeHash');
+  wrap(app.transport, 'update', 'transport.update');
+  wrap(app, 'scene', 'scene (frame row, ghosts)');
+  wrap(app, 'metricsForFrame', 'metricsForFrame');
   wrap(app.inspector, 'draw', 'inspector');
   wrap(app.enginesPanel, 'draw', 'engines panel');
   const names = ['views', 'lanes', 'plots', 'comparison'];
@@ -105,6 +114,15 @@ for (const e of events) {
   totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
 }
 console.log('drag', id, JSON.stringify(result));
+// The longest main-thread tasks, with what ran inside them (for the long tasks of the result).
+const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
+const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => b.dur - a.dur).slice(0, 6);
+console.log('\n-- the longest main-thread tasks (ms), and what ran inside (> 2 ms) --');
+for (const task of tasks) {
+  const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur > 2000)
+    .map((e) => `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${(e.dur / 1000).toFixed(1)}`);
+  console.log(`${(task.dur / 1000).toFixed(1).padStart(6)}  ${inside.slice(0, 12).join(', ')}`);
+}
 console.log('\n-- main thread, trace events (total ms over the drag; nested events overlap) --');
 console.log(top(totals, 25));
 const per = (name) => (totals.get(name) ?? 0) / Math.max(1, split.changes);

@@ -375,27 +375,31 @@ class App {
     else this.drawOwed = true;
   }
 
+  /**
+   * Writes the URL for the current configuration. replaceState costs ~1–2 ms in Chromium (more on a slow phone),
+   * and building the hash (a diff of every parameter against the base) ~1 ms more: any change but a slider drag
+   * writes the URL at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps
+   * it); during a drag nothing is built per change: the URL is built and written once the changes pause for
+   * 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
+   */
   writeHash() {
-    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
-    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
-    this.writtenHash = hash ? `#${hash}` : '';
-    // replaceState costs ~1–2 ms in Chromium (more on a slow phone): any change but a slider drag writes the URL
-    // at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps it); during a
-    // drag it is written once the changes pause for 250 ms (a drag never pays for it per frame). Tests wait for
-    // `urlCaughtUp`.
-    const write = () => {
-      if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
-    };
     const now = performance.now();
     const quiet = !this.inDrag || now - (this.lastHashChange ?? -Infinity) >= 250;
     this.lastHashChange = now;
     clearTimeout(this.hashTimer);
     this.hashTimer = null;
-    if (quiet) return write();
+    if (quiet) return this.writeHashNow();
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
-      write();
+      this.writeHashNow();
     }, 250);
+  }
+
+  writeHashNow() {
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
+    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
+    this.writtenHash = hash ? `#${hash}` : '';
+    if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
   /**
@@ -423,6 +427,8 @@ class App {
     if (model.imported) return null;
     const known = this.workerMetricsOf(model);
     if (known) return known;
+    // Asked for already (the drag's last run, its thumb just released): its answer is on the way.
+    if (this.metricsAsked?.model === model && this.metricsAsked.runId === model.runId && !this.metricsAsked.failed) return null;
     if (!this.inDrag) return model.metrics();
     this.requestMetrics(model);
     return null;
@@ -438,14 +444,16 @@ class App {
   requestMetrics(model) {
     const runId = model.runId;
     if (this.metricsAsked?.model === model && this.metricsAsked.runId === runId) return;
-    this.metricsAsked = { model, runId };
+    const asked = { model, runId, failed: false };
+    this.metricsAsked = asked;
     this.metricsRequests = (this.metricsRequests ?? 0) + 1;
-    this.worker.request('metrics', 'metrics', { params: model.params }).then((metrics) => {
-      // Superseded on the way (`undefined`), or the run on screen is another by now: stale, dropped.
-      if (!metrics || this.model !== model || model.runId !== runId) return;
-      this.workerMetrics = { model, runId, metrics };
+    const settle = (metrics) => {
+      if (this.model !== model || model.runId !== runId) return; // the run on screen is another by now: dropped
+      if (metrics) this.workerMetrics = { model, runId, metrics };
+      else asked.failed = true; // superseded or refused: a draw outside the drag computes them itself
       if (!this.state.playing) this.drawReadouts(); // playing, the next frame draws them
-    }, () => {}); // a failed job shows its banner (worker-client.js); the next draw outside a drag computes them
+    };
+    this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
   }
 
   /** The readouts beside the views, for the playhead (the painters left as they are). */
