@@ -16,6 +16,7 @@ await page.goto(url);
 await page.waitForFunction(() => document.documentElement.dataset.complete === 'true', null, { timeout: 60000 });
 await page.evaluate(() => { window.netcodeLab.app.state.playing = false; });
 await page.waitForTimeout(1000);
+await page.evaluate(splitPerChange);
 const cdp = await context.newCDPSession(page);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -25,10 +26,58 @@ cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
 const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
 await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing', transferMode: 'ReportEvents' });
 const result = await drag(page, id);
+const split = await page.evaluate(() => window.__split);
 await cdp.send('Tracing.end');
 await traced;
 const { profile } = await cdp.send('Profiler.stop');
 await browser.close();
+
+/**
+ * In the page: wraps the steps of a change (re-simulation, metrics, the engines' ghosts, each painter, the
+ * readouts) to sum their main-thread time per drag (`window.__split`). A step nested in another counts in both.
+ */
+function splitPerChange() {
+  const app = window.netcodeLab.app;
+  const split = { ms: {}, changes: 0, frames: 0 };
+  window.__split = split;
+  const wrap = (obj, key, name) => {
+    const f = obj[key];
+    if (typeof f !== 'function') return;
+    obj[key] = function wrapped(...args) {
+      const t0 = performance.now();
+      try { return f.apply(this, args); } finally { split.ms[name] = (split.ms[name] ?? 0) + performance.now() - t0; }
+    };
+  };
+  const Model = Object.getPrototypeOf(app.model);
+  wrap(Model, 'setParams', 're-simulation (setParams)');
+  // The run may still sit on the first-frame build of the core until its next change (model.js `upgrade`).
+  for (const Pg of new Set([Object.getPrototypeOf(app.model.pg), window.netcodeLab.core.Playground.prototype])) {
+    wrap(Pg, 'metrics', 'metrics (wasm metrics(), main thread)');
+  }
+  wrap(Model, 'engine', 'ghosts (engineRows)');
+  wrap(app, 'afterRun', 'afterRun (controls, hash, league, teach)');
+  wrap(app, 'draw', 'draw (all)');
+  wrap(app.teach, 'afterRun', '  afterRun: teach');
+  wrap(app.league, 'refresh', '  afterRun: league.refresh');
+  wrap(app.figureTools, 'sync', '  afterRun: figureTools.sync');
+  wrap(app.controls, 'sync', '  afterRun: controls.sync');
+  wrap(app.events, 'sync', '  afterRun: events.sync');
+  wrap(app, 'writeHash', '  afterRun: writeHash');
+  wrap(app.transport, 'update', 'transport.update');
+  wrap(app, 'scene', 'scene (frame row, ghosts)');
+  wrap(app, 'metricsForFrame', 'metricsForFrame');
+  wrap(app.inspector, 'draw', 'inspector');
+  wrap(app.enginesPanel, 'draw', 'engines panel');
+  const names = ['views', 'lanes', 'plots', 'comparison'];
+  app.painters.forEach((p, i) => {
+    wrap(p, 'draw', `painter ${names[i] ?? i}`);
+    for (const [k, part] of (p.parts ?? []).entries()) wrap(part, 'draw', `  part ${names[i] ?? i}.${k}`);
+  });
+  const setParams = Model.setParams;
+  Model.setParams = function counted(...args) { split.changes += 1; return setParams.apply(this, args); };
+  const draw = app.draw;
+  app.draw = function counted(...args) { split.frames += 1; return draw.apply(this, args); };
+}
 
 // Self time per function (ms), from the sampling profile.
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -65,8 +114,24 @@ for (const e of events) {
   totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
 }
 console.log('drag', id, JSON.stringify(result));
+// The longest main-thread tasks, with what ran inside them (for the long tasks of the result).
+const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
+const tasks = onMain.filter((e) => e.name === 'RunTask').sort((a, b) => b.dur - a.dur).slice(0, 6);
+console.log('\n-- the longest main-thread tasks (ms), and what ran inside (> 2 ms) --');
+for (const task of tasks) {
+  const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur > 2000)
+    .map((e) => `${e.name}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''}${e.args?.data?.type ? `[${e.args.data.type}]` : ''} ${(e.dur / 1000).toFixed(1)}`);
+  console.log(`${(task.dur / 1000).toFixed(1).padStart(6)}  ${inside.slice(0, 12).join(', ')}`);
+}
 console.log('\n-- main thread, trace events (total ms over the drag; nested events overlap) --');
 console.log(top(totals, 25));
+const per = (name) => (totals.get(name) ?? 0) / Math.max(1, split.changes);
+console.log(`\n-- one change's main-thread time (ms, mean over ${split.changes} changes; ${split.frames} frames drawn) --`);
+for (const [k, v] of Object.entries(split.ms).sort((a, b) => b[1] - a[1])) console.log(`${(v / Math.max(1, split.changes)).toFixed(2).padStart(8)}  ${k}`);
+console.log(`${per('UpdateLayoutTree').toFixed(2).padStart(8)}  style (UpdateLayoutTree)`);
+console.log(`${per('Layout').toFixed(2).padStart(8)}  layout`);
+console.log(`${(per('Paint') + per('PrePaint')).toFixed(2).padStart(8)}  paint + prepaint`);
+console.log(`${(per('Commit') + per('Layerize')).toFixed(2).padStart(8)}  commit + layerize (software raster of the canvases)`);
 console.log('\n-- self time --');
 console.log(top(self, 40));
 console.log('\n-- inclusive time --');

@@ -137,3 +137,121 @@ test('outside a drag a lone slider change asks for the league table at once; its
   assert.ok(await page.evaluate(() => window.__row.isConnected), 'the rows were kept, only their cells rewritten');
   assert.deepEqual(problems(), []);
 });
+
+/** A value made comparable: Maps as plain objects, keys sorted (the metrics are serde-wasm-bindgen's output). */
+function canonical() {
+  window.__canonical = (v) => JSON.stringify(v, (_, x) => {
+    if (x instanceof Map) x = Object.fromEntries(x);
+    if (x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return x;
+  });
+}
+
+test('during a held drag the metrics are not computed on the main thread: the worker sends them, the readouts show them, and after the release they equal the main thread\'s own', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  await page.evaluate(canonical);
+  const slider = page.locator('#control-loss');
+  await slider.scrollIntoViewIfNeeded();
+  await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(true);
+    // Every call of the core's `metrics()` on the main thread, on either build of the core (the run may still sit
+    // on the first-frame build until its next change: model.js `upgrade`).
+    window.__metricsCalls = 0;
+    for (const proto of new Set([Object.getPrototypeOf(app.model.pg), window.netcodeLab.core.Playground.prototype])) {
+      const metrics = proto.metrics;
+      proto.metrics = function counted(...args) { window.__metricsCalls += 1; return metrics.apply(this, args); };
+    }
+    window.__before = window.__canonical(app.model.metrics());
+    window.__metricsCalls = 0;
+  });
+  const box = await slider.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+  await page.mouse.down();
+  const during = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const input = document.getElementById('control-loss');
+    const requests0 = app.metricsRequests ?? 0;
+    for (let f = 0; f < 8; f++) { // a new loss every frame, 2 … 23 %
+      input.value = String(2 + 3 * f);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+    }
+    // Still held: the worker's answer for the run on screen arrives and the clock line is drawn with it.
+    const line = document.getElementById('clock-line');
+    const t0 = performance.now();
+    while (line.dataset.metricsRun !== String(app.model.runId) && performance.now() - t0 < 10000) await frame();
+    return { calls: window.__metricsCalls, requests: (app.metricsRequests ?? 0) - requests0, held: app.inDrag,
+      shownRun: line.dataset.metricsRun, runId: app.model.runId, loss: app.model.params.network.downlink.loss };
+  });
+  assert.equal(during.calls, 0, `metrics() ran ${during.calls} times on the main thread while the thumb was held`);
+  assert.ok(during.requests >= 1, 'the worker was asked for the metrics');
+  assert.ok(during.held, 'the thumb was still held');
+  assert.equal(during.shownRun, String(during.runId), "the clock line shows the run's own jump log (the worker's answer) during the drag");
+  await page.mouse.up();
+  await page.waitForFunction(() => !window.netcodeLab.app.inDrag && document.querySelector('#metrics-table'));
+  await page.waitForFunction(() => !window.netcodeLab.app.metricsTimer);
+  const after = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.transport.setPlaying(false);
+    const fromWorker = app.workerMetrics?.runId === app.model.runId ? window.__canonical(app.workerMetrics.metrics) : null;
+    const shown = { line: document.getElementById('clock-line').textContent, table: document.getElementById('metrics').textContent };
+    const calls = window.__metricsCalls;
+    // The main thread's own computation of the same run, drawn the same way.
+    app.workerMetrics = null;
+    const own = window.__canonical(app.model.metrics());
+    app.draw();
+    app.drawMetricsSoon();
+    return { fromWorker, own, calls, shown, redrawn: { line: document.getElementById('clock-line').textContent, table: document.getElementById('metrics').textContent } };
+  });
+  assert.equal(after.calls, 0, 'the readouts and the metrics table after the release used the metrics the worker sent');
+  assert.ok(after.fromWorker, "the worker's metrics are the final run's");
+  assert.notEqual(after.own, await page.evaluate(() => window.__before), 'the drag changed the metrics');
+  assert.equal(after.fromWorker, after.own, "the worker's metrics are the main thread's, value for value");
+  assert.equal(after.shown.line, after.redrawn.line, 'the clock line reads the same from either');
+  assert.equal(after.shown.table, after.redrawn.table, 'the metrics table reads the same from either');
+  assert.deepEqual(problems(), []);
+});
+
+test("the lanes' ○ marks, stamped from a sprite, sit where the packets arrived at the backing store's own scale", async () => {
+  // At 2 device pixels per CSS pixel: a sprite made at another ratio, or stamped by its corner, misses the checks.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(new URL('#t=7.3', process.env.NETCODE_LAB_URL ?? 'http://127.0.0.1:8080/').href);
+  await waitReady(page);
+  const marks = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(false);
+    app.draw();
+    const { arrivedX, arrivalY, layout } = app.painters[1].last;
+    const canvas = document.getElementById('lanes');
+    const scale = canvas.width / canvas.clientWidth;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const rgb = (x, y) => { const i = (Math.round(y * scale) * canvas.width + Math.round(x * scale)) * 4; return [data[i], data[i + 1], data[i + 2]]; };
+    const near = (c, hex, tol = 40) => [1, 3, 5].every((k, j) => Math.abs(c[j] - parseInt(hex.slice(k, k + 2), 16)) <= tol);
+    const inside = arrivedX.filter((x) => x > layout.left + 8 && x < layout.right - 8);
+    return {
+      scale,
+      n: inside.length,
+      // The fill at the centre is the arrival colour; the casing (r 5.5 px) is dark, left and right; 9 px out is not.
+      centre: inside.filter((x) => near(rgb(x, arrivalY), '#56B4E9')).length,
+      casing: inside.filter((x) => !near(rgb(x - 5.5, arrivalY), '#56B4E9') && !near(rgb(x + 5.5, arrivalY), '#56B4E9')
+        && rgb(x + 5.5, arrivalY).every((v) => v < 140)).length,
+    };
+  });
+  assert.equal(marks.scale, 2, 'the canvas is backed at 2×');
+  assert.ok(marks.n >= 10, `arrivals in the window: ${marks.n}`);
+  assert.ok(marks.centre >= marks.n - 1, `${marks.centre} of ${marks.n} ○ have the arrival colour at their centre`);
+  assert.ok(marks.casing >= marks.n - 2, `${marks.casing} of ${marks.n} ○ have their dark casing at 5.5 px`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -325,38 +325,32 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
   arrivalMarks(ctx, B.arrived, yA, true);
   ctx.globalAlpha = FUTURE_ALPHA;
   arrivalMarks(ctx, B.pending, yA, false);
+  const missing = sprite(`missing|${theme.muted}|${theme.ink}`, 13, (c, m) => {
+    c.beginPath();
+    c.arc(m, m, 5.5, 0, Math.PI * 2);
+    c.strokeStyle = theme.muted;
+    c.lineWidth = 1.5;
+    c.stroke();
+    c.beginPath();
+    c.moveTo(m - 3.5, m - 3.5);
+    c.lineTo(m + 3.5, m + 3.5);
+    c.moveTo(m - 3.5, m + 3.5);
+    c.lineTo(m + 3.5, m - 3.5);
+    c.strokeStyle = theme.ink;
+    c.stroke();
+  });
   for (const known of [0, 1]) {
-    const list = B.missing[known];
-    if (!list.length) continue;
     ctx.globalAlpha = known === 0 ? 1 : FUTURE_ALPHA;
-    ctx.beginPath();
-    for (const x of list) {
-      ctx.moveTo(x + 5.5, yA);
-      ctx.arc(x, yA, 5.5, 0, Math.PI * 2);
-    }
-    ctx.strokeStyle = theme.muted;
-    ctx.lineWidth = 1.5;
-    ctx.stroke();
-    ctx.beginPath();
-    for (const x of list) {
-      ctx.moveTo(x - 3.5, yA - 3.5);
-      ctx.lineTo(x + 3.5, yA + 3.5);
-      ctx.moveTo(x - 3.5, yA + 3.5);
-      ctx.lineTo(x + 3.5, yA - 3.5);
-    }
-    ctx.strokeStyle = theme.ink;
-    ctx.stroke();
+    for (const x of B.missing[known]) stamp(ctx, missing, x, yA);
   }
   ctx.globalAlpha = 1;
-  if (B.inFlight.length) {
-    ctx.beginPath();
-    for (let k = 0; k < B.inFlight.length; k += 2) {
-      ctx.moveTo(B.inFlight[k] + 3, B.inFlight[k + 1]);
-      ctx.arc(B.inFlight[k], B.inFlight[k + 1], 3, 0, Math.PI * 2);
-    }
-    ctx.fillStyle = COLORS.snapshot;
-    ctx.fill();
-  }
+  const dot = sprite('inFlight', 7, (c, m) => {
+    c.beginPath();
+    c.arc(m, m, 3, 0, Math.PI * 2);
+    c.fillStyle = COLORS.snapshot;
+    c.fill();
+  });
+  for (let k = 0; k < B.inFlight.length; k += 2) stamp(ctx, dot, B.inFlight[k], B.inFlight[k + 1]);
   // Outcome words under the arrival lane (measured), skipped where they would overlap.
   let noteEnd = -Infinity;
   B.notes.sort((a, b) => a[1] - b[1]);
@@ -385,30 +379,62 @@ function drawPackets({ ctx, L, X, now, t0, t1, theme }, model, bracket) {
   return {
     sent: B.squares[0].length + B.squares[1].length,
     arrived: B.arrived.length,
+    arrivedX: B.arrived, // where each ○ was stamped (CSS px; the end-to-end tests look at the pixels there)
+    arrivalY: yA,
     lost: B.missing[0].length + B.missing[1].length,
     inFlight: B.inFlight.length / 2,
   };
 }
 
-/** ○ marks in the arrival colour over a dark casing (filled once arrived), in two batched paths. */
+/** ○ marks in the arrival colour over a dark casing (filled once arrived), stamped from a sprite. */
 function arrivalMarks(ctx, xs, y, filled) {
-  if (!xs.length) return;
-  const ring = (r) => {
-    ctx.beginPath();
-    for (const x of xs) {
-      ctx.moveTo(x + r, y);
-      ctx.arc(x, y, r, 0, Math.PI * 2);
+  const mark = sprite(`arrival|${filled}`, 13, (c, m) => {
+    c.beginPath();
+    c.arc(m, m, 5.5, 0, Math.PI * 2);
+    c.strokeStyle = COLORS.casing;
+    c.lineWidth = 1.5;
+    c.stroke();
+    c.beginPath();
+    c.arc(m, m, 4.5, 0, Math.PI * 2);
+    c.strokeStyle = COLORS.arrival;
+    c.stroke();
+    if (filled) {
+      c.fillStyle = COLORS.arrival;
+      c.fill();
     }
-  };
-  ring(5.5);
-  ctx.strokeStyle = COLORS.casing;
-  ctx.lineWidth = 1.5;
-  ctx.stroke();
-  ring(4.5);
-  ctx.strokeStyle = COLORS.arrival;
-  ctx.stroke();
-  if (filled) {
-    ctx.fillStyle = COLORS.arrival;
-    ctx.fill();
+  });
+  for (const x of xs) stamp(ctx, mark, x, y);
+}
+
+/**
+ * The lanes' round marks (○ arrivals, ○✕ losses, in-flight dots), each drawn once into a small canvas at the
+ * backing store's pixel ratio and stamped with `drawImage` wherever it goes. A 2 s window holds 40–60 of them per
+ * frame, and their stroked arcs were most of the lanes' raster in Chromium's software rasteriser (about half of a
+ * playing frame's raster on the bench machine): a blit costs a fraction of that. `key` names what the drawing
+ * depends on besides the ratio (colours, filled or not).
+ */
+const sprites = new Map();
+function sprite(key, size, paint) {
+  const dpr = ratio();
+  const full = `${key}|${dpr}`;
+  let s = sprites.get(full);
+  if (!s) {
+    const px = Math.ceil(size * dpr);
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = px;
+    const c = canvas.getContext('2d');
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    paint(c, px / dpr / 2);
+    s = { canvas, size: px / dpr, dpr };
+    if (sprites.size > 32) sprites.clear();
+    sprites.set(full, s);
   }
+  return s;
+}
+
+/** Stamps sprite `s` centred on (x, y), its corner on a whole backing pixel (no resampling blur). */
+function stamp(ctx, s, x, y) {
+  const left = Math.round((x - s.size / 2) * s.dpr) / s.dpr;
+  const top = Math.round((y - s.size / 2) * s.dpr) / s.dpr;
+  ctx.drawImage(s.canvas, left, top, s.size, s.size);
 }

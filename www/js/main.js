@@ -375,27 +375,31 @@ class App {
     else this.drawOwed = true;
   }
 
+  /**
+   * Writes the URL for the current configuration. replaceState costs ~1–2 ms in Chromium (more on a slow phone),
+   * and building the hash (a diff of every parameter against the base) ~1 ms more: any change but a slider drag
+   * writes the URL at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps
+   * it); during a drag nothing is built per change: the URL is built and written once the changes pause for
+   * 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
+   */
   writeHash() {
-    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
-    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
-    this.writtenHash = hash ? `#${hash}` : '';
-    // replaceState costs ~1–2 ms in Chromium (more on a slow phone): any change but a slider drag writes the URL
-    // at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps it); during a
-    // drag it is written once the changes pause for 250 ms (a drag never pays for it per frame). Tests wait for
-    // `urlCaughtUp`.
-    const write = () => {
-      if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
-    };
     const now = performance.now();
     const quiet = !this.inDrag || now - (this.lastHashChange ?? -Infinity) >= 250;
     this.lastHashChange = now;
     clearTimeout(this.hashTimer);
     this.hashTimer = null;
-    if (quiet) return write();
+    if (quiet) return this.writeHashNow();
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
-      write();
+      this.writeHashNow();
     }, 250);
+  }
+
+  writeHashNow() {
+    const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
+    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
+    this.writtenHash = hash ? `#${hash}` : '';
+    if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
   /**
@@ -406,10 +410,57 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
-      drawMetrics(document.getElementById('metrics'), this.model.metrics(), this.model);
+      drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
     if (!this.inDrag) return draw();
     this.metricsTimer = setTimeout(draw, this.dragGap);
+  }
+
+  /**
+   * The run's metrics for the readouts this frame draws. `pg.metrics()` costs ~4 ms — more than the run itself —
+   * so a frame during a drag does not compute them: it asks the simulation worker (its own core, the same bits)
+   * and draws with `null` (readouts.js keeps the jump log it showed); the worker's answer for the run on screen
+   * is drawn as it arrives — the same numbers, a frame later — and an answer for a run already replaced is
+   * dropped. Outside a drag (a lone change, a step, a seek) they are computed here, as before.
+   */
+  metricsForFrame(model) {
+    if (model.imported) return null;
+    const known = this.workerMetricsOf(model);
+    if (known) return known;
+    // Asked for already (the drag's last run, its thumb just released): its answer is on the way.
+    if (this.metricsAsked?.model === model && this.metricsAsked.runId === model.runId && !this.metricsAsked.failed) return null;
+    if (!this.inDrag) return model.metrics();
+    this.requestMetrics(model);
+    return null;
+  }
+
+  /** The worker's metrics when they are this very run's (the same `Model` and `runId`), else `undefined`. */
+  workerMetricsOf(model) {
+    const w = this.workerMetrics;
+    return w && w.model === model && w.runId === model.runId ? w.metrics : undefined;
+  }
+
+  /** Asks the simulation worker for `model`'s metrics, once per run; their arrival redraws the readouts. */
+  requestMetrics(model) {
+    const runId = model.runId;
+    if (this.metricsAsked?.model === model && this.metricsAsked.runId === runId) return;
+    const asked = { model, runId, failed: false };
+    this.metricsAsked = asked;
+    this.metricsRequests = (this.metricsRequests ?? 0) + 1;
+    const settle = (metrics) => {
+      if (this.model !== model || model.runId !== runId) return; // the run on screen is another by now: dropped
+      if (metrics) this.workerMetrics = { model, runId, metrics };
+      else asked.failed = true; // superseded or refused: a draw outside the drag computes them itself
+      if (!this.state.playing) this.drawReadouts(); // playing, the next frame draws them
+    };
+    this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
+  }
+
+  /** The readouts beside the views, for the playhead (the painters left as they are). */
+  drawReadouts() {
+    const model = this.model;
+    const index = model.frameAt(this.state.playhead);
+    drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
   }
 
   /**
@@ -584,7 +635,7 @@ class App {
     if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
-    drawStatus(document.getElementById('status-card'), model, frame);
+    drawStatus(document.getElementById('status-card'), model, frame, this.metricsForFrame(model));
     drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
     if (runChanged && this.complete) this.drawMetricsSoon();

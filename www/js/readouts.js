@@ -104,7 +104,12 @@ function parts(root, ids) {
   return root._parts;
 }
 
-export function drawStatus(root, model, frame) {
+/**
+ * `metrics`: the run's metrics (`model.metrics()`), or `null` while they are on their way (a drag takes them from
+ * the simulation worker, main.js `metricsForFrame`): the clock line then keeps the jump log it showed last, and
+ * the next draw with the metrics shows this run's. Left out, they are computed here.
+ */
+export function drawStatus(root, model, frame, metrics = model.imported ? null : model.metrics()) {
   const status = model.codes.status[frame.status] ?? 'priming';
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
@@ -119,7 +124,7 @@ export function drawStatus(root, model, frame) {
     error: ms(frame.clockError, 1),
   }));
   bufferLine(p['buffer-depth'], model, frame);
-  clockLine(p['clock-line'], model, frame);
+  clockLine(p['clock-line'], model, frame, metrics);
 }
 
 /**
@@ -139,12 +144,15 @@ function bufferLine(line, model, f) {
 }
 
 /** Seed 002's clock metrics at the playhead: the offset uncertainty, the render-delay error, the last jump. */
-function clockLine(line, model, f) {
+function clockLine(line, model, f, metrics) {
   const parts = [];
   if (Number.isFinite(f.offsetUncertainty)) parts.push(t('status.uncertainty', { ms: ms(f.offsetUncertainty, 1) }));
   if (Number.isFinite(f.renderDelayError)) parts.push(t('status.delayError', { ms: ms(f.renderDelayError, 1) }));
   if (Number.isFinite(f.adaptiveRtt)) parts.push(t('status.adaptiveRtt', { ms: ms(f.adaptiveRtt) }));
-  const jumps = model.imported ? [] : (model.metrics().clock.jumpLog ?? []);
+  const jumps = model.imported ? [] : metrics ? (metrics.clock.jumpLog ?? []) : (line._jumps ?? []);
+  line._jumps = jumps;
+  // Which run's jump log the line shows (the end-to-end tests read it): this run's, or the one drawn before.
+  if (metrics || model.imported) line._metricsRun = String(model.runId);
   const last = jumps.filter((j) => j.at <= f.local + 1e-9).at(-1);
   if (last) {
     const cause = last.cause ? t(`status.cause.${last.cause.kind}`, last.cause.kind === 'rtt'
@@ -152,7 +160,7 @@ function clockLine(line, model, f) {
     parts.push(t('status.lastJump', { at: last.at.toFixed(2), from: ms(last.oldOffset, 1), to: ms(last.newOffset, 1),
       step: ms(last.renderAfter - last.renderBefore, 1), cause, estimator: t(`status.estimator.${last.estimator}`) }));
   }
-  put(line, parts.join(' · '), { jumpAt: last ? String(last.at) : undefined });
+  put(line, parts.join(' · '), { jumpAt: last ? String(last.at) : undefined, metricsRun: line._metricsRun });
 }
 
 const COUNTERS = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'outOfOrder', 'conflicts', 'late', 'underrunPct'];
