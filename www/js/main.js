@@ -148,6 +148,9 @@ class App {
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
+    // They draw from what only the full core computes (the metrics, the curves: src/web/analysis.rs): they join
+    // once it is in.
+    await full;
     for (const [section, loading] of later) {
       const module = await loading;
       await nextTask();
@@ -429,7 +432,8 @@ class App {
     if (known) return known;
     // Asked for already (the drag's last run, its thumb just released): its answer is on the way.
     if (this.metricsAsked?.model === model && this.metricsAsked.runId === model.runId && !this.metricsAsked.failed) return null;
-    if (!this.inDrag) return model.metrics();
+    // Not before the run is on the full core (the first frame's has no metrics: readouts.js reads `clockJumps`).
+    if (!this.inDrag) return model.metricsReady ? model.metrics() : null;
     this.requestMetrics(model);
     return null;
   }
