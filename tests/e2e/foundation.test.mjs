@@ -1,7 +1,7 @@
 // The first page: loads the wasm core, draws what Rust computes, the slider changes it, failures are visible.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, canvasStats, screenshot, BASE_URL } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn, canvasStats, screenshot, BASE_URL } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -199,6 +199,9 @@ test('until the full core is in, the first frame shows what the small core has; 
   assert.equal(early.metricsRows, 0, 'the metrics table waits for the full core');
   release();
   await waitReady(page);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().pg instanceof window.netcodeLab.core.Playground), false,
+    'the run on screen was not made again on the full core at data-complete (the metrics table waits to be seen)');
+  await figuresDrawn(page); // the figures and the metrics table below the fold, drawn as for a PNG
   const late = await state();
   assert.equal(late.fullReady, true);
   assert.equal(late.jumpAt, early.jumpAt, 'the same last jump on the full core');

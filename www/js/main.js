@@ -173,8 +173,11 @@ class App {
     await nextTask();
     this.complete = true;
     // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
-    // waits for the plots above it, is left to fill.
-    this.drawMetricsSoon();
+    // waits for the plots above it, is left to fill — as it comes near the viewport (offscreen.js), like the
+    // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
+    // re-simulation the load need not make.
+    this.metricsTable = { deferred: true };
+    watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
     performance.mark('boot:complete');
     document.documentElement.dataset.complete = 'true';
   }
@@ -413,6 +416,7 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
+      if (this.metricsTable) this.metricsTable.deferred = false;
       drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
     if (!this.inDrag) return draw();
@@ -571,6 +575,7 @@ class App {
    */
   drawDeferred() {
     const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
+    if (this.metricsTable?.deferred) this.drawMetricsSoon();
     if (!waiting.length) return 0;
     const ctx = this.scene(true);
     for (const painter of waiting) {
