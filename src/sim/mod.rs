@@ -234,6 +234,13 @@ impl Simulation {
         }
     }
 
+    /// The clock's metrics alone (its jump log among them), without the rest of [`Simulation::metrics`]: what
+    /// the page's status card reads at its first frame, on the first-frame build, which has no `metrics()`.
+    pub fn clock_metrics(&self) -> crate::clock::ClockMetrics {
+        let now = self.last.map_or(0.0, |t| t.reading);
+        self.remote.playback().metrics(now).clock
+    }
+
     /// Counters and quality metrics so far.
     pub fn metrics(&self) -> SimMetrics {
         let now = self.last.map_or(0.0, |t| t.reading);

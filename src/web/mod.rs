@@ -5,6 +5,8 @@
 //! wasm memory (JS must rebuild a view each frame: when wasm memory grows, old views are detached).
 //! Bad input returns `Err(JsError)` whose message names the field.
 
+#[cfg(feature = "full")]
+mod analysis;
 mod convert;
 #[cfg(feature = "full")]
 mod full;

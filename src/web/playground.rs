@@ -7,19 +7,15 @@
 use crate::engines::run::Bank;
 use crate::engines::ShownMode;
 use crate::extrapolate::UnderrunPolicy;
-use crate::predict::decay::decay_curve;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
-use crate::sim::imported;
 use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
-use crate::sim::sweep::sweep;
 use crate::sim::{run, SimMetrics, Simulation};
 use crate::trace::Trace;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::convert::{js_error, read_tree, to_js};
 use super::js_tree::tree_of;
@@ -39,6 +35,7 @@ pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
 #[wasm_bindgen]
 pub struct Playground {
     pub(super) sim: Simulation,
+    /// The run's metrics, computed once per run by `metrics()` (the full build only: src/web/analysis.rs).
     pub(super) metrics: Option<SimMetrics>,
     pub(super) imported: Option<Imported>,
     /// The engines' strategies the page draws, replayed on this run's client inputs (re-run only on change; the
@@ -52,10 +49,13 @@ pub struct Playground {
 pub(super) struct Imported {
     #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) trace: Option<Trace>,
+    /// What `metrics()` returns while the trace is shown (the full build only: src/web/analysis.rs).
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) metrics: JsValue,
     pub(super) recording: Recording,
 }
 
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 pub(super) fn trace_error(e: crate::trace::TraceError) -> JsError {
     JsError::new(&e.to_string())
 }
@@ -109,43 +109,21 @@ impl Playground {
         Ok(t.names().iter().map(|s| s.to_string()).collect())
     }
 
-    /// Counters and quality metrics of the current run (computed once per run); for an imported trace,
-    /// `{trace: {…replay metrics}}`.
-    pub fn metrics(&mut self) -> Result<JsValue, JsError> {
-        if let Some(imported) = &self.imported {
-            return Ok(imported.metrics.clone());
-        }
-        let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
-        to_js(metrics)
-    }
-
-    /// Shows what [`Playground::prepare_import`] returned (in a worker) in place of the simulation until the next
-    /// `setParams`. Its shape is checked: whole rows of today's columns, no more rows than a trace may have.
-    #[wasm_bindgen(js_name = showImported)]
-    pub fn show_imported(&mut self, prepared: JsValue) -> Result<JsValue, JsError> {
-        let get = |key: &str| js_sys::Reflect::get(&prepared, &key.into()).unwrap_or(JsValue::UNDEFINED);
-        let rows = |key: &str| -> Result<Vec<f64>, JsError> {
-            get(key)
-                .dyn_into::<Float64Array>()
-                .map(|a| a.to_vec())
-                .map_err(|_| JsError::new(&format!("`{key}`: expected a Float64Array")))
-        };
-        let (frames, snapshots) = (rows("frames")?, rows("snapshots")?);
-        let (summary, metrics) = (get("summary"), get("metrics"));
-        for (key, value) in [("summary", &summary), ("metrics", &metrics)] {
-            if !value.is_object() {
-                return Err(JsError::new(&format!("`{key}`: expected an object")));
-            }
-        }
-        let recording = imported::adopt(frames, snapshots).map_err(js_error)?;
-        self.imported = Some(Imported { trace: None, metrics, recording });
-        Ok(summary)
-    }
-
     /// Whether an imported trace is being shown.
     #[wasm_bindgen(getter)]
     pub fn imported(&self) -> bool {
         self.imported.is_some()
+    }
+
+    /// The clock's last jumps in the current run, `[{at, oldOffset, newOffset, renderBefore, renderAfter, cause,
+    /// estimator}]` (the `clock.jumpLog` of `metrics()`, without the rest of it: the status card's last jump at the
+    /// first frame); `[]` for an imported trace.
+    #[wasm_bindgen(js_name = clockJumps)]
+    pub fn clock_jumps(&self) -> Result<JsValue, JsError> {
+        if self.imported.is_some() {
+            return Ok(js_sys::Array::new().into());
+        }
+        to_js(&self.sim.clock_metrics().jump_log)
     }
 
     /// The most a trace may hold: `{bytes, snapshots, rtt, batches, points, sampleAt, noteChars}`.
@@ -161,45 +139,6 @@ impl Playground {
             sample_at: MAX_SAMPLES,
             snapshots: MAX_SNAPSHOTS,
         })
-    }
-
-    /// Refuses a trace file of `bytes` bytes before it is read, with the same words as the reader.
-    #[wasm_bindgen(js_name = checkTraceSize)]
-    pub fn check_trace_size(bytes: f64) -> Result<(), JsError> {
-        if !(bytes.is_finite() && bytes >= 0.0) {
-            return Err(JsError::new(&format!("`bytes`: {} is not a size in bytes", crate::words::num(bytes))));
-        }
-        crate::trace::limits::check_size(bytes.min(usize::MAX as f64) as usize).map_err(trace_error)
-    }
-
-    /// The render-delay trade-off: one `{delay, underrunShare, addedLatency, rmsError}` per delay (seconds).
-    pub fn sweep(&self, delays: Vec<f64>) -> Result<JsValue, JsError> {
-        to_js(&sweep(self.sim.params(), &delays).map_err(js_error)?)
-    }
-
-    /// Each underrun policy's offset against `ahead` for a speed and a cap: `{hold: [{ahead, offset}], …}`.
-    #[wasm_bindgen(js_name = extrapolationCurves)]
-    pub fn extrapolation_curves(velocity: f64, cap: f64, until: f64, points: f64) -> Result<JsValue, JsError> {
-        crate::param::in_range("velocity", velocity, -1e6, 1e6, "units/s").map_err(js_error)?;
-        crate::param::in_range("cap", cap, 0.0, 10.0, "s").map_err(js_error)?;
-        crate::param::in_range("until", until, 0.0, 10.0, "s").map_err(js_error)?;
-        let points = crate::param::whole("points", points, 2.0, 2000.0).map_err(js_error)? as usize;
-        let curves: std::collections::BTreeMap<&str, _> =
-            UnderrunPolicy::ALL.iter().map(|p| (p.name(), p.curve(velocity, cap, until, points))).collect();
-        to_js(&curves)
-    }
-
-    /// Each smoothing mode's offset over time after one correction of size `initial`, with the current
-    /// smoothing parameters: `{halfLife: [{time, offset}], …}`.
-    #[wasm_bindgen(js_name = decayCurves)]
-    pub fn decay_curves(&self, initial: f64, fps: f64, duration: f64) -> Result<JsValue, JsError> {
-        let smoothing = self.sim.params().local.smoothing;
-        let mut curves = std::collections::BTreeMap::new();
-        for mode in SmoothingMode::ALL {
-            let curve = decay_curve(mode, &smoothing, initial, fps, duration).map_err(js_error)?;
-            curves.insert(mode.name(), curve);
-        }
-        to_js(&curves)
     }
 
     /// `params` with one of seed 004 §5.3's network presets applied (`lan`, `sameRegion`, `crossRegion`,

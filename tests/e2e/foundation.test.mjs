@@ -1,7 +1,7 @@
 // The first page: loads the wasm core, draws what Rust computes, the slider changes it, failures are visible.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, canvasStats, screenshot, BASE_URL } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn, canvasStats, screenshot, BASE_URL } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -129,20 +129,27 @@ test('the first frame runs on the small core; the full core takes over after it 
     const full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
     // Both builds on their own instances (the modules are the page's own, already initialised).
     const params = { ...app.model.params, seed: 7, duration: 30, network: { ...app.model.params.network, downlink: { ...app.model.params.network.downlink, loss: 0.2 } } };
+    // The re-anchoring clock jumps (the smooth one, the default, does not): the jump logs have something to compare.
+    params.remote = { ...params.remote, clock: { ...params.remote.clock, clock: 'reanchor' } };
     const rows = (build) => {
       const pg = new build.Playground(params);
       const out = {};
       for (const kind of ['frames', 'snapshots', 'batches', 'corrections', 'rtt']) out[kind] = Array.from(pg.timeline(kind));
-      const metrics = JSON.stringify(pg.metrics());
+      // The first-frame build has no metrics() (src/web/analysis.rs): the clock's jumps it does have.
+      const metrics = JSON.stringify(pg.metrics?.().clock.jumpLog ?? pg.clockJumps());
+      const jumps = JSON.stringify(pg.clockJumps());
       pg.free();
-      return { out, metrics };
+      return { out, metrics, jumps };
     };
     const a = rows(page);
     const b = rows(full);
     const same = Object.keys(a.out).every((k) => a.out[k].length === b.out[k].length
       && a.out[k].every((v, i) => Object.is(v, b.out[k][i])));
     return {
-      same, sameMetrics: a.metrics === b.metrics, frames: a.out.frames.length,
+      same, sameJumps: a.jumps === b.metrics && b.jumps === b.metrics, jumps: JSON.parse(b.jumps).length,
+      frames: a.out.frames.length,
+      pageHasMetrics: ['metrics', 'sweep', 'decayCurves', 'showImported'].filter((m) => m in page.Playground.prototype)
+        .concat(['extrapolationCurves', 'checkTraceSize'].filter((m) => m in page.Playground)),
       shownByFull: core === full, pageHasTraces: 'importTrace' in page.Playground.prototype,
       fullHasTraces: 'importTrace' in full.Playground.prototype, pageHasLessons: 'Lessons' in page,
       marks: performance.getEntriesByName('boot:full-core').length,
@@ -150,9 +157,56 @@ test('the first frame runs on the small core; the full core takes over after it 
   });
   assert.ok(seen.frames > 1000, `${seen.frames} numbers in the frames timeline`);
   assert.ok(seen.same, 'every timeline is bit-identical on both builds');
-  assert.ok(seen.sameMetrics, 'the metrics are identical on both builds');
+  assert.ok(seen.jumps > 0, 'the run has clock jumps to compare');
+  assert.ok(seen.sameJumps, "the first-frame build's clock jumps are the full build's metrics().clock.jumpLog");
+  assert.deepEqual(seen.pageHasMetrics, [], 'what the page shows after its first frame is in the full build only');
   assert.ok(seen.shownByFull, 'after data-complete the page runs on the full core');
   assert.equal(seen.marks, 1, 'the page swapped cores once');
   assert.deepEqual([seen.pageHasTraces, seen.pageHasLessons, seen.fullHasTraces], [false, false, true], 'the split is real');
+  assert.deepEqual(problems(), []);
+});
+
+test('until the full core is in, the first frame shows what the small core has; the plots and the metrics join after it', async () => {
+  // The full build's wasm is held back until the first frame has been looked at (a slow network, exaggerated).
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const { page, problems } = await openPage(browser, {
+    path: '#clock=reanchor&t=19', // the re-anchoring clock jumps (from ~17 s on, in the default run)
+    before: (p) => p.route(/\/netcode_lab_bg\.wasm$/, async (route) => { await held; await route.continue(); }),
+  });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  await page.waitForTimeout(300);
+  const state = () => page.evaluate(() => {
+    const model = window.netcodeLab.model();
+    const t = model.frameRow(model.frameAt(window.netcodeLab.app.state.playhead)).local; // the frame shown
+    return {
+      complete: document.documentElement.dataset.complete ?? null,
+      fullReady: model.fullReady,
+      // The status card's last clock jump (readouts.js), and the one the full metrics say (when they can).
+      jumpAt: document.getElementById('clock-line').dataset.jumpAt ?? null,
+      jumpText: document.getElementById('clock-line').textContent,
+      fromMetrics: model.fullReady ? String(model.metrics().clock.jumpLog.filter((j) => j.at <= t + 1e-9).at(-1)?.at ?? null) : null,
+      painters: window.netcodeLab.app.painters.length,
+      metricsRows: document.querySelectorAll('#metrics tr').length,
+    };
+  });
+  const early = await state();
+  assert.equal(early.complete, null, 'the page is not complete without the full core');
+  assert.equal(early.fullReady, false, 'the full core is held back');
+  assert.notEqual(early.jumpAt, null, 'the status card names the last clock jump at the first frame (small core: clockJumps)');
+  assert.match(early.jumpText, /last clock jump at/);
+  assert.equal(early.painters, 2, 'only the views and the lanes draw before the full core (no plot calls a missing export)');
+  assert.equal(early.metricsRows, 0, 'the metrics table waits for the full core');
+  release();
+  await waitReady(page);
+  assert.equal(await page.evaluate(() => window.netcodeLab.model().pg instanceof window.netcodeLab.core.Playground), false,
+    'the run on screen was not made again on the full core at data-complete (the metrics table waits to be seen)');
+  await figuresDrawn(page); // the figures and the metrics table below the fold, drawn as for a PNG
+  const late = await state();
+  assert.equal(late.fullReady, true);
+  assert.equal(late.jumpAt, early.jumpAt, 'the same last jump on the full core');
+  assert.equal(late.fromMetrics, early.jumpAt, "it is the full metrics' last jump before the playhead");
+  assert.equal(late.painters, 4, 'the plots and the comparison joined');
+  assert.ok(late.metricsRows > 5, `the metrics table is filled (${late.metricsRows} rows)`);
   assert.deepEqual(problems(), []);
 });

@@ -93,6 +93,7 @@ test('the playground loads, draws every view and shows a status without console 
     assert.ok(stats.painted > stats.total * 0.01, `#${id}: ${stats.painted} of ${stats.total} pixels painted`);
   }
   assert.match(await page.textContent('#status'), /Ready|Underrun|Priming|Gap|Clock|Invalid/);
+  await figuresDrawn(page); // the metrics table below the fold is filled as it comes near (or for a PNG, a print)
   assert.ok((await page.locator('#metrics-table tbody tr').count()) >= 8);
   await screenshot(page, 'playground');
   assert.deepEqual(problems(), []);

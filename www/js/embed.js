@@ -273,6 +273,9 @@ async function startWorked(core) {
   document.documentElement.dataset.complete = 'true';
 }
 
+/** The figures drawn from the full core's results (see main). */
+const FULL_CORE_FIGURES = new Set(['lesson', 'comparison', 'extrapolation', 'decay', 'sweep']);
+
 async function main() {
   const params = hashParams();
   setLang(detectLang(params.get('lang')));
@@ -284,8 +287,9 @@ async function main() {
   title.dataset.i18n = fig === 'lesson' ? `lesson.${lessonId}.title` : FIGURES[fig].title;
   title.textContent = t(title.dataset.i18n);
   document.title = `${title.textContent} — netcode-lab`;
-  // The small first-frame core does every figure but a lesson (its helpers and engines are in the full one).
-  const core = await loadCore(fig === 'lesson' ? 'full' : 'page');
+  // The small first-frame core draws the views and seed 002's example; a lesson (its helpers, engines), the
+  // comparison and the plots that read the metrics or the curves (src/web/analysis.rs) need the full one.
+  const core = await loadCore(FULL_CORE_FIGURES.has(fig) ? 'full' : 'page');
   if (!core) return;
   if (fig === 'worked') return startWorked(core);
   await new EmbedApp(core, fig, lessonId).start();

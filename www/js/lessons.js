@@ -121,11 +121,11 @@ class LessonContext {
   }
 
   sweep(delays) {
-    return this.memo(`sweep|${delays.join(',')}`, () => this.model.pg.sweep(delays));
+    return this.memo(`sweep|${delays.join(',')}`, () => this.model.full().sweep(delays));
   }
 
   decayCurves(initial, fps, duration) {
-    return this.memo(`decay|${initial}|${fps}|${duration}`, () => this.model.pg.decayCurves(initial, fps, duration));
+    return this.memo(`decay|${initial}|${fps}|${duration}`, () => this.model.decayCurves(initial, fps, duration));
   }
 
   /** Another run of the current parameters changed by `mutate(params)` (which may return new params). */

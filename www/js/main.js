@@ -148,6 +148,9 @@ class App {
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
+    // They draw from what only the full core computes (the metrics, the curves: src/web/analysis.rs): they join
+    // once it is in.
+    await full;
     for (const [section, loading] of later) {
       const module = await loading;
       await nextTask();
@@ -170,8 +173,11 @@ class App {
     await nextTask();
     this.complete = true;
     // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
-    // waits for the plots above it, is left to fill.
-    this.drawMetricsSoon();
+    // waits for the plots above it, is left to fill — as it comes near the viewport (offscreen.js), like the
+    // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
+    // re-simulation the load need not make.
+    this.metricsTable = { deferred: true };
+    watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
     performance.mark('boot:complete');
     document.documentElement.dataset.complete = 'true';
   }
@@ -410,6 +416,7 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
+      if (this.metricsTable) this.metricsTable.deferred = false;
       drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
     if (!this.inDrag) return draw();
@@ -429,7 +436,8 @@ class App {
     if (known) return known;
     // Asked for already (the drag's last run, its thumb just released): its answer is on the way.
     if (this.metricsAsked?.model === model && this.metricsAsked.runId === model.runId && !this.metricsAsked.failed) return null;
-    if (!this.inDrag) return model.metrics();
+    // Not before the run is on the full core (the first frame's has no metrics: readouts.js reads `clockJumps`).
+    if (!this.inDrag) return model.metricsReady ? model.metrics() : null;
     this.requestMetrics(model);
     return null;
   }
@@ -567,6 +575,7 @@ class App {
    */
   drawDeferred() {
     const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
+    if (this.metricsTable?.deferred) this.drawMetricsSoon();
     if (!waiting.length) return 0;
     const ctx = this.scene(true);
     for (const painter of waiting) {

@@ -26,7 +26,24 @@ export class Model {
     this.nextCore = core;
   }
 
-  /** The run's handle on the full build (moved there first if an `upgrade` is pending): for the full-only calls. */
+  /**
+   * Whether the full build's calls can be made now: the full core is in (the run may still be on the first-frame
+   * core, moved by `full()`). Until then the page shows what waits for them as pending, never a number.
+   */
+  get fullReady() {
+    return Boolean(this.nextCore) || typeof this.pg.metrics === 'function';
+  }
+
+  /** Whether `metrics()` can be had without moving the run to the full core (a re-simulation): it is there already. */
+  get metricsReady() {
+    return typeof this.pg.metrics === 'function';
+  }
+
+  /**
+   * The run's handle on the full build (moved there first if an `upgrade` is pending): for the full-only calls —
+   * traces, the engines' replays, the lessons' capacity sweep, and what the page shows after its first frame
+   * (the metrics, the delay sweep, the decay curves: src/web/analysis.rs). Throws before the full core is in.
+   */
   full() {
     if (this.nextCore) {
       const old = this.pg;
@@ -34,6 +51,7 @@ export class Model {
       this.nextCore = null;
       old.free();
     }
+    if (!this.fullReady) throw new Error('the full core is not loaded yet (core.js)');
     return this.pg;
   }
 
@@ -112,6 +130,7 @@ export class Model {
       this.columns[kind].__stride = names.length;
     }
     this._metrics = null;
+    this._clockJumps = null;
     this._sweep = null;
     this._engines = new Map();
     this._engineMetrics = new Map();
@@ -130,10 +149,24 @@ export class Model {
     return { view, stride, col, rows: stride ? view.length / stride : 0 };
   }
 
-  /** Metrics of the current run (cached). */
+  /** Metrics of the current run (cached; the full build's: see `fullReady`). */
   metrics() {
-    this._metrics ??= this.pg.metrics();
+    this._metrics ??= this.full().metrics();
     return this._metrics;
+  }
+
+  /**
+   * The clock's last jumps in this run (`metrics().clock.jumpLog`, on either build: the status card reads them
+   * from the first frame on), cached per run.
+   */
+  clockJumps() {
+    this._clockJumps ??= this.pg.clockJumps();
+    return this._clockJumps;
+  }
+
+  /** Each smoothing mode's offset after one correction of size `initial` (the full build's; the decay plot). */
+  decayCurves(initial, fps, duration) {
+    return this.full().decayCurves(initial, fps, duration);
   }
 
   /**
@@ -158,7 +191,7 @@ export class Model {
 
   /** The render-delay sweep for the current params (cached per run). */
   sweep(delays) {
-    this._sweep ??= this.pg.sweep(delays);
+    this._sweep ??= this.full().sweep(delays);
     return this._sweep;
   }
 

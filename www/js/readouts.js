@@ -109,7 +109,7 @@ function parts(root, ids) {
  * the simulation worker, main.js `metricsForFrame`): the clock line then keeps the jump log it showed last, and
  * the next draw with the metrics shows this run's. Left out, they are computed here.
  */
-export function drawStatus(root, model, frame, metrics = model.imported ? null : model.metrics()) {
+export function drawStatus(root, model, frame, metrics = model.imported || !model.metricsReady ? null : model.metrics()) {
   const status = model.codes.status[frame.status] ?? 'priming';
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
@@ -149,10 +149,13 @@ function clockLine(line, model, f, metrics) {
   if (Number.isFinite(f.offsetUncertainty)) parts.push(t('status.uncertainty', { ms: ms(f.offsetUncertainty, 1) }));
   if (Number.isFinite(f.renderDelayError)) parts.push(t('status.delayError', { ms: ms(f.renderDelayError, 1) }));
   if (Number.isFinite(f.adaptiveRtt)) parts.push(t('status.adaptiveRtt', { ms: ms(f.adaptiveRtt) }));
-  const jumps = model.imported ? [] : metrics ? (metrics.clock.jumpLog ?? []) : (line._jumps ?? []);
+  // Before the run's metrics can be had without moving the run to the full core (model.js `metricsReady`: the
+  // first frame's core has no `metrics()`), the jump log alone comes from `clockJumps` — this run's, exact.
+  const own = !model.imported && !metrics && !model.metricsReady;
+  const jumps = model.imported ? [] : metrics ? (metrics.clock.jumpLog ?? []) : own ? model.clockJumps() : (line._jumps ?? []);
   line._jumps = jumps;
   // Which run's jump log the line shows (the end-to-end tests read it): this run's, or the one drawn before.
-  if (metrics || model.imported) line._metricsRun = String(model.runId);
+  if (metrics || model.imported || own) line._metricsRun = String(model.runId);
   const last = jumps.filter((j) => j.at <= f.local + 1e-9).at(-1);
   if (last) {
     const cause = last.cause ? t(`status.cause.${last.cause.kind}`, last.cause.kind === 'rtt'

@@ -3,7 +3,7 @@
 // Top: how much of one correction is still shown t ms later, for each way of showing it — the half-life offset
 // (halves every `halfLife`, whatever the frame rate), snap (the whole jump at once), linear over `smoothTime`,
 // and the article's first version `lerp(…, 0.1)` per frame (a lerp chase: its speed depends on the fps).
-// The curves are the real smoother run frame by frame in Rust (`pg.decayCurves`). The x axis only changes in
+// The curves are the real smoother run frame by frame in Rust (`model.decayCurves`). The x axis only changes in
 // steps, so dragging Half-life visibly stretches the curve; the dots mark ½, ¼, ⅛ at 1, 2, 3 half-lives.
 // Bottom strip: every reconcile of the run at its local time, its bar as tall as the correction it made
 // (a rug of ticks when the prediction matched), with the playhead. The top's "now" dot sits at the time since
@@ -72,7 +72,7 @@ export function mount(root, app) {
     const until = rangeFor(halfLife, smoothTime);
     const key = `${halfLife}|${smoothTime}|${fps}|${until}`;
     if (cache.key !== key) {
-      cache = { key, halfLife, smoothTime, fps, until, curves: model.pg.decayCurves(1, fps, until) };
+      cache = { key, halfLife, smoothTime, fps, until, curves: model.decayCurves(1, fps, until) };
     }
     if (runCache.runId !== model.runId) runCache = { runId: model.runId, ...readCorrections(model) };
     return { ...cache, corr: runCache };
