@@ -123,6 +123,8 @@ impl Vault {
     pub fn add(&mut self, entry: VaultEntry) {
         if self.entries.len() > self.max_size.saturating_sub(1) {
             self.entries.pop_front();
+            // The place the hint names moved one entry down with the rest.
+            self.hint.set(self.hint.get().saturating_sub(1));
         }
         // The usual arrival is the newest: it goes last (where the search would put it) without a search.
         if self.entries.back().is_none_or(|newest| newest.time <= entry.time) {
