@@ -135,14 +135,6 @@ impl Presenter {
         shown
     }
 
-    /// [`Presenter::show`] of a Ready sample at `position` (a plain interpolation: every policy shows it as it is),
-    /// for a caller that has only the position (`RemotePlayback::frame_shown`).
-    #[inline]
-    pub fn show_interpolated(&mut self, position: Vec2) -> Displayed {
-        self.last = Some(position);
-        Displayed::at(DisplayMode::Interpolated, position)
-    }
-
     fn decide(&self, sample: &Sample) -> Displayed {
         if let (SampleStatus::Ready, Some(p)) = (sample.status, sample.position) {
             return Displayed::at(DisplayMode::Interpolated, p);

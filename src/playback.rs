@@ -143,29 +143,12 @@ impl RemotePlayback {
     /// strategy that just draws it reads: the render time, the sample's status and what is displayed. The whole
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
-    ///
-    /// The usual frame, a plain interpolation, takes the buffer's short way ([`SnapshotBuffer::sample_between`]:
-    /// the position without a whole `Sample`), then the same prune and the presenter's
-    /// [`Presenter::show_interpolated`] — what `show` does with that Ready sample.
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        let reading = self.clock.render_time(now, dt, &self.buffer.view());
-        let render_time = reading.render_time;
-        let sample = match &reading.uncertain {
-            Some(reason) => self.buffer.sample_uncertain(render_time, reason.clone()),
-            None => match self.buffer.sample_between(render_time) {
-                Ok(between) => {
-                    self.buffer.prune(render_time);
-                    let displayed = self.presenter.show_interpolated(between.position);
-                    return FrameShown { render_time, status: SampleStatus::Ready, displayed };
-                }
-                Err(sample) => sample,
-            },
-        };
-        if reading.uncertain.is_none() {
-            self.buffer.prune(render_time);
-        }
-        let displayed = self.presenter.show(&sample);
-        FrameShown { render_time, status: sample.status, displayed }
+        self.advance(now, dt, |reading, sample, _, displayed| FrameShown {
+            render_time: reading.render_time,
+            status: sample.status,
+            displayed,
+        })
     }
 
     /// One frame's four steps (the order of the module doc), handing their results to `finish`.
@@ -214,64 +197,6 @@ mod tests {
         p.underrun.max_extrapolation = f64::NAN;
         assert_eq!(RemotePlayback::new(p).unwrap_err().field, "underrun.maxExtrapolation");
         assert_eq!(PlaybackParams::default().with_send_interval(0.1).validate(), Ok(()));
-    }
-
-    /// `frame_shown` takes the buffer's short way for a plain interpolation: on a jittery, lossy stream with every
-    /// clock, underrun policy and before-the-oldest rule, each frame must be, bit for bit, what `frame` gives (render
-    /// time, status, what is displayed) and leave the same state (the buffer's counters, the next frames). A prune
-    /// skipped, or the presenter's last position not kept, on the short way turns it red.
-    #[test]
-    fn frame_shown_is_frame() {
-        use crate::buffer::BeforeOldest;
-        use crate::extrapolate::UnderrunPolicy;
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut uniform = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let mut kinds = 0;
-        for clock in [ClockKind::Smooth, ClockKind::Reanchor, ClockKind::Known, ClockKind::Timescale] {
-            for policy in [UnderrunPolicy::Hold, UnderrunPolicy::ExtrapolateDecay, UnderrunPolicy::Hide] {
-                for before_oldest in [BeforeOldest::Gap, BeforeOldest::Oldest] {
-                    let mut p = PlaybackParams::default();
-                    (p.clock.clock, p.underrun.underrun_policy, p.buffer.before_oldest) =
-                        (clock, policy, before_oldest);
-                    let (mut full, mut shown) =
-                        (RemotePlayback::new(p.clone()).unwrap(), RemotePlayback::new(p).unwrap());
-                    let (mut now, mut statuses) = (0.0, std::collections::BTreeSet::new());
-                    for tick in 0..1200u64 {
-                        let server = tick as f64 * 0.05;
-                        let s =
-                            Snapshot::moving(tick, server, Vec2::new(server * 5.0, server.cos()), Vec2::new(5.0, 0.0));
-                        let late = if tick % 150 < 8 { 0.5 } else { uniform() * 0.06 };
-                        if uniform() > 0.1 {
-                            let at = server + 0.04 + late;
-                            now = f64::max(now, at - 0.01);
-                            full.on_snapshot(s, at);
-                            shown.on_snapshot(s, at);
-                        }
-                        if tick % 10 == 0 {
-                            let rtt = 0.08 + uniform() * 0.02;
-                            full.on_rtt_sample(now, rtt);
-                            shown.on_rtt_sample(now, rtt);
-                        }
-                        for _ in 0..3 {
-                            now += 1.0 / 60.0;
-                            let (f, g) = (full.frame(now, 1.0 / 60.0), shown.frame_shown(now, 1.0 / 60.0));
-                            assert_eq!(
-                                (f.reading.render_time.to_bits(), f.sample.status, f.displayed),
-                                (g.render_time.to_bits(), g.status, g.displayed),
-                                "{clock:?} {policy:?} {before_oldest:?} at {now}"
-                            );
-                            statuses.insert(f.sample.status.name());
-                        }
-                    }
-                    assert_eq!(full.metrics(now).buffer, shown.metrics(now).buffer);
-                    kinds = kinds.max(statuses.len());
-                }
-            }
-        }
-        assert!(kinds >= 3, "statuses seen: {kinds}");
     }
 
     #[test]
