@@ -278,6 +278,9 @@ impl Setup {
 }
 
 /// A built strategy as its own type (what [`Setup::build`] boxes).
+// Built once per strategy and moved straight into the replay that owns it: a box for the large `Article` would
+// only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Built {
     Mirror(mirror::Mirror),

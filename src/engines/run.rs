@@ -25,6 +25,12 @@
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
 //!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
 //!   read in place by the metrics), so a league column makes one track allocation, not nine.
+//! - [`Scoring`] drives each strategy as its own type (`engines::Built`) through a generic replay, so a frame is not
+//!   a call through a vtable (the page's rows-only replays keep the boxed `dyn Smoother`). Inside the engines, the
+//!   per-frame work that repeated itself is gone, each checked bit for bit against the plain version in its
+//!   module's tests: Mirror keeps one buffer for its time and entity snapshots until a teleport parts them,
+//!   geckos' vault tries where the last lookup found its time before a binary search, Source's history is a
+//!   plain `Vec` read newest first.
 //! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
 //!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
 //!
