@@ -34,6 +34,7 @@ use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 /// The time-offset correction threshold in `addSnapshot`, milliseconds (hard-coded in the library).
@@ -81,24 +82,57 @@ pub struct VaultEntry {
 }
 
 /// `Vault`: kept sorted by time (oldest first) — the library sorts on every `get`, which finds the same pair.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Vault {
     entries: VecDeque<VaultEntry>,
     max_size: usize,
+    /// Where the last [`Vault::get`] found its time (the count of entries at or before it): the next frame's time
+    /// is almost always there or one entry on, so it is tried before a binary search. Only a shortcut: the sorted
+    /// entries have one such place for a time, and it is checked before it is used.
+    hint: Cell<usize>,
+}
+
+impl PartialEq for Vault {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.entries, self.max_size) == (&other.entries, other.max_size)
+    }
 }
 
 impl Vault {
     pub fn new(max_size: usize) -> Self {
-        Vault { entries: VecDeque::new(), max_size }
+        Vault { entries: VecDeque::new(), max_size, hint: Cell::new(0) }
+    }
+
+    /// The count of entries with `e.time ≤ time` (they come first: the entries are sorted by time).
+    fn partition(&self, time: f64) -> usize {
+        let at_or_before = |i: usize| self.entries.get(i).is_some_and(|e| e.time <= time);
+        let is_place = |at: usize| at <= self.entries.len() && (at == 0 || at_or_before(at - 1)) && !at_or_before(at);
+        let hint = self.hint.get();
+        let at = if is_place(hint) {
+            hint
+        } else if is_place(hint + 1) {
+            hint + 1
+        } else {
+            self.entries.partition_point(|e| e.time <= time)
+        };
+        self.hint.set(at);
+        at
     }
 
     /// `add`: beyond the maximum the oldest goes first.
     pub fn add(&mut self, entry: VaultEntry) {
         if self.entries.len() > self.max_size.saturating_sub(1) {
             self.entries.pop_front();
+            // The place the hint names moved one entry down with the rest.
+            self.hint.set(self.hint.get().saturating_sub(1));
         }
-        let at = self.entries.partition_point(|e| e.time <= entry.time);
-        self.entries.insert(at, entry);
+        // The usual arrival is the newest: it goes last (where the search would put it) without a search.
+        if self.entries.back().is_none_or(|newest| newest.time <= entry.time) {
+            self.entries.push_back(entry);
+        } else {
+            let at = self.entries.partition_point(|e| e.time <= entry.time);
+            self.entries.insert(at, entry);
+        }
     }
 
     pub fn size(&self) -> usize {
@@ -112,7 +146,7 @@ impl Vault {
     /// `get(time)`: `(older, newer)` around `time`, or `None` (no snapshot at or before it, or none after).
     pub fn get(&self, time: f64) -> Option<(VaultEntry, VaultEntry)> {
         // Newest first, the first with `time ≤ t` is `older`; the one just newer than it is `newer`.
-        let at = self.entries.partition_point(|e| e.time <= time);
+        let at = self.partition(time);
         let older = *self.entries.get(at.checked_sub(1)?)?;
         let newer = *self.entries.get(at)?;
         Some((older, newer))
@@ -204,6 +238,51 @@ impl Smoother for Geckos {
                 }
                 _ => Shown::NOTHING,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `get` tries where the last one found its time before searching: it must answer what the plain search over
+    /// the entries does, for times that step on, stand still, jump back and forth, fall before and after every
+    /// entry, with entries added out of order, equal times, and the vault overflowing. A hint used without being
+    /// checked (or checked one entry off) turns it red.
+    #[test]
+    fn the_hinted_get_is_the_plain_search() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut uniform = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for max in [2, 5, 120] {
+            let mut vault = Vault::new(max);
+            let plain = |v: &Vault, time: f64| {
+                let at = v.entries.partition_point(|e| e.time <= time);
+                Some((*v.entries.get(at.checked_sub(1)?)?, *v.entries.get(at)?))
+            };
+            let (mut hits, mut time) = (0, 0.0);
+            for i in 0..4000 {
+                let t = (i / 3) as f64 * 50.0 + if i % 7 == 0 { -120.0 * uniform() } else { 0.0 };
+                vault.add(VaultEntry { time: t.round(), pos: Vec2::new(t, 0.0) });
+                for _ in 0..3 {
+                    time = match (uniform() * 10.0) as u32 {
+                        0 => time - 400.0 * uniform(),
+                        1 => time + 300.0 * uniform(),
+                        2 => f64::NAN,
+                        3 => vault.entries[0].time,
+                        _ => time + 16.7,
+                    };
+                    if time.is_nan() {
+                        time = t - 100.0;
+                    }
+                    assert_eq!(vault.get(time), plain(&vault, time), "max {max}, time {time}");
+                    hits += usize::from(vault.get(time).is_some());
+                }
+            }
+            assert!(hits > 1000, "max {max}: {hits}");
         }
     }
 }

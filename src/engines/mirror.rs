@@ -276,8 +276,13 @@ pub struct Mirror {
     buffer_time_multiplier: f64,
     /// `NetworkClient.snapshots` (time snapshots: the timeline).
     time_snapshots: Buffer,
-    /// The `NetworkTransform`'s `clientSnapshots`.
+    /// The `NetworkTransform`'s `clientSnapshots` — while `entity_is_time` holds, not kept: it is then the very
+    /// same buffer as `time_snapshots`.
     entity_snapshots: Buffer,
+    /// Both buffers have received the same inserts and been stepped at the same timeline, so they hold the same
+    /// entries and `time_snapshots` stands for both (one insert and one step per frame rather than two). The first
+    /// teleport, which clears only the entity's buffer, ends it for good.
+    entity_is_time: bool,
     line: Timeline,
 }
 
@@ -296,6 +301,7 @@ impl Mirror {
             send_interval,
             time_snapshots: Vec::new(),
             entity_snapshots: Vec::new(),
+            entity_is_time: true,
             line,
         }
     }
@@ -340,8 +346,11 @@ impl Smoother for Mirror {
         insert_and_adjust(&mut self.time_snapshots, p.buffer_limit, entry, &mut self.line, adjust);
         if snapshot.teleport {
             self.entity_snapshots.clear();
+            self.entity_is_time = false;
         }
-        insert_if_not_exists(&mut self.entity_snapshots, p.buffer_limit, entry);
+        if !self.entity_is_time {
+            insert_if_not_exists(&mut self.entity_snapshots, p.buffer_limit, entry);
+        }
     }
 
     fn frame(&mut self, _now: f64, dt: f64) -> Shown {
@@ -350,13 +359,16 @@ impl Smoother for Mirror {
         }
         step_time(dt, &mut self.line.local_timeline, self.line.local_timescale);
         let timeline = self.line.local_timeline;
-        step_interpolation(&mut self.time_snapshots, timeline);
-        if self.entity_snapshots.is_empty() {
+        let on_time = step_interpolation(&mut self.time_snapshots, timeline);
+        let (entity, (from, to, t)) = if self.entity_is_time {
+            (&self.time_snapshots, on_time)
+        } else if self.entity_snapshots.is_empty() {
             return Shown::NOTHING;
-        }
-        let (from, to, t) = step_interpolation(&mut self.entity_snapshots, timeline);
-        let (oldest, newest) =
-            (self.entity_snapshots[0].remote_time, self.entity_snapshots.last().map_or(0.0, |e| e.remote_time));
+        } else {
+            let pair = step_interpolation(&mut self.entity_snapshots, timeline);
+            (&self.entity_snapshots, pair)
+        };
+        let (oldest, newest) = (entity[0].remote_time, entity.last().map_or(0.0, |e| e.remote_time));
         let mode = if timeline > newest {
             ShownMode::Held
         } else if timeline < oldest {
@@ -365,5 +377,65 @@ impl Smoother for Mirror {
             ShownMode::Interpolated
         };
         Shown::at(from.pos.lerp(to.pos, t), timeline, mode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A jittery stream: late, reordered and duplicated packets, bursts that overflow a small `bufferLimit`, and
+    /// (when `teleports`) a teleport now and then; frames of uneven length between them.
+    fn drive(mirror: &mut Mirror, teleports: bool) -> Vec<(Option<[u64; 2]>, u64, ShownMode)> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut uniform = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut now, mut shown) = (0.0, Vec::new());
+        let mut pending: Vec<(f64, Snapshot)> = Vec::new();
+        for tick in 0..3000u64 {
+            let server = tick as f64 / 20.0;
+            let mut s = Snapshot::moving(tick, server, Vec2::new(server * 7.0, (server * 3.0).sin()), Vec2::ZERO);
+            s.teleport = teleports && tick % 701 == 350;
+            let late = if tick % 211 < 12 { 0.6 } else { uniform() * 0.12 };
+            pending.push((server + 0.05 + late, s));
+            if tick % 13 == 0 {
+                pending.push((server + 0.09 + uniform() * 0.1, s));
+            }
+            pending.sort_by(|a, b| a.0.total_cmp(&b.0));
+            while now < server {
+                let dt = 1.0 / 60.0 + (uniform() - 0.5) * 0.004;
+                now += dt;
+                while pending.first().is_some_and(|(at, _)| *at <= now) {
+                    let (at, s) = pending.remove(0);
+                    mirror.on_snapshot(&s, at);
+                }
+                let f = mirror.frame(now, dt);
+                shown.push((f.position.map(|p| [p.x.to_bits(), p.y.to_bits()]), f.render_time.to_bits(), f.mode));
+            }
+        }
+        shown
+    }
+
+    /// While no teleport came, the entity's buffer is the time buffer (`entity_is_time`): every frame must be, bit
+    /// for bit, what the two buffers kept apart give — with and without teleports, with a `bufferLimit` that
+    /// refuses inserts. A buffer not kept once they part (or one insert or step skipped while they are one) turns
+    /// it red.
+    #[test]
+    fn one_buffer_for_both_shows_what_two_show() {
+        for (limit, teleports) in [(32, false), (32, true), (4, false), (4, true)] {
+            let params = MirrorParams { buffer_limit: limit, ..MirrorParams::default() };
+            let mut shared = Mirror::new(params.clone(), 0.05);
+            let mut apart = Mirror { entity_is_time: false, ..Mirror::new(params, 0.05) };
+            let (a, b) = (drive(&mut shared, teleports), drive(&mut apart, teleports));
+            assert_eq!(a.len(), b.len());
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_eq!(x, y, "frame {i}, limit {limit}, teleports {teleports}");
+            }
+            assert_eq!(shared.entity_is_time, !teleports);
+            let held = a.iter().filter(|f| f.2 == ShownMode::Held).count();
+            assert!(held > 10 && held < a.len() / 2, "held {held} of {}", a.len());
+        }
     }
 }

@@ -25,12 +25,18 @@
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
 //!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
 //!   read in place by the metrics), so a league column makes one track allocation, not nine.
+//! - [`Scoring`] drives each strategy as its own type (`engines::Built`) through a generic replay, so a frame is not
+//!   a call through a vtable (the page's rows-only replays keep the boxed `dyn Smoother`). Inside the engines, the
+//!   per-frame work that repeated itself is gone, each checked bit for bit against the plain version in its
+//!   module's tests: Mirror keeps one buffer for its time and entity snapshots until a teleport parts them,
+//!   geckos' vault tries where the last lookup found its time before a binary search, Source's history is a
+//!   plain `Vec` read newest first.
 //! - The page replays only the strategies it draws, without scoring them ([`Bank`]); the league table, which
 //!   scores every strategy on five networks, runs in a Web Worker (`sim::league`).
 //!
 //! `examples/engines_cost.rs` counts the instructions of all this under callgrind (the speed goal of issue 13).
 
-use super::{Setup, Shown, ShownMode, Smoother, StrategyKind};
+use super::{Built, Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::geom::Vec2;
@@ -189,7 +195,11 @@ impl Scorer {
 
 /// Feeds `inputs` to `smoother` in order, handing each frame's tick and what it showed to `on_frame`.
 #[inline(always)]
-fn replay(smoother: &mut dyn Smoother, inputs: &[ClientInput], mut on_frame: impl FnMut(&FrameTick, &Shown)) {
+fn replay<S: Smoother + ?Sized>(
+    smoother: &mut S,
+    inputs: &[ClientInput],
+    mut on_frame: impl FnMut(&FrameTick, &Shown),
+) {
     for input in inputs {
         match input {
             ClientInput::Snapshot(snapshot, arrival) => smoother.on_snapshot(snapshot, *arrival),
@@ -275,15 +285,25 @@ impl<'a> Scoring<'a> {
 
     /// `kind` built from `setup`, replayed and scored: the metrics [`run`] with [`Keep::METRICS`] gives.
     pub fn score(&mut self, setup: &Setup, kind: StrategyKind) -> Result<StrategyMetrics, ParamError> {
-        let mut smoother = setup.build(kind)?;
+        Ok(match setup.built(kind)? {
+            Built::Mirror(mut s) => self.score_on(kind, &mut s),
+            Built::Ngo(mut s) => self.score_on(kind, &mut s),
+            Built::Source(mut s) => self.score_on(kind, &mut s),
+            Built::Geckos(mut s) => self.score_on(kind, &mut s),
+            Built::Gambetta(mut s) => self.score_on(kind, &mut s),
+            Built::Latest(mut s) => self.score_on(kind, &mut s),
+            Built::Article(mut s) => self.score_on(kind, &mut s),
+        })
+    }
+
+    /// `smoother` (of kind `kind`) replayed and scored; generic, so that its frame is compiled into the loop.
+    fn score_on<S: Smoother>(&mut self, kind: StrategyKind, smoother: &mut S) -> StrategyMetrics {
         let mut scorer = Scorer::reusing(kind, std::mem::take(&mut self.track));
         let map = self.map;
-        replay(smoother.as_mut(), self.inputs, |tick, shown| {
-            scorer.push(tick.dt, map.server_of_local(tick.local), shown)
-        });
+        replay(smoother, self.inputs, |tick, shown| scorer.push(tick.dt, map.server_of_local(tick.local), shown));
         let (metrics, track) = scorer.finish_keeping(self.truth);
         self.track = track;
-        Ok(metrics)
+        metrics
     }
 }
 

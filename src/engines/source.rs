@@ -41,7 +41,6 @@ use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// `EXTRA_INTERPOLATION_HISTORY_STORED`: history kept beyond the interpolation window, seconds.
 const EXTRA_INTERPOLATION_HISTORY_STORED: f64 = 0.05;
@@ -208,10 +207,77 @@ pub enum Info {
     Before,
 }
 
+/// A few entries seen newest first (index 0 the newest), kept in a `Vec` the other way round: the history adds and
+/// drops at its head (the `Vec`'s end) and cuts its tail (the `Vec`'s start), and is read by index on every frame,
+/// which a plain slice does without the ring arithmetic of a `VecDeque`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct NewestFirst {
+    oldest_first: Vec<Entry>,
+}
+
+impl NewestFirst {
+    fn len(&self) -> usize {
+        self.oldest_first.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.oldest_first.is_empty()
+    }
+
+    fn get(&self, i: usize) -> Option<&Entry> {
+        let n = self.oldest_first.len();
+        if i < n {
+            Some(&self.oldest_first[n - 1 - i])
+        } else {
+            None
+        }
+    }
+
+    fn front(&self) -> Option<&Entry> {
+        self.oldest_first.last()
+    }
+
+    fn back(&self) -> Option<&Entry> {
+        self.oldest_first.first()
+    }
+
+    fn push_front(&mut self, entry: Entry) {
+        self.oldest_first.push(entry);
+    }
+
+    fn pop_front(&mut self) -> Option<Entry> {
+        self.oldest_first.pop()
+    }
+
+    /// Keeps the `len` newest.
+    fn truncate(&mut self, len: usize) {
+        let n = self.oldest_first.len();
+        if len < n {
+            self.oldest_first.drain(..n - len);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.oldest_first.clear();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.oldest_first.iter().rev()
+    }
+}
+
+impl std::ops::Index<usize> for NewestFirst {
+    type Output = Entry;
+
+    fn index(&self, i: usize) -> &Entry {
+        self.get(i).expect("a history index in range")
+    }
+}
+
 /// `CInterpolatedVar<Vector>` for the origin: newest first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct History {
-    entries: VecDeque<Entry>,
+    entries: NewestFirst,
 }
 
 impl History {
@@ -233,7 +299,8 @@ impl History {
 
     /// `RemoveEntriesPreviousTo(flTime)`: keep the first entry older than `time` and two more (Hermite).
     pub fn remove_entries_previous_to(&mut self, time: f64) {
-        if let Some(i) = self.entries.iter().position(|e| e.changetime < time) {
+        let first_older = self.entries.iter().position(|e| e.changetime < time);
+        if let Some(i) = first_older {
             self.entries.truncate(i + 3);
         }
     }

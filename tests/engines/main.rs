@@ -9,5 +9,6 @@ mod geckos;
 mod league;
 mod mirror;
 mod ngo;
+mod reference;
 mod source;
 mod support;
