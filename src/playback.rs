@@ -15,7 +15,7 @@
 //! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
 //! and the page cannot disagree about it. Each part stays usable on its own.
 
-use crate::buffer::{BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
+use crate::buffer::{BufferParams, InsertOutcome, Reason, Sample, SampleStatus, SnapshotBuffer};
 use crate::buffer_metrics::BufferMetrics;
 use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
 use crate::display::{Displayed, Presenter};
@@ -133,8 +133,11 @@ impl RemotePlayback {
     /// The frame at local time `now`, `dt` seconds after the previous one.
     pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
         self.advance(now, dt, |reading, mut sample, pruned, displayed| {
-            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
-            sample.reason = sample.reason.map(|r| r.with_delay(reading.delay));
+            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does
+            // (`Reason::with_delay`, filled in place: moving the reason out and back costs more than the rest).
+            if let Some(Reason::PastNewest { delay, .. }) = &mut sample.reason {
+                *delay = Some(reading.delay);
+            }
             Frame { now, reading, sample, displayed, pruned }
         })
     }

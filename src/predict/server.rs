@@ -30,7 +30,7 @@ use super::physics::{self, Arena, PlayerState};
 use crate::geom::Vec2;
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// How far past the next expected id an input may be and still be queued.
 pub const MAX_INPUTS_AHEAD: u64 = 1024;
@@ -84,7 +84,11 @@ pub struct Server {
     running: bool,
     epoch: u32,
     last_processed: Option<u64>,
-    queue: BTreeMap<u64, Input>,
+    /// Inputs waiting, by id: slot `i` holds id `next_id() + i` if it has arrived (ids are at most
+    /// [`MAX_INPUTS_AHEAD`] ahead, so this stays small; a ring, not a map: one input per physics step reaches it).
+    queue: VecDeque<Option<Input>>,
+    /// How many slots of `queue` hold an input.
+    queued: usize,
     /// When the server first found the next id missing while later ones wait.
     gap_since: Option<f64>,
     /// With `mismatch`: the last input received, stepped on every server tick.
@@ -106,7 +110,8 @@ impl Server {
             running: true,
             epoch: 0,
             last_processed: None,
-            queue: BTreeMap::new(),
+            queue: VecDeque::new(),
+            queued: 0,
             gap_since: None,
             current: None,
             next_snapshot_tick: 0,
@@ -133,7 +138,7 @@ impl Server {
 
     /// Inputs waiting for a missing id.
     pub fn queued(&self) -> usize {
-        self.queue.len()
+        self.queued
     }
 
     pub fn stats(&self) -> ServerStats {
@@ -159,12 +164,17 @@ impl Server {
 
     fn enqueue(&mut self, input: Input) {
         let next = self.next_id();
-        if input.id < next || self.queue.contains_key(&input.id) {
+        if input.id < next || self.queue.get((input.id - next) as usize).is_some_and(Option::is_some) {
             self.stats.late_or_duplicate += 1;
         } else if input.id - next > MAX_INPUTS_AHEAD {
             self.stats.too_far_ahead += 1;
         } else {
-            self.queue.insert(input.id, input);
+            let slot = (input.id - next) as usize;
+            if self.queue.len() <= slot {
+                self.queue.resize(slot + 1, None);
+            }
+            self.queue[slot] = Some(input);
+            self.queued += 1;
         }
     }
 
@@ -177,12 +187,15 @@ impl Server {
         }
         loop {
             let next = self.next_id();
-            if let Some(input) = self.queue.remove(&next) {
+            if let Some(Some(input)) = self.queue.front().copied() {
+                self.queue.pop_front();
+                self.queued -= 1;
                 self.step(input.keys, next);
                 self.gap_since = None;
                 continue;
             }
-            if self.queue.is_empty() {
+            if self.queued == 0 {
+                self.queue.clear();
                 self.gap_since = None;
                 return;
             }
@@ -190,6 +203,7 @@ impl Server {
             if now - since < self.gap_timeout {
                 return;
             }
+            self.queue.pop_front(); // the missing id's empty slot
             self.step(Keys::IDLE, next);
             self.stats.substituted += 1;
         }
@@ -247,6 +261,7 @@ impl Server {
         self.epoch += 1;
         self.last_processed = None;
         self.queue.clear();
+        self.queued = 0;
         self.gap_since = None;
         self.current = None;
         self.next_snapshot_tick = 0;
