@@ -18,7 +18,7 @@ use crate::path::truth::{batches_from_truth, BatchPlan, TruthPath};
 use crate::path::PathBatch;
 use crate::sim::params::SimParams;
 use crate::sim::record::{batch, frame, Recording};
-use crate::sim::remote::{put, put_xy};
+use crate::sim::remote::{put, put_xy, Row};
 use crate::sim::world::TimeMap;
 use crate::sim::FrameTick;
 
@@ -84,7 +84,7 @@ impl PathPipeline {
         &self.lerp
     }
 
-    pub fn step(&mut self, tick: &FrameTick, row: &mut [f64], rec: &mut Recording) {
+    pub fn step(&mut self, tick: &FrameTick, row: &mut Row, rec: &mut Recording) {
         self.send(tick.local, rec);
         self.deliveries.clear();
         self.link.receive(tick.local, &mut self.deliveries);

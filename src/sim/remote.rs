@@ -54,6 +54,8 @@ pub struct RemotePipeline {
     pings: Link<f64>,
     pongs: Link<f64>,
     first_tick: u64,
+    /// Ticks between two snapshots (`ScenarioParams::ticks_per_snapshot`, worked out once: it rounds).
+    every: u64,
     next_tick: u64,
     next_ping: f64,
     last_sent_time: Option<f64>,
@@ -99,6 +101,7 @@ impl RemotePipeline {
             pings: Link::new(net.uplink, params.seed, STREAM_PINGS),
             pongs: Link::new(net.downlink, params.seed, STREAM_PONGS),
             first_tick,
+            every,
             next_tick: first_tick,
             next_ping: 0.0,
             last_sent_time: None,
@@ -125,7 +128,7 @@ impl RemotePipeline {
     }
 
     /// Runs the server, the network and the client up to `tick`, and fills the remote columns of `row`.
-    pub fn step(&mut self, tick: &FrameTick, truth_table: &TruthTrack, row: &mut [f64], rec: &mut Recording) {
+    pub fn step(&mut self, tick: &FrameTick, truth_table: &TruthTrack, row: &mut Row, rec: &mut Recording) {
         self.send_snapshots(tick.local, rec);
         self.exchange_pings(tick.local);
         self.receive_snapshots(tick.local, rec);
@@ -209,7 +212,7 @@ impl RemotePipeline {
             row[snapshot::TELEPORT] = f64::from(u8::from(teleport));
             rec.snapshots.push(&row);
             self.last_sent_time = Some(server_time);
-            self.next_tick += scenario.ticks_per_snapshot();
+            self.next_tick += self.every;
         }
     }
 
@@ -240,7 +243,7 @@ impl RemotePipeline {
     fn receive_snapshots(&mut self, until_local: f64, rec: &mut Recording) {
         self.deliveries.clear();
         self.downlink.receive(until_local, &mut self.deliveries);
-        let every = self.params.scenario.ticks_per_snapshot();
+        let every = self.every;
         for delivery in self.deliveries.drain(..) {
             let arrival = self.map.reading(delivery.arrival);
             let outcome = self.playback.on_snapshot(delivery.item, arrival);
@@ -273,11 +276,16 @@ fn outcome_code(outcome: &InsertOutcome) -> f64 {
     }
 }
 
-pub(crate) fn put(row: &mut [f64], column: usize, value: f64) {
+/// One frame's row (a fixed-size array: the columns are constants, so writing one needs no bounds check).
+pub type Row = [f64; frame::STRIDE];
+
+#[inline(always)]
+pub(crate) fn put(row: &mut Row, column: usize, value: f64) {
     row[column] = value;
 }
 
-pub(crate) fn put_xy(row: &mut [f64], x_column: usize, position: Option<Vec2>) {
+#[inline(always)]
+pub(crate) fn put_xy(row: &mut Row, x_column: usize, position: Option<Vec2>) {
     let p = position.unwrap_or(Vec2::new(f64::NAN, f64::NAN));
     row[x_column] = p.x;
     row[x_column + 1] = p.y;
