@@ -91,10 +91,13 @@ impl PathPipeline {
         for delivery in std::mem::take(&mut self.deliveries) {
             let index = delivery.item;
             let arrival = self.map.reading(delivery.arrival);
-            let mut batch = self.outbox[index].1.clone();
-            batch.arrival = arrival;
-            let outcome = self.player.ingest(&batch, arrival);
-            self.lerp.ingest(&batch);
+            // The batch as received: the one sent, stamped with its arrival (in place and back, rather than a
+            // copy of its points per delivery).
+            let sent_arrival = std::mem::replace(&mut self.outbox[index].1.arrival, arrival);
+            let batch = &self.outbox[index].1;
+            let outcome = self.player.ingest(batch, arrival);
+            self.lerp.ingest(batch);
+            self.outbox[index].1.arrival = sent_arrival;
             let row_index = (index as u64).saturating_sub(rec.batches.dropped()) as usize;
             if let Some(r) = rec.batches.row_mut(row_index) {
                 if r[batch::OUTCOME].is_nan() {

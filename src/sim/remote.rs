@@ -135,7 +135,7 @@ impl RemotePipeline {
         if let Some(log) = &mut self.log {
             log.push(ClientInput::Frame(*tick));
         }
-        let played = self.playback.frame(tick.reading, tick.dt);
+        let played = self.playback.frame_lean(tick.reading, tick.dt);
         let server_now = self.map.server_of_local(tick.local);
         let truth_now = truth_table.at(server_now);
         let reading = &played.reading;
@@ -143,9 +143,13 @@ impl RemotePipeline {
         let clock = self.playback.clock();
         let displayed = &played.displayed;
         let target = truth_table.at(reading.render_time);
+        let (status, generation) = match &played.sample {
+            Ok(between) => (SampleStatus::Ready, Some(between.generation)),
+            Err(sample) => (sample.status, sample.generation),
+        };
         put(row, frame::SERVER_NOW, server_now);
         put(row, frame::RENDER_TIME, reading.render_time);
-        put(row, frame::STATUS, code(&SampleStatus::ALL, &played.sample.status));
+        put(row, frame::STATUS, code(&SampleStatus::ALL, &status));
         put(row, frame::MODE, code(&DisplayMode::ALL, &displayed.mode));
         put_xy(row, frame::X, displayed.position);
         put(row, frame::AHEAD, displayed.ahead.unwrap_or(f64::NAN));
@@ -156,13 +160,16 @@ impl RemotePipeline {
         put(row, frame::CLOCK_ERROR, reading.render_time + reading.delay - server_now);
         put(row, frame::DELAY, reading.delay);
         put(row, frame::NEWEST, self.playback.buffer().view().newest_server_time.unwrap_or(f64::NAN));
-        put(row, frame::GENERATION, played.sample.generation.map_or(f64::NAN, f64::from));
+        put(row, frame::GENERATION, generation.map_or(f64::NAN, f64::from));
         put(row, frame::DELAY_TARGET, clock.delay().target());
         put(row, frame::ADAPTIVE_RTT, clock.delay().smoothed_rtt().unwrap_or(f64::NAN));
         put(row, frame::DELAY_ERROR, clock.render_delay_error().unwrap_or(f64::NAN));
         put(row, frame::OFFSET_UNCERTAINTY, clock.offset_uncertainty().unwrap_or(f64::NAN));
         for (i, presenter) in self.presenters.iter_mut().enumerate() {
-            let shown: Displayed = presenter.show(&played.sample);
+            let shown: Displayed = match &played.sample {
+                Ok(between) => presenter.show_interpolated(between.position),
+                Err(sample) => presenter.show(sample),
+            };
             put_xy(row, frame::HOLD_X + 2 * i, shown.position);
         }
         self.last_displayed = displayed.position;
