@@ -126,8 +126,25 @@ impl Presenter {
         self.last
     }
 
-    /// What to display for `sample`.
+    /// What to display for `sample`. (A plain interpolation, nearly every frame, is decided inline; the
+    /// policies are not.)
+    #[inline]
     pub fn show(&mut self, sample: &Sample) -> Displayed {
+        if let (SampleStatus::Ready, Some(p)) = (sample.status, sample.position) {
+            return self.show_interpolated(p);
+        }
+        self.show_policy(sample)
+    }
+
+    /// What [`Presenter::show`] gives for a Ready sample at `position` (every policy shows the interpolation).
+    #[inline]
+    pub fn show_interpolated(&mut self, position: Vec2) -> Displayed {
+        self.last = Some(position);
+        Displayed::at(DisplayMode::Interpolated, position)
+    }
+
+    #[inline(never)]
+    fn show_policy(&mut self, sample: &Sample) -> Displayed {
         let shown = self.decide(sample);
         if shown.position.is_some() {
             self.last = shown.position;

@@ -22,7 +22,7 @@
 
 use crate::channel::{Channel, Delivery};
 use crate::param::{in_range, ParamError};
-use crate::rng::SimRng;
+use crate::rng::{Draws, SimRng};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -190,18 +190,22 @@ impl<T: Clone> Link<T> {
 
     /// Sends `item` at `now` and says what will become of it.
     pub fn send_with_fate(&mut self, now: f64, item: T) -> PacketFate {
-        let [loss_u, burst_u, j1, j2, reorder_u, hold_u, dup_u, dup_j] = self.rng.uniforms::<8>();
+        // The packet's eight uniforms (loss, burst, jitter ×2, reorder, hold-back, duplicate, its jitter), each
+        // worked out only if read: a knob at 0 cannot be passed by a uniform in [0, 1), so its draw is skipped.
+        let u = self.rng.draws::<8>();
         let seq = self.next_seq;
         self.next_seq += 1;
         self.stats.sent += 1;
-        if self.is_lost(loss_u, burst_u) {
+        if self.is_lost(&u) {
             self.stats.lost += 1;
             return PacketFate::Lost;
         }
-        let held_back = reorder_u < self.params.reorder;
-        let hold = if held_back { self.params.reorder_delay * (0.5 + 0.5 * hold_u) } else { 0.0 };
-        let arrival = now + self.delay(j1, j2) + hold;
-        let duplicate = (dup_u < self.params.duplicate).then(|| now + self.delay(dup_j, j2));
+        let held_back = self.params.reorder > 0.0 && u.get(4) < self.params.reorder;
+        let hold = if held_back { self.params.reorder_delay * (0.5 + 0.5 * u.get(5)) } else { 0.0 };
+        let j2 = if self.params.jitter_model == JitterModel::Normal { u.get(3) } else { 0.0 };
+        let arrival = now + self.delay(u.get(2), j2) + hold;
+        let duplicate =
+            (self.params.duplicate > 0.0 && u.get(6) < self.params.duplicate).then(|| now + self.delay(u.get(7), j2));
         if let Some(second) = duplicate {
             self.stats.duplicated += 1;
             self.in_flight.push(InFlight { arrival: second, seq, item: item.clone() });
@@ -210,14 +214,15 @@ impl<T: Clone> Link<T> {
         PacketFate::Delivered { arrival, duplicate, held_back }
     }
 
-    fn is_lost(&mut self, loss_u: f64, burst_u: f64) -> bool {
+    fn is_lost(&mut self, u: &Draws<8>) -> bool {
         let loss = self.params.loss;
         match self.params.loss_model {
-            LossModel::Uniform => loss_u < loss,
+            LossModel::Uniform => loss > 0.0 && u.get(0) < loss,
             LossModel::Burst if loss >= 1.0 => true,
             LossModel::Burst => {
                 let exit = 1.0 / self.params.burst_length;
                 let enter = (loss * exit / (1.0 - loss)).min(1.0);
+                let burst_u = u.get(1);
                 self.in_burst = if self.in_burst { burst_u >= exit } else { burst_u < enter };
                 self.in_burst
             }

@@ -15,7 +15,7 @@
 //! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
 //! and the page cannot disagree about it. Each part stays usable on its own.
 
-use crate::buffer::{BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
+use crate::buffer::{Between, BufferParams, InsertOutcome, Reason, Sample, SampleStatus, SnapshotBuffer};
 use crate::buffer_metrics::BufferMetrics;
 use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
 use crate::display::{Displayed, Presenter};
@@ -81,6 +81,15 @@ pub struct FrameShown {
     pub displayed: Displayed,
 }
 
+/// What [`RemotePlayback::frame_lean`] gives of a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeanFrame {
+    pub reading: ClockReading,
+    /// A plain interpolation (`Ok`), or the full sample of any other case.
+    pub sample: Result<Between, Sample>,
+    pub displayed: Displayed,
+}
+
 /// Both metric groups.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -133,8 +142,11 @@ impl RemotePlayback {
     /// The frame at local time `now`, `dt` seconds after the previous one.
     pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
         self.advance(now, dt, |reading, mut sample, pruned, displayed| {
-            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
-            sample.reason = sample.reason.map(|r| r.with_delay(reading.delay));
+            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does
+            // (`Reason::with_delay`, filled in place: moving the reason out and back costs more than the rest).
+            if let Some(Reason::PastNewest { delay, .. }) = &mut sample.reason {
+                *delay = Some(reading.delay);
+            }
             Frame { now, reading, sample, displayed, pruned }
         })
     }
@@ -144,11 +156,29 @@ impl RemotePlayback {
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        self.advance(now, dt, |reading, sample, _, displayed| FrameShown {
-            render_time: reading.render_time,
-            status: sample.status,
-            displayed,
-        })
+        let lean = self.frame_lean(now, dt);
+        let status = lean.sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
+        FrameShown { render_time: lean.reading.render_time, status, displayed: lean.displayed }
+    }
+
+    /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
+    /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
+    /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
+    /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
+    pub fn frame_lean(&mut self, now: f64, dt: f64) -> LeanFrame {
+        let reading = self.clock.render_time(now, dt, &self.buffer.view());
+        let sample = match &reading.uncertain {
+            Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
+            None => self.buffer.sample_between(reading.render_time),
+        };
+        if reading.uncertain.is_none() {
+            self.buffer.prune(reading.render_time);
+        }
+        let displayed = match &sample {
+            Ok(between) => self.presenter.show_interpolated(between.position),
+            Err(sample) => self.presenter.show(sample),
+        };
+        LeanFrame { reading, sample, displayed }
     }
 
     /// One frame's four steps (the order of the module doc), handing their results to `finish`.

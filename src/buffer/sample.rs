@@ -108,6 +108,8 @@ pub struct Between {
     pub right: u64,
     /// Where the render time sits between `left` (0) and `right` (1).
     pub factor: f64,
+    /// The lifetime generation of the bracket (both sides share it): the full sample's `generation`.
+    pub generation: u32,
 }
 
 impl Sample {
@@ -269,7 +271,7 @@ impl SnapshotBuffer {
         }
         let factor = (render_time - left.server_time) / span;
         let position = self.params.interpolation.position(left, right, factor);
-        Some(Between { position, left: left.tick, right: right.tick, factor })
+        Some(Between { position, left: left.tick, right: right.tick, factor, generation: left.generation })
     }
 
     /// The full Ready [`Sample`] of a `between` found at `render_time` just now (the cursor still at its bracket).

@@ -322,8 +322,8 @@ fn sample_between_is_sample_without_the_snapshots() {
                         assert_eq!(expected.status, SampleStatus::Ready, "at {t}");
                         assert_eq!(expected.position, Some(b.position), "at {t}");
                         assert_eq!(
-                            (expected.left, expected.right, expected.factor),
-                            (Some(b.left), Some(b.right), Some(b.factor))
+                            (expected.left, expected.right, expected.factor, expected.generation),
+                            (Some(b.left), Some(b.right), Some(b.factor), Some(b.generation))
                         );
                         assert!(b.left != b.right && b.factor > 0.0, "strictly inside a bracket at {t}");
                     }

@@ -31,7 +31,7 @@ use super::input::{InputPacket, InputScript, InputSource, Keys};
 use super::params::PredictParams;
 use super::physics::{Arena, PlayerState};
 use super::server::{PlayerSnapshot, Server, ServerStats};
-use super::smoothing::{PerMode, RenderBase, Smoother, SmoothingParams};
+use super::smoothing::{DecayMemo, PerMode, RenderBase, Smoother, SmoothingParams};
 use crate::channel::{Channel, Delivery, FixedDelay};
 use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
@@ -129,6 +129,7 @@ pub struct Session<U = FixedDelay<InputPacket>, D = FixedDelay<PlayerSnapshot>> 
     uplink: U,
     downlink: D,
     smoothers: PerMode<Smoother>,
+    decay: DecayMemo,
     now: f64,
     frame: u64,
     server_ticks: u64,
@@ -175,6 +176,7 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
             uplink,
             downlink,
             smoothers: PerMode::from_fn(Smoother::new),
+            decay: DecayMemo::default(),
             now: 0.0,
             frame: 0,
             server_ticks: 0,
@@ -274,7 +276,8 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
         self.now += dt;
         self.frame += 1;
         let smoothing = self.params.smoothing;
-        self.smoothers.for_each_mut(|s| s.advance(dt, &smoothing));
+        let decay = self.decay.decay(dt, smoothing.half_life);
+        self.smoothers.for_each_mut(|s| s.advance_by(dt, decay, &smoothing));
         self.run_server(self.now);
         let reconciled = self.receive_snapshots(corrections);
         let steps = self.client.advance(self.now, dt, &self.source, &mut self.uplink);

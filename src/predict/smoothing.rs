@@ -117,6 +117,28 @@ pub fn half_life_decay(dt: f64, half_life: f64) -> f64 {
     0.5f64.powf(dt / half_life)
 }
 
+/// `half_life_decay(dt, half_life)` remembered for the last `(dt, half_life)`: the frames of a run are
+/// mostly of one length, so the `powf` (a software routine in wasm) runs once per run, not once per frame. The
+/// same call on the same bits gives the same bits, so nothing a run shows changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DecayMemo {
+    last: Option<(u64, u64, f64)>,
+}
+
+impl DecayMemo {
+    pub fn decay(&mut self, dt: f64, half_life: f64) -> f64 {
+        let key = (dt.to_bits(), half_life.to_bits());
+        match self.last {
+            Some((d, h, decay)) if (d, h) == key => decay,
+            _ => {
+                let decay = half_life_decay(dt, half_life);
+                self.last = Some((key.0, key.1, decay));
+                decay
+            }
+        }
+    }
+}
+
 /// One value per smoothing mode, in the order of [`SmoothingMode::ALL`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -214,8 +236,15 @@ impl Smoother {
     /// the start of a frame, before corrections and rendering, so the offset a frame shows is exactly
     /// `O · 0.5^((t − t_correction) / halfLife)` at the frame's own time, even when frame times vary.
     pub fn advance(&mut self, dt: f64, params: &SmoothingParams) {
+        self.advance_by(dt, half_life_decay(dt, params.half_life), params);
+    }
+
+    /// [`Smoother::advance`] with `decay` = `half_life_decay(dt, params.half_life)` worked out by the caller (a
+    /// session computes it once per frame for all modes, and once per run when the frames are even:
+    /// [`DecayMemo`]).
+    pub fn advance_by(&mut self, dt: f64, decay: f64, params: &SmoothingParams) {
         match self {
-            Smoother::HalfLife { offset } => *offset = *offset * half_life_decay(dt, params.half_life),
+            Smoother::HalfLife { offset } => *offset = *offset * decay,
             Smoother::Snap | Smoother::FirstVersion { .. } => {}
             Smoother::Linear { error, elapsed } => {
                 *elapsed += dt;

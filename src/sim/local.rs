@@ -9,7 +9,7 @@ use crate::predict::server::PlayerSnapshot;
 use crate::predict::session::{CorrectionRecord, Session};
 use crate::sim::params::SimParams;
 use crate::sim::record::{correction, frame, Recording};
-use crate::sim::remote::{put, put_xy};
+use crate::sim::remote::{put, put_xy, Row};
 use crate::sim::FrameTick;
 
 const STREAM_INPUTS: u64 = 5;
@@ -43,7 +43,7 @@ impl LocalPipeline {
         self.session.set_live_keys(keys);
     }
 
-    pub fn step(&mut self, tick: &FrameTick, row: &mut [f64], rec: &mut Recording) {
+    pub fn step(&mut self, tick: &FrameTick, row: &mut Row, rec: &mut Recording) {
         let Ok(record) = self.session.step_frame(tick.dt, &mut self.corrections) else { return };
         put_xy(row, frame::PREDICTED_X, Some(record.predicted));
         put_xy(row, frame::AUTH_X, Some(record.server));

@@ -18,7 +18,7 @@ use crate::path::truth::{batches_from_truth, BatchPlan, TruthPath};
 use crate::path::PathBatch;
 use crate::sim::params::SimParams;
 use crate::sim::record::{batch, frame, Recording};
-use crate::sim::remote::{put, put_xy};
+use crate::sim::remote::{put, put_xy, Row};
 use crate::sim::world::TimeMap;
 use crate::sim::FrameTick;
 
@@ -84,17 +84,20 @@ impl PathPipeline {
         &self.lerp
     }
 
-    pub fn step(&mut self, tick: &FrameTick, row: &mut [f64], rec: &mut Recording) {
+    pub fn step(&mut self, tick: &FrameTick, row: &mut Row, rec: &mut Recording) {
         self.send(tick.local, rec);
         self.deliveries.clear();
         self.link.receive(tick.local, &mut self.deliveries);
         for delivery in std::mem::take(&mut self.deliveries) {
             let index = delivery.item;
             let arrival = self.map.reading(delivery.arrival);
-            let mut batch = self.outbox[index].1.clone();
-            batch.arrival = arrival;
-            let outcome = self.player.ingest(&batch, arrival);
-            self.lerp.ingest(&batch);
+            // The batch as received: the one sent, stamped with its arrival (in place and back, rather than a
+            // copy of its points per delivery).
+            let sent_arrival = std::mem::replace(&mut self.outbox[index].1.arrival, arrival);
+            let batch = &self.outbox[index].1;
+            let outcome = self.player.ingest(batch, arrival);
+            self.lerp.ingest(batch);
+            self.outbox[index].1.arrival = sent_arrival;
             let row_index = (index as u64).saturating_sub(rec.batches.dropped()) as usize;
             if let Some(r) = rec.batches.row_mut(row_index) {
                 if r[batch::OUTCOME].is_nan() {

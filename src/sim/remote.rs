@@ -54,6 +54,8 @@ pub struct RemotePipeline {
     pings: Link<f64>,
     pongs: Link<f64>,
     first_tick: u64,
+    /// Ticks between two snapshots (`ScenarioParams::ticks_per_snapshot`, worked out once: it rounds).
+    every: u64,
     next_tick: u64,
     next_ping: f64,
     last_sent_time: Option<f64>,
@@ -99,6 +101,7 @@ impl RemotePipeline {
             pings: Link::new(net.uplink, params.seed, STREAM_PINGS),
             pongs: Link::new(net.downlink, params.seed, STREAM_PONGS),
             first_tick,
+            every,
             next_tick: first_tick,
             next_ping: 0.0,
             last_sent_time: None,
@@ -125,14 +128,14 @@ impl RemotePipeline {
     }
 
     /// Runs the server, the network and the client up to `tick`, and fills the remote columns of `row`.
-    pub fn step(&mut self, tick: &FrameTick, truth_table: &TruthTrack, row: &mut [f64], rec: &mut Recording) {
+    pub fn step(&mut self, tick: &FrameTick, truth_table: &TruthTrack, row: &mut Row, rec: &mut Recording) {
         self.send_snapshots(tick.local, rec);
         self.exchange_pings(tick.local);
         self.receive_snapshots(tick.local, rec);
         if let Some(log) = &mut self.log {
             log.push(ClientInput::Frame(*tick));
         }
-        let played = self.playback.frame(tick.reading, tick.dt);
+        let played = self.playback.frame_lean(tick.reading, tick.dt);
         let server_now = self.map.server_of_local(tick.local);
         let truth_now = truth_table.at(server_now);
         let reading = &played.reading;
@@ -140,9 +143,13 @@ impl RemotePipeline {
         let clock = self.playback.clock();
         let displayed = &played.displayed;
         let target = truth_table.at(reading.render_time);
+        let (status, generation) = match &played.sample {
+            Ok(between) => (SampleStatus::Ready, Some(between.generation)),
+            Err(sample) => (sample.status, sample.generation),
+        };
         put(row, frame::SERVER_NOW, server_now);
         put(row, frame::RENDER_TIME, reading.render_time);
-        put(row, frame::STATUS, code(&SampleStatus::ALL, &played.sample.status));
+        put(row, frame::STATUS, code(&SampleStatus::ALL, &status));
         put(row, frame::MODE, code(&DisplayMode::ALL, &displayed.mode));
         put_xy(row, frame::X, displayed.position);
         put(row, frame::AHEAD, displayed.ahead.unwrap_or(f64::NAN));
@@ -153,13 +160,16 @@ impl RemotePipeline {
         put(row, frame::CLOCK_ERROR, reading.render_time + reading.delay - server_now);
         put(row, frame::DELAY, reading.delay);
         put(row, frame::NEWEST, self.playback.buffer().view().newest_server_time.unwrap_or(f64::NAN));
-        put(row, frame::GENERATION, played.sample.generation.map_or(f64::NAN, f64::from));
+        put(row, frame::GENERATION, generation.map_or(f64::NAN, f64::from));
         put(row, frame::DELAY_TARGET, clock.delay().target());
         put(row, frame::ADAPTIVE_RTT, clock.delay().smoothed_rtt().unwrap_or(f64::NAN));
         put(row, frame::DELAY_ERROR, clock.render_delay_error().unwrap_or(f64::NAN));
         put(row, frame::OFFSET_UNCERTAINTY, clock.offset_uncertainty().unwrap_or(f64::NAN));
         for (i, presenter) in self.presenters.iter_mut().enumerate() {
-            let shown: Displayed = presenter.show(&played.sample);
+            let shown: Displayed = match &played.sample {
+                Ok(between) => presenter.show_interpolated(between.position),
+                Err(sample) => presenter.show(sample),
+            };
             put_xy(row, frame::HOLD_X + 2 * i, shown.position);
         }
         self.last_displayed = displayed.position;
@@ -209,7 +219,7 @@ impl RemotePipeline {
             row[snapshot::TELEPORT] = f64::from(u8::from(teleport));
             rec.snapshots.push(&row);
             self.last_sent_time = Some(server_time);
-            self.next_tick += scenario.ticks_per_snapshot();
+            self.next_tick += self.every;
         }
     }
 
@@ -240,7 +250,7 @@ impl RemotePipeline {
     fn receive_snapshots(&mut self, until_local: f64, rec: &mut Recording) {
         self.deliveries.clear();
         self.downlink.receive(until_local, &mut self.deliveries);
-        let every = self.params.scenario.ticks_per_snapshot();
+        let every = self.every;
         for delivery in self.deliveries.drain(..) {
             let arrival = self.map.reading(delivery.arrival);
             let outcome = self.playback.on_snapshot(delivery.item, arrival);
@@ -273,11 +283,16 @@ fn outcome_code(outcome: &InsertOutcome) -> f64 {
     }
 }
 
-pub(crate) fn put(row: &mut [f64], column: usize, value: f64) {
+/// One frame's row (a fixed-size array: the columns are constants, so writing one needs no bounds check).
+pub type Row = [f64; frame::STRIDE];
+
+#[inline(always)]
+pub(crate) fn put(row: &mut Row, column: usize, value: f64) {
     row[column] = value;
 }
 
-pub(crate) fn put_xy(row: &mut [f64], x_column: usize, position: Option<Vec2>) {
+#[inline(always)]
+pub(crate) fn put_xy(row: &mut Row, x_column: usize, position: Option<Vec2>) {
     let p = position.unwrap_or(Vec2::new(f64::NAN, f64::NAN));
     row[x_column] = p.x;
     row[x_column + 1] = p.y;
