@@ -80,10 +80,10 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
     const phases = await page.evaluate(() => window.netcodeLab.bootPhases);
     await cdp.send('Tracing.end');
     await done;
-    // The order main.js builds in: the core, its first run, the rail in two, the panels, the painters' mounts,
+    // The order main.js builds in: the core, its first run, the rail's groups in two, the rest of the rail, the panels, the painters' mounts,
     // the teaching tools, present mode and the figures' tools, the canvases' widths, the link's run, the three
     // views one by one, the lanes (the first frame), what follows it.
-    const expected = ['core', 'model', 'controls', 'rail', 'panels', 'mounts', 'teach', 'classroom', 'widths', 'hash',
+    const expected = ['core', 'model', 'controls', 'controls-2', 'rail', 'panels', 'mounts', 'teach', 'classroom', 'widths', 'hash',
       'view-server', 'view-local', 'view-remote', 'lanes', 'first-frame', 'after-first-frame'];
     assert.deepEqual(phases.filter((p) => expected.includes(p)), expected, 'the boot phases, in order');
     // Each mark's task: the outermost main-thread task that holds it (the page's renderer, its main thread).

@@ -1,7 +1,7 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
+import { byId, applyValue, parseHash, formatHash, quoted, GROUPS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
@@ -85,11 +85,17 @@ class App {
     startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
     await nextTask(); // the core's first run (new App) and each part of the rail in a task of its own
-    this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
-      onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
-    });
-    this.watchSliderHold(document.getElementById('controls'));
+    // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
+    const rail = document.getElementById('controls');
+    const railOptions = { onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)), inputs: {} };
+    const onChange = (spec, value) => this.change(spec, value);
+    const half = Math.ceil(GROUPS.length / 2);
+    this.controls = buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(0, half).map((g) => g.id) });
+    this.watchSliderHold(rail);
     bootPhase('controls');
+    await nextTask();
+    buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(half).map((g) => g.id) });
+    bootPhase('controls-2');
     await nextTask();
     this.events = buildEvents(document.getElementById('controls'), {
       playhead: () => this.state.playhead,
