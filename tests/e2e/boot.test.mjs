@@ -82,9 +82,11 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
     await done;
     // The order main.js builds in: the core, its first run, the rail's groups in two, the rest of the rail, the panels, the painters' mounts,
     // the teaching tools, present mode and the figures' tools, the canvases' widths, the link's run, the three
-    // views one by one, the lanes (the first frame), what follows it.
+    // views one by one, the lanes (the first frame), what follows it;
+    // then each figure below the fold: its mount, then the layout that reads its canvases' widths.
     const expected = ['core', 'model', 'controls', 'controls-2', 'rail', 'panels', 'mounts', 'teach', 'classroom', 'widths', 'hash',
-      'view-server', 'view-local', 'view-remote', 'lanes', 'first-frame', 'after-first-frame'];
+      'view-server', 'view-local', 'view-remote', 'lanes', 'first-frame', 'after-first-frame',
+      'mount-plots', 'widths-plots', 'mount-comparison', 'widths-comparison'];
     assert.deepEqual(phases.filter((p) => expected.includes(p)), expected, 'the boot phases, in order');
     // Each mark's task: the outermost main-thread task that holds it (the page's renderer, its main thread).
     const marks = new Map(events.filter((e) => e.name.startsWith('boot:') && e.cat.includes('user_timing')).map((e) => [e.name.slice(5), e]));

@@ -204,8 +204,11 @@ class App {
       await nextTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
+      bootPhase(`mount-${section}`);
+      await nextTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
+      bootPhase(`widths-${section}`);
       // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
       // and lanes already show this run, and a figure far below the fold drawn at load was one long task per figure
       // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
