@@ -47,7 +47,7 @@ for (const lang of ['en', 'zh']) {
       await page.goto(url);
       await waitComplete(page);
       // What fills in after data-complete (the metrics table, the league table from the worker, the swatches).
-      await page.waitForFunction(() => document.querySelector('#metrics table') && document.querySelector('#league-table tbody tr'), null, { timeout: 120000 });
+      await page.waitForFunction(() => document.querySelector('#metrics table') && document.getElementById('league').dataset.state === 'ready', null, { timeout: 120000 });
       await page.evaluate(() => window.netcodeLab.app.drawDeferred());
       await page.waitForTimeout(500);
       const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
@@ -120,7 +120,8 @@ test("the league table's first request waits for the first frame: the simulation
   try {
     await page.goto(url);
     await waitComplete(page);
-    await page.waitForFunction(() => document.querySelector('#league-table tbody tr'), null, { timeout: 120000 });
+    // The table's numbers are in (its rows stand from the mount, each cell `…` until then).
+    await page.waitForFunction(() => document.getElementById('league').dataset.state === 'ready', null, { timeout: 120000 });
     const { drawn, worker } = await page.evaluate(() => ({
       drawn: performance.getEntriesByName('boot:after-first-frame')[0].startTime,
       worker: performance.getEntriesByType('resource').filter((r) => /sim-worker/.test(r.name)).map((r) => r.startTime),
