@@ -32,12 +32,14 @@ function formatValue(spec, value) {
 
 /**
  * Builds every control into `root` (or only the ids in `only`, as an embed does). `onChange(spec, value)` is
- * called with display values; `flat` leaves out the group headings (an embed's few controls). Returns `{sync(params), setPreset(name)}`.
+ * called with display values; `flat` leaves out the group headings (an embed's few controls). `groups` builds only
+ * those groups (the page builds the rail in two tasks: main.js), adding to `inputs` (pass the same object to each
+ * call: any call's `sync` then syncs them all). Returns `{inputs, sync(params), setPreset(name)}`.
  */
-export function buildControls(root, onChange, { onNewSeed, only = null, flat = false } = {}) {
-  const inputs = {};
+export function buildControls(root, onChange, { onNewSeed, only = null, flat = false, groups = null, inputs = {} } = {}) {
   const wanted = (spec) => !only || only.includes(spec.id);
   for (const group of GROUPS) {
+    if (groups && !groups.includes(group.id)) continue;
     if (!CONTROLS.some((c) => c.group === group.id && wanted(c))) continue;
     const details = element('details', { class: 'group', open: group.collapsed ? undefined : '', 'data-group': group.id });
     details.append(element('summary', { text: t(`group.${group.id}`), 'data-i18n': `group.${group.id}` }));

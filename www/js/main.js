@@ -1,7 +1,7 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
+import { byId, applyValue, parseHash, formatHash, quoted, GROUPS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
@@ -29,6 +29,23 @@ watchForErrors();
 
 /** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The boot's phases in order (`window.netcodeLab.bootPhases`, read by tests/e2e/boot.test.mjs), each also a
+ * performance mark `boot:NAME` (benches/page/trace.mjs prints them with the task they fall in): the boot is a
+ * chain of short tasks, one phase each.
+ */
+const bootPhases = [];
+function bootPhase(name) {
+  performance.mark(`boot:${name}`);
+  bootPhases.push(name);
+}
+
+/** Runs `fn` when the main thread is idle (at most `timeout` ms later). */
+function whenIdle(fn, timeout = 1000) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout });
+  else setTimeout(fn, 50);
+}
 
 
 /** Changes closer together than this (ms) are a drag: what is not the frame's own waits for the pause. */
@@ -67,11 +84,19 @@ class App {
   async start() {
     startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
-    await nextTask(); // the core's first run (new App) and the rail each in a task of their own
-    this.controls = buildControls(document.getElementById('controls'), (spec, value) => this.change(spec, value), {
-      onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)),
-    });
-    this.watchSliderHold(document.getElementById('controls'));
+    await nextTask(); // the core's first run (new App) and each part of the rail in a task of its own
+    // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
+    const rail = document.getElementById('controls');
+    const railOptions = { onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)), inputs: {} };
+    const onChange = (spec, value) => this.change(spec, value);
+    const half = Math.ceil(GROUPS.length / 2);
+    this.controls = buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(0, half).map((g) => g.id) });
+    this.watchSliderHold(rail);
+    bootPhase('controls');
+    await nextTask();
+    buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(half).map((g) => g.id) });
+    bootPhase('controls-2');
+    await nextTask();
     this.events = buildEvents(document.getElementById('controls'), {
       playhead: () => this.state.playhead,
       apply: (events) => this.apply({ ...this.model.params, events }),
@@ -90,32 +115,50 @@ class App {
       imported: (summary) => this.onImported(summary),
       framesDrawn: () => this.framesDrawn,
     });
-    performance.mark('boot:rail');
+    bootPhase('rail');
     await nextTask();
     this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
+    bootPhase('panels');
+    await nextTask();
     // The views and the lanes join `painters` as each has drawn its first frame (below).
     const firstPainters = [views, lanes].map((m) => m.mount(this));
     this.painters = [];
     this.watch(firstPainters[0], document.querySelector('.views'));
     this.watch(firstPainters[1], document.querySelector('.lanes'));
+    bootPhase('mounts');
     await nextTask();
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
+    bootPhase('teach');
+    await nextTask();
     this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
     this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
-    performance.mark('boot:teach');
+    bootPhase('classroom');
     // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
     // does without them (teach.js `loadLessons`, fetched just after it).
     if (NEEDS_LESSONS.test(location.hash)) await this.teach.loadLessons();
     await nextTask();
     measureWidths(document); // one layout for every canvas, not one per canvas as each draws
-    // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views and
-    // the lanes, each drawn in a task of its own (`drawOne`) so no task of the boot is long on a slow phone.
+    bootPhase('widths');
+    await nextTask();
+    // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views (one
+    // per task) and the lanes, so no task of the boot is long on a slow phone.
     this.applyHash(location.hash);
+    bootPhase('hash');
     for (const painter of firstPainters) {
-      await nextTask();
-      await this.drawOne(painter);
+      if (painter.names) {
+        for (const name of painter.names) {
+          await nextTask();
+          painter.drawView(name, this.scene(true));
+          bootPhase(`view-${name}`);
+        }
+        painter.stale = false;
+      } else {
+        await nextTask();
+        await this.drawOne(painter);
+        bootPhase('lanes');
+      }
       this.painters.push(painter);
     }
     window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
@@ -124,17 +167,21 @@ class App {
     window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
     window.addEventListener('keydown', (e) => this.onKey(e, true));
     window.addEventListener('keyup', (e) => this.onKey(e, false));
-    window.netcodeLab = { app: this, core: this.core, model: () => this.model, wasmMemoryBytes };
+    window.netcodeLab = { app: this, core: this.core, model: () => this.model, wasmMemoryBytes, bootPhases };
     this.last = performance.now();
     requestAnimationFrame((t) => this.frame(t));
-    performance.mark('boot:first-frame');
+    bootPhase('first-frame');
     document.documentElement.dataset.ready = 'true';
     this.ready = true;
-    this.league.refresh(this.model);
     this.playOnFirstInteraction();
-    // The full core (traces, engines, lessons' helpers: core.js) is fetched now, beside the plots; the tools
-    // that need it hold their clicks until it is in.
-    const full = loadCore('full').then((core) => {
+    await nextTask();
+    // After the first frame, each in a task of its own: the league table's first request (it starts the simulation
+    // worker, which loads a core of its own: when the main thread is idle, so its table does not land amid the
+    // boot), then the full core (traces, engines, lessons' helpers: core.js), fetched beside the plots; the tools
+    // that need it hold their clicks until it is in. The swap is a task of its own too.
+    whenIdle(() => this.league.refresh(this.model));
+    const full = loadCore('full').then(async (core) => {
+      await nextTask();
       if (core && core !== this.core) this.upgrade(core);
       return core;
     });
@@ -145,6 +192,7 @@ class App {
     const lessons = this.teach.loadLessons();
     const tools = Promise.all([full, lessons]).then(([core]) => core);
     if (!this.core.Lessons) this.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
+    bootPhase('after-first-frame');
     // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
     // first frame's download); each joins the frame loop once mounted.
     const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
@@ -156,8 +204,11 @@ class App {
       await nextTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
+      bootPhase(`mount-${section}`);
+      await nextTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
+      bootPhase(`widths-${section}`);
       // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
       // and lanes already show this run, and a figure far below the fold drawn at load was one long task per figure
       // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
@@ -178,7 +229,7 @@ class App {
     // re-simulation the load need not make.
     this.metricsTable = { deferred: true };
     watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
-    performance.mark('boot:complete');
+    bootPhase('complete');
     document.documentElement.dataset.complete = 'true';
   }
 
@@ -222,7 +273,7 @@ class App {
     this.core = core;
     this.model.upgrade(core);
     window.netcodeLab.core = core;
-    performance.mark('boot:full-core');
+    bootPhase('full-core');
   }
 
   /**
@@ -661,15 +712,30 @@ const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
 /** …and a link to a lesson or a step, the lessons (teach.js). */
 const NEEDS_LESSONS = /(^#|&)(lesson|step)=/;
 
+/**
+ * Resolves once the browser has painted what the HTML shows by itself (the top bar), or after `ms` if it paints
+ * no frame (a tab in the background): the boot's work then never runs before the first paint, however busy the
+ * machine. On a loaded machine the first paint could come after the core's first run and the rail, which
+ * Lighthouse's simulation then charges to the first contentful paint (1.6 s ↔ 3.1 s on the same page).
+ */
+const firstPaint = (ms = 100) => new Promise((resolve) => {
+  requestAnimationFrame(() => setTimeout(resolve, 0));
+  setTimeout(resolve, ms);
+});
+
 async function main() {
-  const core = await loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
+  // The core is fetched and compiled meanwhile (preloaded by the HTML in dist).
+  const loading = loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
+  await firstPaint();
+  bootPhase('painted');
+  const core = await loading;
   if (!core) return;
-  performance.mark('boot:core');
+  bootPhase('core');
   await nextTask(); // the wasm's instantiation, then the first run, each in a task of its own
   const app = new App(core);
   // Printing (or saving as PDF) shows the whole page at once: the figures never scrolled to are drawn first.
   window.addEventListener('beforeprint', () => app.drawDeferred());
-  performance.mark('boot:model');
+  bootPhase('model');
   await app.start();
 }
 

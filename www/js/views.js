@@ -42,19 +42,35 @@ export function mount(app) {
     if (legend) fillLegend(legend, LEGENDS[name]);
   }
   const caches = [{}, {}, {}]; // each view's static layer
+  /** The step-through's step, else the inspected packet (its ■ in the Server and Remote views). */
+  const highlighted = () => {
+    const inspected = app?.highlight ? null : app?.inspector?.current();
+    return app?.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
+  };
   return {
     /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
     last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
-      // The step-through's step, else the inspected packet (its ■ in the Server and Remote views).
-      const inspected = app?.highlight ? null : app?.inspector?.current();
-      const highlight = app?.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
+      const highlight = highlighted();
       this.last = {
         server: server && drawServer(server, scene, caches[0], highlight),
         local: local && drawLocal(local, scene, caches[1]),
         remote: remote && drawRemote(remote, scene, caches[2], highlight),
       };
+    },
+    /** The views one at a time, for the first frame (main.js `start` draws each in a task of its own). */
+    names: ['server', 'local', 'remote'],
+    /** Draws the view `name` alone (one of `names`), as `draw` would. */
+    drawView(name, scene) {
+      if (!scene.frames.rows) return;
+      const highlight = highlighted();
+      const one = {
+        server: () => server && drawServer(server, scene, caches[0], highlight),
+        local: () => local && drawLocal(local, scene, caches[1]),
+        remote: () => remote && drawRemote(remote, scene, caches[2], highlight),
+      }[name];
+      this.last = { ...this.last, [name]: one() };
     },
   };
 }
