@@ -46,9 +46,11 @@ for (const lang of ['en', 'zh']) {
     try {
       await page.goto(url);
       await waitComplete(page);
-      // What fills in after data-complete (the metrics table, the league table from the worker, the swatches).
-      await page.waitForFunction(() => document.querySelector('#metrics table') && document.getElementById('league').dataset.state === 'ready', null, { timeout: 120000 });
+      // What fills in after data-complete: the league table from the worker, the swatches, and what waits to come
+      // near the viewport (the figures and the metrics table, on the full core), drawn here as printing draws them.
+      await page.waitForFunction(() => document.getElementById('league').dataset.state === 'ready', null, { timeout: 120000 });
       await page.evaluate(() => window.netcodeLab.app.drawDeferred());
+      await page.waitForFunction(() => document.querySelector('#metrics table'), null, { timeout: 120000 });
       await page.waitForTimeout(500);
       const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
         const root = document.documentElement;
