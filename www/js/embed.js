@@ -15,7 +15,7 @@ import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { theme, measureWidths } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
-import { detectLang, setLang, getLang, t, tagged, onLangChange } from './i18n.js';
+import { detectLang, setLang, getLang, t, tagged, onLangChange, loadPart } from './i18n.js';
 import { FIGURES, LESSON_VISUAL, lessonControls } from './figures.js';
 import { byLessonId, lessonParams } from './lesson-data.js';
 import { loadCore } from './core.js';
@@ -283,6 +283,8 @@ async function main() {
   if (!FIGURES[fig]) throw new Error(t('embed.unknownFigure', { fig, figures: Object.keys(FIGURES).join(', ') }));
   const lessonId = params.get('lesson');
   if (fig === 'lesson' && !byLessonId[lessonId]) throw new Error(t('embed.unknownLesson', { lesson: lessonId ?? '' }));
+  // A lesson's words come in a part of their own (i18n.js), fetched for a lesson only.
+  if (fig === 'lesson') await loadPart('lessons');
   const title = document.getElementById('embed-title');
   title.dataset.i18n = fig === 'lesson' ? `lesson.${lessonId}.title` : FIGURES[fig].title;
   title.textContent = t(title.dataset.i18n);
