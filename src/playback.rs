@@ -44,7 +44,8 @@ impl PlaybackParams {
                 "clock.sendInterval",
                 format!(
                     "{} s differs from buffer.sendInterval {} s",
-                    self.clock.send_interval, self.buffer.send_interval
+                    crate::words::decimal(self.clock.send_interval),
+                    crate::words::decimal(self.buffer.send_interval)
                 ),
             ));
         }

@@ -14,6 +14,12 @@
 //! ```
 //! serde's texts (`invalid type: string "10.0", expected f64 at line 1 column 79`) become
 //! `expected a number, found the string "10.0"`; the caller names the field.
+//!
+//! Numbers are written by [`decimal`], [`exponent`] and [`fixed`], which say exactly what Rust's `{}`, `{:e}` and
+//! `{:.N}` say (checked against them over a million numbers in the tests), from the shortest digits `ryu`
+//! finds. Why not Rust's own: `core::fmt::float` keeps two algorithms (Grisu and Dragon, both shortest and
+//! exact) and their tables, ~20 KB of the page's first-frame wasm for the odd refusal (issue 14); `ryu` with its
+//! small tables is a fraction of it. Every message of the page build writes its numbers through here.
 
 use std::fmt;
 
@@ -37,10 +43,216 @@ impl fmt::Display for Num {
         if v.is_infinite() {
             return f.write_str(if v > 0.0 { "Infinity" } else { "-Infinity" });
         }
-        let plain = v.to_string();
-        let exponent = format!("{v:e}");
+        let digits = Digits::of(v);
+        let plain = digits.decimal();
+        let exponent = digits.exponent();
         // Exponent form only when it saves at least four characters: 1e6 but 100000, 3600000, 0.0001.
         f.write_str(if plain.len() >= exponent.len() + 4 { &exponent } else { &plain })
+    }
+}
+
+/// `v` as Rust's `{}` writes it (`0.05`, `1e308` in all its 309 digits, `-0`, `NaN`, `inf`), without
+/// `core::fmt::float`.
+pub fn decimal(v: f64) -> String {
+    match special(v) {
+        Some(text) => text.to_string(),
+        None => Digits::of(v).decimal(),
+    }
+}
+
+/// `v` as Rust's `{:e}` writes it (`1e308`, `1.5e-7`, `0e0`).
+pub fn exponent(v: f64) -> String {
+    match special(v) {
+        Some(text) => text.to_string(),
+        None => Digits::of(v).exponent(),
+    }
+}
+
+/// `v` as serde writes a float it quotes (`floating point `2.0``): `{}` with `.0` added to a finite number
+/// without a decimal point.
+pub fn with_decimal_point(v: f64) -> String {
+    let text = decimal(v);
+    if v.is_finite() && !text.contains('.') {
+        return text + ".0";
+    }
+    text
+}
+
+/// `v` as Rust's `{:.N}` writes it with `decimals` ≤ 3 places (exactly rounded, ties to even: `0.0005` is
+/// `0.001` only because its binary value is a little above), for |v| < 2⁵³; beyond (whole numbers), the
+/// shortest digits with zeros after the point (Rust writes the exact binary value; no message quotes such a time).
+pub fn fixed(v: f64, decimals: u32) -> String {
+    debug_assert!(decimals <= 3);
+    if let Some(text) = special(v) {
+        return text.to_string();
+    }
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let zeros = "000"[..decimals as usize].to_string();
+    if v.abs() >= 9_007_199_254_740_992.0 {
+        let dot = if decimals > 0 { "." } else { "" };
+        return format!("{}{dot}{zeros}", Digits::of(v).decimal());
+    }
+    let (mantissa, power) = binary(v.abs());
+    // |v| × 10^decimals = mantissa × 10^decimals × 2^power, rounded half to even (power ≤ 0 below 2⁵³).
+    let scaled = u128::from(mantissa) * u128::from(10u32.pow(decimals));
+    let shift = power.unsigned_abs();
+    let units = if shift >= 127 {
+        0 // below 2⁶³ / 2¹²⁷: less than half a unit
+    } else if shift == 0 {
+        scaled
+    } else {
+        let (quotient, rest, half) = (scaled >> shift, scaled & ((1 << shift) - 1), 1u128 << (shift - 1));
+        quotient + u128::from(rest > half || (rest == half && quotient % 2 == 1))
+    };
+    // Below 2⁵³ × 10³: a u64.
+    let text = (units as u64).to_string();
+    if decimals == 0 {
+        return format!("{sign}{text}");
+    }
+    let text = format!("{zeros}{text}");
+    let text = &text[(text.len() - decimals as usize - 1).min(zeros.len())..];
+    let (whole, part) = text.split_at(text.len() - decimals as usize);
+    format!("{sign}{whole}.{part}")
+}
+
+/// Finite |v| as mantissa × 2^power exactly (mantissa < 2⁵³).
+fn binary(v: f64) -> (u64, i32) {
+    let bits = v.to_bits();
+    let (biased, fraction) = ((bits >> 52) as i32 & 0x7ff, bits & ((1 << 52) - 1));
+    if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    }
+}
+
+/// What Rust writes for NaN and the infinities (`None` for a finite number).
+fn special(v: f64) -> Option<&'static str> {
+    match v {
+        _ if v.is_nan() => Some("NaN"),
+        f64::INFINITY => Some("inf"),
+        f64::NEG_INFINITY => Some("-inf"),
+        _ => None,
+    }
+}
+
+/// A finite number as its shortest round-trip digits: |v| = 0.`digits` × 10^`point`, `digits` written out in
+/// `count` decimal digits, no trailing zero (zero is `0`, one digit, point 1).
+struct Digits {
+    negative: bool,
+    digits: u64,
+    count: i32,
+    point: i32,
+}
+
+impl Digits {
+    fn of(v: f64) -> Digits {
+        let mut buffer = ryu::Buffer::new();
+        // ryu writes `1.5e-7`, `1e308`, `0.0001`, `123.0`: its digits and where the point goes.
+        let text = buffer.format_finite(v.abs()).as_bytes();
+        let (mut digits, mut power, mut after_point, mut in_fraction) = (0u64, 0i32, 0i32, false);
+        let mut at = 0;
+        while at < text.len() {
+            match text[at] {
+                b'.' => in_fraction = true,
+                b'e' => {
+                    let (negative, mut exponent) = (text.get(at + 1) == Some(&b'-'), 0i32);
+                    for &c in &text[at + 1 + usize::from(negative)..] {
+                        exponent = exponent * 10 + i32::from(c - b'0');
+                    }
+                    power = if negative { -exponent } else { exponent };
+                    break;
+                }
+                c => {
+                    digits = digits * 10 + u64::from(c - b'0');
+                    after_point += i32::from(in_fraction);
+                }
+            }
+            at += 1;
+        }
+        let negative = v.is_sign_negative();
+        if digits == 0 {
+            return Digits { negative, digits: 0, count: 1, point: 1 };
+        }
+        // |v| = digits × 10^exponent.
+        let mut exponent = power - after_point;
+        while digits % 10 == 0 {
+            digits /= 10;
+            exponent += 1;
+        }
+        let count = digits.ilog10() as i32 + 1;
+        let mut out = Digits { negative, digits, count, point: count + exponent };
+        // Two shortest texts, the value exactly between them: ryu takes the even last digit, Rust the one above.
+        if out.is_exactly_above_half(v.abs()) {
+            out.digits += 1;
+            while out.digits % 10 == 0 {
+                out.digits /= 10;
+            }
+            let count = out.digits.ilog10() as i32 + 1;
+            out.point += count - out.count; // 99.95 → 100: one digit more before the point
+            out.count = count;
+        }
+        out
+    }
+
+    /// Whether |v| is exactly `digits` followed by a 5 (at this point): the tie between two shortest texts. Only
+    /// a value with one significant digit more than the text can be, and it is checked exactly in integers
+    /// (|v| < 10³⁸, which is where such ties are found: a wider one needs 5^k in a 53-bit mantissa).
+    fn is_exactly_above_half(&self, v: f64) -> bool {
+        let stem = u128::from(self.digits) * 10 + 5;
+        let (mantissa, power) = binary(v);
+        // |v| × 10^places against stem, both integers.
+        let places = self.count + 1 - self.point;
+        let scaled = match places {
+            0..=22 => u128::from(mantissa) * 10u128.pow(places as u32),
+            // A whole number: stem × 10^-places against mantissa × 2^power.
+            -20..=-1 => {
+                let Some(whole) = stem.checked_mul(10u128.pow(-places as u32)) else { return false };
+                return (0..75).contains(&power)
+                    && whole & ((1u128 << power) - 1) == 0
+                    && whole >> power == u128::from(mantissa);
+            }
+            _ => return false,
+        };
+        if power >= 0 {
+            power < 75 && (scaled << power) >> power == scaled && scaled << power == stem
+        } else {
+            let shift = -power as u32;
+            shift < 128 && scaled & ((1u128 << shift) - 1) == 0 && scaled >> shift == stem
+        }
+    }
+
+    fn sign(&self) -> &'static str {
+        if self.negative {
+            "-"
+        } else {
+            ""
+        }
+    }
+
+    /// Rust's `{}`: every digit before the point written out.
+    fn decimal(&self) -> String {
+        let (digits, point, length, sign) = (self.digits, self.point, self.count, self.sign());
+        if point <= 0 {
+            format!("{sign}0.{}{digits}", "0".repeat(-point as usize))
+        } else if point >= length {
+            format!("{sign}{digits}{}", "0".repeat((point - length) as usize))
+        } else {
+            let scale = 10u64.pow((length - point) as u32);
+            let part = digits % scale;
+            format!("{sign}{}.{part:0width$}", digits / scale, width = (length - point) as usize)
+        }
+    }
+
+    /// Rust's `{:e}`: `d.ddde±x` without a `+`.
+    fn exponent(&self) -> String {
+        let power = if self.digits == 0 { 0 } else { self.point - 1 };
+        let scale = 10u64.pow((self.count - 1) as u32);
+        let (first, rest) = (self.digits / scale, self.digits % scale);
+        match self.count {
+            1 => format!("{}{first}e{power}", self.sign()),
+            _ => format!("{}{first}.{rest:0width$}e{power}", self.sign(), width = (self.count - 1) as usize),
+        }
     }
 }
 
@@ -252,6 +464,75 @@ mod tests {
             assert_eq!(num(value).to_string(), text, "{value:?}");
             if value.is_finite() {
                 assert_eq!(text.parse::<f64>().unwrap().to_bits(), value.to_bits(), "{text} reads back");
+            }
+        }
+    }
+
+    /// `decimal`, `exponent`, `with_decimal_point` and `fixed` against Rust's own `{}`, `{:e}` and `{:.N}` over
+    /// random bit patterns (every exponent, subnormals), numbers a page writes (k/1000, k × 10^j, halves at every
+    /// decimal place: the ties) and the corners. Red: ryu's digits read off wrongly (a point moved, a zero lost),
+    /// `fixed` rounding half up, its sign lost on `-0.0004`.
+    #[test]
+    fn numbers_are_written_as_rust_writes_them() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.5,
+            1.5,
+            2.5,
+            0.0005,
+            0.0015,
+            0.00049999,
+            1e-7,
+            1e16,
+            1e21,
+            1e22,
+            1e23,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            9007199254740993.0,
+            18446744073709549568.0,
+            1.8446744073709552e19,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0004,
+            -0.4,
+            123456789.125,
+            0.3 - 0.1,
+            -1618162129551699.2, // exactly …699.25: a tie between two shortest texts
+            2.5e22,
+            9.5e21,
+            0.125,
+        ];
+        for _ in 0..150_000 {
+            values.push(f64::from_bits(next()));
+            let k = (next() % 2_000_001) as f64 - 1_000_000.0;
+            values.push(k / 1000.0);
+            values.push(k * 10f64.powi((next() % 40) as i32 - 20));
+            values.push((k + 0.5) / 10f64.powi((next() % 4) as i32));
+        }
+        for v in values {
+            assert_eq!(decimal(v), format!("{v}"), "{{}} of {v:?}");
+            assert_eq!(exponent(v), format!("{v:e}"), "{{:e}} of {v:?}");
+            let serde = serde::de::Unexpected::Float(v).to_string();
+            assert_eq!(format!("floating point `{}`", with_decimal_point(v)), serde, "serde's words for {v:?}");
+            if v.abs() < 9.007e15 || !v.is_finite() {
+                assert_eq!(fixed(v, 0), format!("{v:.0}"), "{{:.0}} of {v:?}");
+                assert_eq!(fixed(v, 1), format!("{v:.1}"), "{{:.1}} of {v:?}");
+                assert_eq!(fixed(v, 3), format!("{v:.3}"), "{{:.3}} of {v:?}");
             }
         }
     }

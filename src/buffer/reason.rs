@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 use std::fmt;
+// Numbers as Rust's `{}` / `{:.N}` write them, without Rust's float formatting in the page's wasm (issue 14).
+use crate::words::{decimal, fixed};
 
 /// The cause of a non-`Ready` sample (seed 002: "所有非 Ready 结果都保留具体原因").
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -62,22 +64,26 @@ impl fmt::Display for Reason {
             Reason::Priming { held, needed } => write!(f, "{held} of {needed} snapshots needed to start"),
             Reason::BeforeOldest { render_time, oldest_tick, oldest_time } => write!(
                 f,
-                "render time {render_time:.3} s is {:.0} ms before the oldest snapshot (tick {oldest_tick}, {oldest_time:.3} s)",
-                (oldest_time - render_time) * 1000.0
+                "render time {} s is {} ms before the oldest snapshot (tick {oldest_tick}, {} s)",
+                fixed(*render_time, 3),
+                fixed((oldest_time - render_time) * 1000.0, 0),
+                fixed(*oldest_time, 3)
             ),
             Reason::PastNewest { render_time, newest_tick, newest_time, arrival_interval, delay } => {
                 write!(
                     f,
-                    "render time {render_time:.3} s is {:.0} ms past the newest snapshot (tick {newest_tick}, \
-                     {newest_time:.3} s); recent arrival interval ",
-                    (render_time - newest_time) * 1000.0
+                    "render time {} s is {} ms past the newest snapshot (tick {newest_tick}, {} s); recent arrival \
+                     interval ",
+                    fixed(*render_time, 3),
+                    fixed((render_time - newest_time) * 1000.0, 0),
+                    fixed(*newest_time, 3)
                 )?;
                 match arrival_interval {
-                    Some(i) => write!(f, "{:.0} ms", i * 1e3)?,
+                    Some(i) => write!(f, "{} ms", fixed(i * 1e3, 0))?,
                     None => write!(f, "unknown")?,
                 }
                 match delay {
-                    Some(d) => write!(f, "; interpolation delay {:.0} ms", d * 1e3),
+                    Some(d) => write!(f, "; interpolation delay {} ms", fixed(d * 1e3, 0)),
                     None => Ok(()),
                 }
             }
@@ -91,12 +97,13 @@ impl fmt::Display for Reason {
             }
             Reason::WideBracket { left, right, span, gap_factor, send_interval } => write!(
                 f,
-                "ticks {left} and {right} are {:.0} ms apart, more than {gap_factor} × the {:.0} ms send interval",
-                span * 1000.0,
-                send_interval * 1000.0
+                "ticks {left} and {right} are {} ms apart, more than {} × the {} ms send interval",
+                fixed(span * 1000.0, 0),
+                decimal(*gap_factor),
+                fixed(send_interval * 1000.0, 0)
             ),
             Reason::RenderTimeNotFinite { render_time } => {
-                write!(f, "render time is {render_time}, not a finite number")
+                write!(f, "render time is {}, not a finite number", decimal(*render_time))
             }
             Reason::Clock { text } => f.write_str(text),
         }

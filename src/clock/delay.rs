@@ -190,8 +190,8 @@ impl AdaptiveDelayParams {
     /// `addLatency`).
     pub fn target(&self, send_interval: f64, transit_std: f64, latency: f64) -> f64 {
         let spread = if transit_std.is_finite() { transit_std } else { 0.0 };
-        (self.latency(latency) + self.intervals * send_interval + self.jitter_stds * spread)
-            .clamp(self.min_delay, self.max_delay)
+        let target = self.latency(latency) + self.intervals * send_interval + self.jitter_stds * spread;
+        crate::geom::clamp(target, self.min_delay, self.max_delay)
     }
 }
 
@@ -250,7 +250,7 @@ impl DelayController {
         self.target = self.params.target(self.send_interval, view.transit_std, latency);
         let eased = (self.target - self.current) * (1.0 - (-dt / self.params.time_constant).exp());
         let limit = self.params.max_rate * dt;
-        self.current += eased.clamp(-limit, limit);
+        self.current += crate::geom::clamp(eased, -limit, limit);
     }
 
     /// Seed 004 §4.2: one sample per grid point of `sampleInterval` reached by `now`.

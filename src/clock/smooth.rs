@@ -151,7 +151,7 @@ impl SmoothClock {
             self.adjustments += u64::from(!self.slewing);
             self.slewing = true;
             let limit = self.params.slew_rate * dt;
-            estimate + error.clamp(-limit, limit)
+            estimate + crate::geom::clamp(error, -limit, limit)
         } else {
             self.slewing = false;
             estimate

@@ -68,7 +68,7 @@ impl Segment {
     pub fn position_at(&self, t: f64) -> Vec2 {
         let duration = self.duration();
         if duration > 0.0 {
-            self.from.lerp(self.to, ((t - self.start) / duration).clamp(0.0, 1.0))
+            self.from.lerp(self.to, crate::geom::clamp((t - self.start) / duration, 0.0, 1.0))
         } else {
             self.to
         }

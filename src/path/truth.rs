@@ -16,10 +16,11 @@
 //! that sends "where I went since the last message" would (seed 001 "一秒一包"). Corners that fall between two
 //! samples are cut by the chord between them, in both models: that is what the samples say.
 
-use crate::geom::Vec2;
+use crate::geom::{clamp, Vec2};
 use crate::param::{in_range, ParamError};
 use crate::path::batch::{PathBatch, PathPoint, MAX_COORDINATE};
 use crate::path::params::PathParams;
+use crate::words::decimal;
 use serde::{Deserialize, Serialize};
 
 /// One vertex of the true path: where the entity was at time `t` (seconds).
@@ -57,7 +58,7 @@ impl TruthPath {
                 return err(format!("point {i} is not finite"));
             }
             if p.x.abs() > MAX_COORDINATE || p.y.abs() > MAX_COORDINATE {
-                return err(format!("point {i} is beyond ±{MAX_COORDINATE}"));
+                return err(format!("point {i} is beyond ±{}", decimal(MAX_COORDINATE)));
             }
             if i > 0 && p.t < points[i - 1].t {
                 return err(format!("point {i} is earlier than point {}", i - 1));
@@ -87,7 +88,10 @@ impl TruthPath {
         in_range("step", step, 1e-4, 3600.0, "s")?;
         let span = end - start;
         if !(span >= 0.0 && span / step <= MAX_TRUTH_POINTS as f64) {
-            return Err(ParamError::new("truth", format!("cannot sample {start}..{end} every {step} s")));
+            return Err(ParamError::new(
+                "truth",
+                format!("cannot sample {}..{} every {} s", decimal(start), decimal(end), decimal(step)),
+            ));
         }
         let count = (span / step).ceil() as usize;
         let points = (0..=count)
@@ -144,7 +148,7 @@ impl TruthPath {
             let ab = b - a;
             let length_sq = ab.x * ab.x + ab.y * ab.y;
             let along = if length_sq > 0.0 { ((p - a).x * ab.x + (p - a).y * ab.y) / length_sq } else { 0.0 };
-            p.distance(a.lerp(b, along.clamp(0.0, 1.0)))
+            p.distance(a.lerp(b, clamp(along, 0.0, 1.0)))
         };
         match self.points.as_slice() {
             [only] => p.distance(only.pos()),
@@ -199,7 +203,7 @@ pub fn batches_from_truth(truth: &TruthPath, plan: &BatchPlan) -> Result<Vec<Pat
     plan.validate()?;
     let span = truth.end() - truth.start();
     if span / plan.sample_interval > MAX_TRUTH_POINTS as f64 {
-        return Err(ParamError::new("sampleInterval", format!("too many samples for a {span} s truth")));
+        return Err(ParamError::new("sampleInterval", format!("too many samples for a {} s truth", decimal(span))));
     }
     let windows = ((span / plan.batch_interval).ceil() as u64).max(1);
     let batches = (0..windows)

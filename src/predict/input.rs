@@ -136,7 +136,7 @@ impl InputScript {
     /// script; at most one hour). Reversals and stops are where a lagging renderer shows (seed 003
     /// §"第一版把正常移动也一起平滑了").
     pub fn demo(duration: f64) -> Self {
-        let duration = if duration.is_finite() { duration.clamp(0.0, 3600.0) } else { 0.0 };
+        let duration = if duration.is_finite() { crate::geom::clamp(duration, 0.0, 3600.0) } else { 0.0 };
         const PATTERN: [(f64, Keys); 6] = [
             (1.0, Keys::RIGHT),
             (0.5, Keys::IDLE),

@@ -13,7 +13,7 @@
 //! state is bit-for-bit the original prediction — that is what makes a zero correction exactly zero.
 
 use super::input::Keys;
-use crate::geom::Vec2;
+use crate::geom::{clamp, Vec2};
 use serde::{Deserialize, Serialize};
 
 /// The simulated state of one player: what the server's snapshot carries (seed 003 §"第二步" `makeSnapshot`).
@@ -55,7 +55,7 @@ impl Arena {
     }
 
     pub fn clamp(&self, p: Vec2) -> Vec2 {
-        Vec2::new(p.x.clamp(self.min.x, self.max.x), p.y.clamp(self.min.y, self.max.y))
+        Vec2::new(clamp(p.x, self.min.x, self.max.x), clamp(p.y, self.min.y, self.max.y))
     }
 }
 

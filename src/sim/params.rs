@@ -200,8 +200,8 @@ impl EventParams {
     pub fn link_at(&self, base: LinkParams, t: f64) -> LinkParams {
         match self.link_step_at {
             Some(at) if t >= at => LinkParams {
-                latency: (base.latency + self.link_step_latency).clamp(0.0, 2.0),
-                jitter: (base.jitter + self.link_step_jitter).clamp(0.0, 1.0),
+                latency: crate::geom::clamp(base.latency + self.link_step_latency, 0.0, 2.0),
+                jitter: crate::geom::clamp(base.jitter + self.link_step_jitter, 0.0, 1.0),
                 ..base
             },
             _ => base,

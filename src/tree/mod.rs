@@ -128,6 +128,45 @@ impl TreeError {
     }
 }
 
+impl TreeError {
+    /// serde's `invalid type: …, expected …` in serde's very words, with a float written by `crate::words`
+    /// (serde's `Unexpected` display would bring Rust's float formatting into the page's wasm: issue 14).
+    #[inline(never)]
+    pub fn invalid_type(found: Unexpected<'_>, expected: &str) -> Self {
+        de::Error::custom(format_args!("invalid type: {}, expected {expected}", found_words(&found)))
+    }
+
+    /// serde's `invalid value: …, expected …`, as [`TreeError::invalid_type`].
+    #[inline(never)]
+    pub fn invalid_value(found: Unexpected<'_>, expected: &str) -> Self {
+        de::Error::custom(format_args!("invalid value: {}, expected {expected}", found_words(&found)))
+    }
+}
+
+/// serde's words for a value it quotes (`Unexpected`'s `Display`), a float through `crate::words`.
+fn found_words(found: &Unexpected<'_>) -> String {
+    match *found {
+        Unexpected::Float(f) => format!("floating point `{}`", crate::words::with_decimal_point(f)),
+        Unexpected::Bool(b) => format!("boolean `{b}`"),
+        Unexpected::Unsigned(i) => format!("integer `{i}`"),
+        Unexpected::Signed(i) => format!("integer `{i}`"),
+        Unexpected::Str(s) => format!("string {s:?}"),
+        Unexpected::Unit => "unit value".into(),
+        Unexpected::Seq => "sequence".into(),
+        Unexpected::Map => "map".into(),
+        Unexpected::Other(other) => other.into(),
+        Unexpected::Char(c) => format!("character `{c}`"),
+        Unexpected::Bytes(_) => "byte array".into(),
+        Unexpected::Option => "Option value".into(),
+        Unexpected::NewtypeStruct => "newtype struct".into(),
+        Unexpected::Enum => "enum".into(),
+        Unexpected::UnitVariant => "unit variant".into(),
+        Unexpected::NewtypeVariant => "newtype variant".into(),
+        Unexpected::TupleVariant => "tuple variant".into(),
+        Unexpected::StructVariant => "struct variant".into(),
+    }
+}
+
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

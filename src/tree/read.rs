@@ -38,7 +38,7 @@ impl Read for f64 {
                 *slot = n;
                 Ok(())
             }
-            other => Err(TreeError::invalid_type(other.unexpected(), &"f64")),
+            other => Err(TreeError::invalid_type(other.unexpected(), "f64")),
         }
     }
 }
@@ -52,7 +52,7 @@ impl Read for bool {
                 *slot = b;
                 Ok(())
             }
-            other => Err(TreeError::invalid_type(other.unexpected_as_read(), &"a boolean")),
+            other => Err(TreeError::invalid_type(other.unexpected_as_read(), "a boolean")),
         }
     }
 }
@@ -64,11 +64,11 @@ fn unsigned(tree: Tree, max: u64, expecting: &'static str) -> Result<u64, TreeEr
     match tree {
         Tree::Number(n) => match whole(n) {
             Some(Whole::Unsigned(u)) if u <= max => Ok(u),
-            Some(Whole::Unsigned(u)) => Err(TreeError::invalid_value(Unexpected::Unsigned(u), &expecting)),
-            Some(Whole::Signed(i)) => Err(TreeError::invalid_value(Unexpected::Signed(i), &expecting)),
-            None => Err(TreeError::invalid_type(Unexpected::Float(n), &expecting)),
+            Some(Whole::Unsigned(u)) => Err(TreeError::invalid_value(Unexpected::Unsigned(u), expecting)),
+            Some(Whole::Signed(i)) => Err(TreeError::invalid_value(Unexpected::Signed(i), expecting)),
+            None => Err(TreeError::invalid_type(Unexpected::Float(n), expecting)),
         },
-        other => Err(TreeError::invalid_type(other.unexpected(), &expecting)),
+        other => Err(TreeError::invalid_type(other.unexpected(), expecting)),
     }
 }
 
@@ -121,7 +121,7 @@ pub fn list<T>(tree: Tree, item: impl Fn(Tree) -> Result<T, TreeError>) -> Resul
             }
             Ok(out)
         }
-        other => Err(TreeError::invalid_type(other.unexpected(), &"a sequence")),
+        other => Err(TreeError::invalid_type(other.unexpected(), "a sequence")),
     }
 }
 
@@ -135,7 +135,7 @@ pub fn object(
     fields: &'static [&'static str],
     set: &mut dyn FnMut(&str, Tree) -> Result<bool, TreeError>,
 ) -> Result<(), TreeError> {
-    let Tree::Object(entries) = tree else { return Err(TreeError::invalid_type(tree.unexpected(), &expecting)) };
+    let Tree::Object(entries) = tree else { return Err(TreeError::invalid_type(tree.unexpected(), expecting)) };
     for (key, value) in entries {
         match set(&key, value) {
             Ok(true) => {}
@@ -153,7 +153,7 @@ pub fn name(tree: Tree, expecting: &'static str, names: &'static [&'static str])
         Tree::Text(name) => {
             names.iter().position(|n| *n == name).ok_or_else(|| TreeError::unknown_variant(&name, names))
         }
-        other => Err(TreeError::invalid_type(other.unexpected(), &expecting)),
+        other => Err(TreeError::invalid_type(other.unexpected(), expecting)),
     }
 }
 
@@ -167,13 +167,13 @@ pub fn buffered_name(tree: Tree, names: &'static [&'static str]) -> Result<usize
             let (name, value) = entries.into_iter().next().expect("one entry");
             (name, Some(value))
         }
-        Tree::Object(_) => return Err(TreeError::invalid_value(Unexpected::Map, &"map with a single key")),
-        other => return Err(TreeError::invalid_type(other.unexpected_as_read(), &"string or map")),
+        Tree::Object(_) => return Err(TreeError::invalid_value(Unexpected::Map, "map with a single key")),
+        other => return Err(TreeError::invalid_type(other.unexpected_as_read(), "string or map")),
     };
     let index = names.iter().position(|n| *n == name).ok_or_else(|| TreeError::unknown_variant(&name, names))?;
     match value {
         None | Some(Tree::Null) => Ok(index),
-        Some(other) => Err(TreeError::invalid_type(other.unexpected_as_read(), &"unit")),
+        Some(other) => Err(TreeError::invalid_type(other.unexpected_as_read(), "unit")),
     }
 }
 

@@ -74,7 +74,7 @@ impl WorkedExample {
     pub fn seek(&mut self, local: f64) -> Result<(), JsError> {
         let local = crate::param::in_range("local", local, f64::MIN, f64::MAX, "s")
             .map_err(|e| JsError::new(&e.to_string()))?;
-        self.local = local.clamp(WINDOW_START, WINDOW_END);
+        self.local = crate::geom::clamp(local, WINDOW_START, WINDOW_END);
         self.update_frame();
         Ok(())
     }

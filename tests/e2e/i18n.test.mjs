@@ -111,13 +111,24 @@ test('an English reader\'s first frame does without the Chinese strings and the 
     })));
   });
   const holding = (needle) => scripts.filter((s) => s.text.includes(needle)).map((s) => ({ name: s.name, beforeFrame: s.beforeFrame }));
-  const zh = holding('欠载策略'); // the underrun policy's label: only strings-zh.js has it
+  const zh = holding('WebAssembly 模块加载失败'); // the load banner: only strings-zh.js has it
   const en = holding('failed to load ({message})'); // the load banner: only strings-en.js has it
   assert.ok(en.length >= 1 && en.every((s) => s.beforeFrame), `the English strings come with the first frame: ${JSON.stringify(en)}`);
   assert.equal(zh.length, 1, `the Chinese strings are fetched once: ${JSON.stringify(zh)}`);
   assert.equal(zh[0].beforeFrame, false, 'the Chinese strings are fetched after the first frame');
+  // The lessons' and the step-through's words (strings-lessons-*.js, i18n.js `loadPart`) come with them, after the
+  // first frame, in both languages once both are in. Red: lesson.* strings back in strings-en.js, or a static
+  // import of the part.
+  const lessonEn = holding('Render delay: show the remote player a little in the past');
+  const lessonZh = holding('渲染延迟：故意把远端玩家回放晚一点');
+  assert.equal(lessonEn.length, 1, `the lessons' English strings are fetched once: ${JSON.stringify(lessonEn)}`);
+  assert.equal(lessonEn[0].beforeFrame, false, 'the lessons\' English strings are fetched after the first frame');
+  assert.equal(lessonZh.length, 1, `the lessons' Chinese strings are fetched once: ${JSON.stringify(lessonZh)}`);
+  assert.equal(lessonZh[0].beforeFrame, false, 'the lessons\' Chinese strings are fetched after the first frame');
   await page.click('#lang-zh'); // loaded already: the switch happens in the click itself
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.match(await page.textContent('label[for=control-renderDelay]'), /渲染延迟/);
+  // The lesson menu follows the switch (its titles are in the part).
+  assert.match(await page.textContent('#lesson-select'), /渲染延迟：故意把远端玩家回放晚一点/);
   assert.deepEqual(problems(), []);
 });

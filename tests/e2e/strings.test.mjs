@@ -7,8 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import EN from '../../www/js/strings-en.js';
-import ZH from '../../www/js/strings-zh.js';
+import EN_FIRST from '../../www/js/strings-en.js';
+import ZH_FIRST from '../../www/js/strings-zh.js';
+import EN_LESSONS from '../../www/js/strings-lessons-en.js';
+import ZH_LESSONS from '../../www/js/strings-lessons-zh.js';
+
+// Each language's table is the first frame's strings and the lessons' part (i18n.js `loadPart('lessons')`).
+const EN = { ...EN_FIRST, ...EN_LESSONS };
+const ZH = { ...ZH_FIRST, ...ZH_LESSONS };
 
 const WWW = new URL('../../www/', import.meta.url).pathname;
 
@@ -17,7 +23,7 @@ function sources() {
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) { if (entry.name !== 'pkg') walk(path); } else if (/\.(js|html)$/.test(entry.name) && !/strings-(en|zh)\.js$/.test(entry.name)) out.push(path);
+      if (entry.isDirectory()) { if (entry.name !== 'pkg') walk(path); } else if (/\.(js|html)$/.test(entry.name) && !/strings-(lessons-)?(en|zh)\.js$/.test(entry.name)) out.push(path);
     }
   };
   walk(WWW);
@@ -25,6 +31,16 @@ function sources() {
 }
 
 const placeholders = (s) => new Set(typeof s === 'string' ? [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) : []);
+
+test('the lessons\' part holds the lesson.* and step.* strings, and only those, in both languages', () => {
+  // Red: a lesson string left in (or moved back to) the first frame's table, or a first-frame key moved out.
+  for (const [name, first, part] of [['en', EN_FIRST, EN_LESSONS], ['zh', ZH_FIRST, ZH_LESSONS]]) {
+    assert.deepEqual(Object.keys(first).filter((k) => /^(lesson|step)\./.test(k)), [], `${name}: lesson strings in the first frame's table`);
+    assert.deepEqual(Object.keys(part).filter((k) => !/^(lesson|step)\./.test(k)), [], `${name}: other strings in the lessons' part`);
+    assert.deepEqual(Object.keys(part).filter((k) => k in first), [], `${name}: keys in both tables`);
+  }
+  assert.ok(Object.keys(EN_LESSONS).length > 200, 'the lessons\' part holds the lessons');
+});
 
 test('zh-CN and English have the same keys', () => {
   assert.deepEqual(Object.keys(EN).filter((k) => !(k in ZH)), [], 'English keys without a Chinese string');

@@ -50,7 +50,8 @@ impl Old {
     }
 
     fn refuse<'de, V: Visitor<'de>, T>(&self, visitor: &V) -> Result<T, Error> {
-        Err(Error::invalid_type(self.unexpected(), visitor))
+        // serde's own words (its `de::Error::invalid_type`), not the reader's copy of them (`TreeError::invalid_type`).
+        Err(<Error as de::Error>::invalid_type(self.unexpected(), visitor))
     }
 }
 

@@ -15,10 +15,12 @@ import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { theme, measureWidths } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
-import { detectLang, setLang, getLang, t, tagged, onLangChange } from './i18n.js';
+import { detectLang, setLang, getLang, t, tagged, onLangChange, loadPart } from './i18n.js';
 import { FIGURES, LESSON_VISUAL, lessonControls } from './figures.js';
 import { byLessonId, lessonParams } from './lesson-data.js';
-import { loadCore } from './core.js';
+// core.js is imported when the core is needed, not statically: the build would otherwise preload the first-frame
+// core for every embed (xtask/src/dist.rs follows static imports), while embed.html preloads the one its figure uses.
+const coreModule = import('./core.js');
 
 watchForErrors();
 
@@ -273,9 +275,6 @@ async function startWorked(core) {
   document.documentElement.dataset.complete = 'true';
 }
 
-/** The figures drawn from the full core's results (see main). */
-const FULL_CORE_FIGURES = new Set(['lesson', 'comparison', 'extrapolation', 'decay', 'sweep']);
-
 async function main() {
   const params = hashParams();
   setLang(detectLang(params.get('lang')));
@@ -283,13 +282,17 @@ async function main() {
   if (!FIGURES[fig]) throw new Error(t('embed.unknownFigure', { fig, figures: Object.keys(FIGURES).join(', ') }));
   const lessonId = params.get('lesson');
   if (fig === 'lesson' && !byLessonId[lessonId]) throw new Error(t('embed.unknownLesson', { lesson: lessonId ?? '' }));
+  // A lesson's words come in a part of their own (i18n.js), fetched for a lesson only.
+  if (fig === 'lesson') await loadPart('lessons');
   const title = document.getElementById('embed-title');
   title.dataset.i18n = fig === 'lesson' ? `lesson.${lessonId}.title` : FIGURES[fig].title;
   title.textContent = t(title.dataset.i18n);
   document.title = `${title.textContent} — netcode-lab`;
   // The small first-frame core draws the views and seed 002's example; a lesson (its helpers, engines), the
-  // comparison and the plots that read the metrics or the curves (src/web/analysis.rs) need the full one.
-  const core = await loadCore(FULL_CORE_FIGURES.has(fig) ? 'full' : 'page');
+  // comparison and the plots that read the metrics or the curves (src/web/analysis.rs) need the full one:
+  // embed.html decides by the figure's kind (`data-core`) and preloads that build.
+  const { loadCore } = await coreModule;
+  const core = await loadCore(document.documentElement.dataset.core === 'full' ? 'full' : 'page');
   if (!core) return;
   if (fig === 'worked') return startWorked(core);
   await new EmbedApp(core, fig, lessonId).start();

@@ -4,13 +4,24 @@
 // Static text carries `data-i18n="key"` (and `data-i18n-aria-label`, `data-i18n-title`); `applyI18n(root)`
 // rewrites it. Canvas modules call `t()` when they draw and redraw on `onLangChange`. The Chinese strings use
 // the articles' own terms (渲染延迟, 半衰期, 丢包率, 插值, 外推, 抖动缓冲, 快照 …).
-// English is always loaded (every key falls back to it); the Chinese table (~70 KB) is fetched only when it is
+// English is always loaded (every key falls back to it); the Chinese table (~47 KB) is fetched only when it is
 // the starting language — an English reader's first frame does without it — or later by `loadLanguages()`
 // (after the first frame) or a switch to it.
+// The lessons' and the step-through's strings (`lesson.*`, `step.*`: ~30 KB per language) are a part of their own,
+// `strings-lessons-<lang>.js`, which lessons.js, lesson-data.js and stepper.js await as they load
+// (`await loadPart('lessons')`), so the first frame does without them too: the part comes in every language
+// loaded (English always, as the fallback), and a language loaded later brings its part along.
 import EN from './strings-en.js';
 
 const LOADERS = { zh: () => import('./strings-zh.js') };
-const TABLES = { en: EN };
+const TABLES = { en: { ...EN } };
+const PARTS = {
+  lessons: { en: () => import('./strings-lessons-en.js'), zh: () => import('./strings-lessons-zh.js') },
+};
+/** The parts asked for, by name: each language's table gets them as it loads. */
+const wanted = new Set();
+const partsIn = {}; // `${part}|${lang}` → the promise of that part merged into that language's table
+const tableLoads = {}; // lang → the promise of its table (with the parts asked for) in TABLES
 const HTML_LANG = { en: 'en', zh: 'zh-CN' };
 const listeners = new Set();
 
@@ -27,9 +38,37 @@ let current = typeof location === 'undefined' ? 'en' : detectLang(new URLSearchP
 // The starting language's table is in before any module draws a word (a top-level await: importers wait).
 if (current !== 'en') await loadTable(current);
 
-/** Fetches the table of `lang` once (a no-op for English and for a table already in). */
-async function loadTable(lang) {
-  if (!TABLES[lang] && LOADERS[lang]) TABLES[lang] = (await LOADERS[lang]()).default;
+/** Fetches the table of `lang` once (a no-op for English and for a table already in), with the parts asked for. */
+function loadTable(lang) {
+  if (TABLES[lang] || !LOADERS[lang]) return Promise.resolve();
+  tableLoads[lang] ??= LOADERS[lang]().then(async (module) => {
+    const table = { ...module.default };
+    // Every part asked for, also one asked for while this table was on its way, before the table is used.
+    for (let count = -1; count !== wanted.size;) {
+      count = wanted.size;
+      await Promise.all([...wanted].map((part) => mergePart(part, lang, table)));
+    }
+    TABLES[lang] = table;
+  });
+  return tableLoads[lang];
+}
+
+/** Merges `part` of `lang` into `table` (that language's table) once. */
+function mergePart(part, lang, table) {
+  partsIn[`${part}|${lang}`] ??= PARTS[part][lang]().then((module) => { Object.assign(table, module.default); });
+  return partsIn[`${part}|${lang}`];
+}
+
+/**
+ * Fetches a part of the strings (`lessons`: `lesson.*`, `step.*`) in English and in every language already in;
+ * a language fetched later brings it along. The modules that use the part await it before they draw a word.
+ */
+export async function loadPart(part) {
+  wanted.add(part);
+  await Promise.all([
+    ...Object.entries(TABLES).map(([lang, table]) => mergePart(part, lang, table)),
+    ...Object.values(tableLoads),
+  ]);
 }
 
 /** Fetches every language's table (the page calls it after its first frame, so a switch is instant). */
@@ -43,7 +82,7 @@ export function getLang() {
 
 /** The string for `key` in the current language, with `{name}` replaced from `vars`. */
 export function t(key, vars) {
-  const entry = TABLES[current][key] ?? EN[key];
+  const entry = TABLES[current][key] ?? TABLES.en[key];
   if (entry === undefined) return missing(key);
   const text = typeof entry === 'function' ? entry(vars ?? {}) : entry;
   return vars ? text.replace(/\{(\w+)\}/g, (m, name) => (vars[name] ?? m)) : text;
@@ -62,7 +101,7 @@ function missing(key) {
 
 /** Whether `key` has a string (in English at least). */
 export function has(key) {
-  return EN[key] !== undefined;
+  return TABLES.en[key] !== undefined;
 }
 
 const ATTRS = [['i18nAriaLabel', 'aria-label'], ['i18nTitle', 'title'], ['i18nPlaceholder', 'placeholder']];

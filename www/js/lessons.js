@@ -8,10 +8,14 @@
 // the article gets wrong at its own settings carries `expect: 'fail'` and its explanation under the row when it
 // shows ✗. A row whose computation throws shows "error" (data-error) and logs it with console.error, so the
 // end-to-end tests — which fail on any console error — cannot pass over it.
-import { t, has, tagged } from './i18n.js';
+import { t, has, tagged, loadPart } from './i18n.js';
 import { LESSONS, byLessonId, lessonParams, PRESETS, ARTICLE_PRESETS, ADAPTIVE_ROWS, adaptiveRun, settled, meanLag, statusPct, presetRun } from './lesson-data.js';
 import { quoted } from './params.js';
 import { el } from './dom.js';
+
+// The lessons' and the step-through's words (`lesson.*`, `step.*`) are fetched with this module, after the first
+// frame (i18n.js `loadPart`), and are in before it draws one.
+await loadPart('lessons');
 
 const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain', 'invalidInterval'];
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
