@@ -135,7 +135,10 @@ class App {
       framesDrawn: () => this.framesDrawn,
     });
     bootPhase('rail');
-    await bootTask();
+    // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
+    // now), the main column's in a later one — two moderate renderings instead of one long one.
+    document.documentElement.dataset.built = 'rail';
+    await afterNextRender();
     this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
@@ -157,9 +160,9 @@ class App {
     // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
     // does without them (teach.js `loadLessons`, fetched just after it).
     if (NEEDS_LESSONS.test(location.hash)) await this.teach.loadLessons();
-    // The shell's DOM is built: it is laid out now, once (playground.css keeps it out of layout until here, so the
-    // phases above cost no style or layout each), in the rendering after this task — not in the next task.
-    document.documentElement.dataset.built = 'true';
+    // The main column's DOM is built: it is laid out now, once (playground.css keeps it out of layout until here,
+    // so the phases above cost no style or layout each), in the rendering after this task.
+    document.documentElement.dataset.built = 'all';
     await afterNextRender();
     measureWidths(document); // one layout for every canvas, not one per canvas as each draws
     bootPhase('widths');
