@@ -21,7 +21,7 @@ import * as engines from './engines.js';
 import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
-import { mountClassroom } from './classroom.js';
+import { mountClassroom, foldRailOnPhone } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
 import { watchPainter } from './offscreen.js';
 
@@ -134,12 +134,15 @@ class App {
       imported: (summary) => this.onImported(summary),
       framesDrawn: () => this.framesDrawn,
     });
+    foldRailOnPhone(); // before its first layout (classroom.js)
     bootPhase('rail');
     // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
     // now), the main column's in a later one — two moderate renderings instead of one long one.
     document.documentElement.dataset.built = 'rail';
     await afterNextRender();
     this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
+    bootPhase('engines'); // the panel, then the league table and the inspector: each ~40–70 ms at 4× CPU
+    await bootTask();
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     bootPhase('panels');
