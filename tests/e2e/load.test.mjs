@@ -92,3 +92,23 @@ test('the boot: each column out of layout until its DOM is built; swatches paint
   assert.deepEqual(problems(), []);
   await page.close();
 });
+
+test("a phone's rail is folded before its first layout (laid out open, it was the boot's longest task at 4× CPU)", async () => {
+  const { page, problems } = await openPage(browser, {
+    viewport: { width: 390, height: 844 },
+    before: (p) => p.addInitScript(() => {
+      window.__openAtRailLayout = null;
+      new MutationObserver(() => {
+        if (document.documentElement.dataset.built === 'rail' && window.__openAtRailLayout === null) {
+          window.__openAtRailLayout = { open: document.querySelectorAll('.rail details.group[open]').length, groups: document.querySelectorAll('.rail details.group').length };
+        }
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-built'] });
+    }),
+  });
+  await waitReady(page);
+  const seen = await page.evaluate(() => window.__openAtRailLayout);
+  assert.ok(seen?.groups >= 5, `the rail's groups are built when it is laid out (${JSON.stringify(seen)})`);
+  assert.equal(seen.open, 0, 'no group is open when the phone lays the rail out');
+  assert.deepEqual(problems(), []);
+  await page.close();
+});

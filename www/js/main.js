@@ -148,9 +148,13 @@ class App {
     bootPhase('panels');
     await bootTask();
     // The views and the lanes join `painters` as each has drawn its first frame (below).
-    const firstPainters = [views, lanes].map((m) => m.mount(this));
+    // Each mount in a task of its own (together ~90 ms at 4× CPU).
+    const firstPainters = [views.mount(this)];
     this.painters = [];
     this.watch(firstPainters[0], document.querySelector('.views'));
+    bootPhase('mount-views');
+    await bootTask();
+    firstPainters.push(lanes.mount(this));
     this.watch(firstPainters[1], document.querySelector('.lanes'));
     bootPhase('mounts');
     await bootTask();
