@@ -10,7 +10,7 @@
 // A benchmark tool, not a test. Usage:
 //   node benches/page/trace.mjs URL [unthrottled|fast-4g|slow-4g] [--min 5] [--json FILE] [--wait 4000] [--profile]
 import { writeFileSync } from 'node:fs';
-import { launch, emulatedPage, CONDITIONS } from './load.mjs';
+import { launch, emulatedPage, untilSaid, CONDITIONS } from './load.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -41,9 +41,10 @@ if (profiling) {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
 }
+const until = await untilSaid(page, cdp);
 await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
 await page.goto(url, { waitUntil: 'commit', timeout: 120000 });
-await page.waitForFunction(() => document.documentElement?.dataset.complete === 'true' || document.documentElement?.dataset.failed === 'true', null, { timeout: 120000, polling: 100 });
+await until('complete');
 await page.waitForTimeout(settleMs);
 const profile = profiling ? (await cdp.send('Profiler.stop')).profile : null;
 await cdp.send('Tracing.end');

@@ -15,6 +15,8 @@ const builds = {
   page: () => import('../pkg/netcode_lab_page.js'),
   full: () => import('../pkg/netcode_lab.js'), // not preloaded: fetched after the first frame
 };
+/** A build's module already fetched and compiled by the page's head (index.html: the first frame's core). */
+const early = { page: () => globalThis.netcodeLabEarlyCore };
 const loading = {};
 let exports = null;
 
@@ -23,7 +25,8 @@ export function loadCore(build = 'full') {
   loading[build] ??= (async () => {
     try {
       const core = await builds[build]();
-      exports = await core.default();
+      const compiled = await early[build]?.()?.catch(() => undefined); // on failure the glue fetches it itself
+      exports = await core.default(compiled ? { module_or_path: compiled } : undefined);
       return core;
     } catch (error) {
       showError(t('banner.load', { message: error?.message ?? error }));

@@ -134,7 +134,7 @@ export function swatch(name, theme, size = 16) {
     img.src = swatchUrls.get(key);
   } else {
     img.src = BLANK;
-    if (unpainted.size === 0) whenIdle(paintSwatches);
+    if (unpainted.size === 0) afterFirstFrame(() => whenIdle(paintSwatches));
     if (!unpainted.has(key)) unpainted.set(key, { paint, images: [] });
     unpainted.get(key).images.push(img);
   }
@@ -145,6 +145,21 @@ export function swatch(name, theme, size = 16) {
   img.setAttribute('aria-hidden', 'true');
   img.dataset.strategy = name;
   return img;
+}
+
+/**
+ * Runs `fn` once the page says its first frame is drawn (`data-ready` on <html>): the boot's phases leave idle
+ * moments between them, and swatches painted there (two dozen PNG encodings) delayed the first frame.
+ */
+function afterFirstFrame(fn) {
+  const root = document.documentElement;
+  if (root.dataset.ready) return fn();
+  const observer = new MutationObserver(() => {
+    if (!root.dataset.ready) return;
+    observer.disconnect();
+    fn();
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
 }
 
 /** Runs `fn` when the main thread is idle (at most 300 ms later). */

@@ -21,7 +21,7 @@ import * as engines from './engines.js';
 import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
-import { mountClassroom } from './classroom.js';
+import { mountClassroom, foldRailOnPhone } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
 import { watchPainter } from './offscreen.js';
 
@@ -29,6 +29,25 @@ watchForErrors();
 
 /** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The boot's own yield: a new task at once. Not `setTimeout(0)`: from the fifth nested timer on, the browser
+ * waits at least 4 ms before running it, so a chain of twenty phases left the main thread idle between them —
+ * time the first frame waited for, and in which idle callbacks (the engines' swatches) ran before it.
+ * A message to ourselves is a task like a timer's, without that clamp; rendering and input still come between.
+ */
+const bootTask = (() => {
+  const waiting = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () => new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+})();
+
+/** Resolves in the task after the next rendering (a frame's style and layout done, so reading sizes is free). */
+const afterNextRender = () => new Promise((resolve) => requestAnimationFrame(() => bootTask().then(resolve)));
 
 /**
  * The boot's phases in order (`window.netcodeLab.bootPhases`, read by tests/e2e/boot.test.mjs), each also a
@@ -75,7 +94,7 @@ class App {
   }
 
   /**
-   * Builds the page in short tasks, so the main thread never blocks for long (each `await nextTask()` lets the
+   * Builds the page in short tasks, so the main thread never blocks for long (each `await bootTask()` lets the
    * browser paint and handle input): the rail, the teaching tools, then the views and lanes with the first
    * frame — the page says `data-ready` here and shows itself whole (playground.css keeps the shell hidden until
    * then, so nothing jumps as it builds) — then what is below the fold, one figure group per task, and
@@ -84,7 +103,7 @@ class App {
   async start() {
     startLanguage(); // teaching hook: zh / en before anything is built
     document.getElementById('version').textContent = this.core.version();
-    await nextTask(); // the core's first run (new App) and each part of the rail in a task of its own
+    await bootTask(); // the core's first run (new App) and each part of the rail in a task of its own
     // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
     const rail = document.getElementById('controls');
     const railOptions = { onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)), inputs: {} };
@@ -93,10 +112,10 @@ class App {
     this.controls = buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(0, half).map((g) => g.id) });
     this.watchSliderHold(rail);
     bootPhase('controls');
-    await nextTask();
+    await bootTask();
     buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(half).map((g) => g.id) });
     bootPhase('controls-2');
-    await nextTask();
+    await bootTask();
     this.events = buildEvents(document.getElementById('controls'), {
       playhead: () => this.state.playhead,
       apply: (events) => this.apply({ ...this.model.params, events }),
@@ -115,33 +134,46 @@ class App {
       imported: (summary) => this.onImported(summary),
       framesDrawn: () => this.framesDrawn,
     });
+    foldRailOnPhone(); // before its first layout (classroom.js)
     bootPhase('rail');
-    await nextTask();
+    // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
+    // now), the main column's in a later one — two moderate renderings instead of one long one.
+    document.documentElement.dataset.built = 'rail';
+    await afterNextRender();
     this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
+    bootPhase('engines'); // the panel, then the league table and the inspector: each ~40–70 ms at 4× CPU
+    await bootTask();
     this.league = league.mount(this);
     this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
     bootPhase('panels');
-    await nextTask();
+    await bootTask();
     // The views and the lanes join `painters` as each has drawn its first frame (below).
-    const firstPainters = [views, lanes].map((m) => m.mount(this));
+    // Each mount in a task of its own (together ~90 ms at 4× CPU).
+    const firstPainters = [views.mount(this)];
     this.painters = [];
     this.watch(firstPainters[0], document.querySelector('.views'));
+    bootPhase('mount-views');
+    await bootTask();
+    firstPainters.push(lanes.mount(this));
     this.watch(firstPainters[1], document.querySelector('.lanes'));
     bootPhase('mounts');
-    await nextTask();
+    await bootTask();
     this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
     bootPhase('teach');
-    await nextTask();
+    await bootTask();
     this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
     this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
     bootPhase('classroom');
     // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
     // does without them (teach.js `loadLessons`, fetched just after it).
     if (NEEDS_LESSONS.test(location.hash)) await this.teach.loadLessons();
-    await nextTask();
+    // The main column's DOM is built: it is laid out now, once (playground.css keeps it out of layout until here,
+    // so the phases above cost no style or layout each), in the rendering after this task.
+    document.documentElement.dataset.built = 'all';
+    await afterNextRender();
     measureWidths(document); // one layout for every canvas, not one per canvas as each draws
     bootPhase('widths');
-    await nextTask();
+    await bootTask();
     // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views (one
     // per task) and the lanes, so no task of the boot is long on a slow phone.
     this.applyHash(location.hash);
@@ -149,13 +181,13 @@ class App {
     for (const painter of firstPainters) {
       if (painter.names) {
         for (const name of painter.names) {
-          await nextTask();
+          await bootTask();
           painter.drawView(name, this.scene(true));
           bootPhase(`view-${name}`);
         }
         painter.stale = false;
       } else {
-        await nextTask();
+        await bootTask();
         await this.drawOne(painter);
         bootPhase('lanes');
       }
@@ -174,14 +206,14 @@ class App {
     document.documentElement.dataset.ready = 'true';
     this.ready = true;
     this.playOnFirstInteraction();
-    await nextTask();
+    await bootTask();
     // After the first frame, each in a task of its own: the league table's first request (it starts the simulation
     // worker, which loads a core of its own: when the main thread is idle, so its table does not land amid the
     // boot), then the full core (traces, engines, lessons' helpers: core.js), fetched beside the plots; the tools
     // that need it hold their clicks until it is in. The swap is a task of its own too.
     whenIdle(() => this.league.refresh(this.model));
     const full = loadCore('full').then(async (core) => {
-      await nextTask();
+      await bootTask();
       if (core && core !== this.core) this.upgrade(core);
       return core;
     });
@@ -201,11 +233,11 @@ class App {
     await full;
     for (const [section, loading] of later) {
       const module = await loading;
-      await nextTask();
+      await bootTask();
       const painter = module.mount(this);
       painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
       bootPhase(`mount-${section}`);
-      await nextTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
+      await bootTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
       this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
       measureWidths(document);
       bootPhase(`widths-${section}`);
@@ -221,7 +253,7 @@ class App {
     await languages;
     await stepper;
     await lessons;
-    await nextTask();
+    await bootTask();
     this.complete = true;
     // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
     // waits for the plots above it, is left to fill — as it comes near the viewport (offscreen.js), like the
@@ -731,7 +763,7 @@ async function main() {
   const core = await loading;
   if (!core) return;
   bootPhase('core');
-  await nextTask(); // the wasm's instantiation, then the first run, each in a task of its own
+  await bootTask(); // the wasm's instantiation, then the first run, each in a task of its own
   const app = new App(core);
   // Printing (or saving as PDF) shows the whole page at once: the figures never scrolled to are drawn first.
   window.addEventListener('beforeprint', () => app.drawDeferred());

@@ -7,10 +7,10 @@
 //!            …), what the entry imports statically is in it or in a shared `js/chunk-HASH.js`, and each dynamic
 //!            `import()` stays a chunk of its own (`js/strings-zh-HASH.js`, `js/stepper-HASH.js`, `js/plots-HASH.js`
 //!            …), fetched only when the page asks for it; the wasm-bindgen glue in pkg/ is left as it is
-//!  *.css ──esbuild──► minified in place
+//!  *.css ──esbuild──► minified in place; a page's sheets ──► one PAGE.bundle.css (one request, not three)
 //!        ──► every page: <link rel="modulepreload"> for its entry's static chunk graph (esbuild's metafile) and for
-//!            the wasm-bindgen glue its first frame imports, and a preload of that glue's wasm, injected before
-//!            </head>: the browser fetches them at once instead of one import level per round trip
+//!            the wasm-bindgen glue its first frame imports, and a preload of that glue's wasm (unless the page
+//!            fetches it from its head itself, as index.html does), injected before </head>: the browser fetches them at once instead of one import level per round trip
 //!        ──► beside each text file and the wasm: NAME.br (brotli 11) and NAME.gz (gzip 9), when smaller
 //! ```
 //! Development needs none of this: www/ is served as it is (plain ES modules, no bundler); only what users
@@ -44,7 +44,11 @@ pub fn make(root: &Path, out: &Path) -> Result<DistReport, String> {
     copy_tree(&www, out, &www.join("js"), &mut files)?;
     let bundle = bundle(root, &www, out)?;
     minify_css(root, &files)?;
-    for page in files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")) {
+    let pages: Vec<PathBuf> = files.iter().filter(|f| f.extension().is_some_and(|e| e == "html")).cloned().collect();
+    for page in &pages {
+        if let Some(sheet) = merge_stylesheets(page)? {
+            files.push(sheet);
+        }
         add_preloads(&www, out, page, &bundle)?;
     }
     files.extend(bundle.outputs.iter().cloned());
@@ -236,6 +240,71 @@ fn minify_css(root: &Path, files: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
+/// A page's stylesheets (`<link rel="stylesheet" href="…">` beside it, in order) as one file, `PAGE.bundle.css`:
+/// one request instead of three before the first frame (over HTTP/1.1 a browser opens six connections to a host,
+/// and what does not fit waits a round trip). The link that replaces them names what it holds
+/// (`data-holds="style.css playground.css plots.css"`), for code that adds a sheet when it is missing
+/// (plots/figure.js `ensureStylesheet`). Concatenating is what the separate links meant: the sheets hold no
+/// `@import`/`@charset`. Returns the new file, or `None` for a page with fewer than two sheets.
+fn merge_stylesheets(page: &Path) -> Result<Option<PathBuf>, String> {
+    let html = std::fs::read_to_string(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
+    let dir = page.parent().ok_or("a page lives in a folder")?;
+    let links = stylesheet_links(&html);
+    if links.len() < 2 {
+        return Ok(None);
+    }
+    let mut css = String::new();
+    for (_, href) in &links {
+        let sheet = std::fs::read_to_string(dir.join(href)).map_err(|e| format!("{}: {href}: {e}", page.display()))?;
+        if sheet.contains("@import") || sheet.contains("@charset") {
+            return Err(format!("{href} holds @import or @charset: it cannot be merged by concatenation"));
+        }
+        css.push_str(sheet.trim_end());
+        css.push('\n');
+    }
+    let stem = page.file_stem().and_then(|s| s.to_str()).ok_or("a page has a name")?;
+    let merged = dir.join(format!("{stem}.bundle.css"));
+    std::fs::write(&merged, css).map_err(|e| format!("cannot write {}: {e}", merged.display()))?;
+    let holds: Vec<&str> = links.iter().map(|(_, href)| href.as_str()).collect();
+    let mut out = html.clone();
+    for (i, (tag, _)) in links.iter().enumerate().rev() {
+        let at = out.find(tag.as_str()).ok_or("a link read from the page is in it")?;
+        let replacement = if i == 0 {
+            format!("<link rel=\"stylesheet\" href=\"{stem}.bundle.css\" data-holds=\"{}\">", holds.join(" "))
+        } else {
+            String::new()
+        };
+        // Drop the line a removed link stood on, not only the tag.
+        let end = at + tag.len();
+        let (start, end) = if replacement.is_empty() {
+            let start = out[..at].rfind('\n').map_or(at, |n| if out[n + 1..at].trim().is_empty() { n } else { at });
+            (start, end)
+        } else {
+            (at, end)
+        };
+        out.replace_range(start..end, &replacement);
+    }
+    std::fs::write(page, out).map_err(|e| format!("cannot write {}: {e}", page.display()))?;
+    Ok(Some(merged))
+}
+
+/// Every `<link rel="stylesheet" href="…">` of a page with a relative href: (the whole tag, the href).
+fn stylesheet_links(html: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("<link ") {
+        let Some(len) = rest[at..].find('>') else { break };
+        let tag = &rest[at..at + len + 1];
+        if tag.contains("rel=\"stylesheet\"") {
+            if let Some(href) = attribute(tag, "href").filter(|h| !h.contains(':') && !h.starts_with('/')) {
+                found.push((tag.to_string(), href));
+            }
+        }
+        rest = &rest[at + len + 1..];
+    }
+    found
+}
+
 /// Writes `file.br` and `file.gz` when they are smaller than `file`; returns the brotli size if written.
 fn precompress(file: &Path) -> Result<Option<u64>, String> {
     let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -301,7 +370,9 @@ fn add_preloads(www: &Path, site: &Path, page: &Path, bundle: &Bundle) -> Result
             }
         }
     }
-    for href in wasm {
+    // A page that fetches its wasm itself from the head (index.html: fetched and compiled while the JavaScript
+    // loads) needs no preload of it: a preload parsed after that fetch would be a second download.
+    for href in wasm.into_iter().filter(|href| !html.contains(href.as_str())) {
         links.push_str(&format!(
             "  <link rel=\"preload\" href=\"{href}\" as=\"fetch\" type=\"application/wasm\" crossorigin>\n"
         ));
@@ -459,6 +530,33 @@ mod tests {
         let name = |p: &PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
         assert_eq!(all.len(), 4);
         assert_eq!(graph.iter().map(name).collect::<Vec<_>>(), ["main.js", "chunk-A.js", "chunk-B.js"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_page_s_stylesheets_become_one_that_names_what_it_holds() {
+        let dir = std::env::temp_dir().join(format!("netcode-lab-css-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.css"), "a{color:red}\n").unwrap();
+        std::fs::write(dir.join("b.css"), ".b{color:blue}").unwrap();
+        let page = dir.join("index.html");
+        std::fs::write(
+            &page,
+            "<head>\n  <link rel=\"icon\" href=\"data:,\">\n  <link rel=\"stylesheet\" href=\"a.css\">\n  \
+             <link rel=\"stylesheet\" href=\"b.css\">\n  <link rel=\"stylesheet\" href=\"https://x/c.css\">\n</head>",
+        )
+        .unwrap();
+        let merged = merge_stylesheets(&page).unwrap().unwrap();
+        assert_eq!(std::fs::read_to_string(&merged).unwrap(), "a{color:red}\n.b{color:blue}\n");
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert_eq!(
+            html,
+            "<head>\n  <link rel=\"icon\" href=\"data:,\">\n  \
+             <link rel=\"stylesheet\" href=\"index.bundle.css\" data-holds=\"a.css b.css\">\n  \
+             <link rel=\"stylesheet\" href=\"https://x/c.css\">\n</head>"
+        );
+        // One sheet left: nothing to merge.
+        assert_eq!(merge_stylesheets(&page).unwrap(), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

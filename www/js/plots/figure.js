@@ -18,7 +18,8 @@ const SVG = 'http://www.w3.org/2000/svg';
  * is the page's, not this module's: in dist (`cargo xtask dist`) this code sits in a bundled chunk elsewhere.
  */
 export function ensureStylesheet() {
-  if (document.querySelector('link[data-plots-css], link[rel=stylesheet][href$="plots.css"]')) return;
+  // dist merges a page's sheets into one that says what it holds (xtask/src/dist.rs `merge_stylesheets`).
+  if (document.querySelector('link[data-plots-css], link[rel=stylesheet][href$="plots.css"], link[data-holds~="plots.css"]')) return;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('plots.css', document.baseURI).href;
