@@ -231,6 +231,17 @@ class App {
     watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
     bootPhase('complete');
     document.documentElement.dataset.complete = 'true';
+    whenIdle(() => this.readyForChanges()); // issue 14 (s23-drag): the first drag's first frame
+  }
+
+  /**
+   * Moves the run onto the full core (model.js `full`: the same bits) while the page is idle after its load, so
+   * the reader's first change does not: the first input of a first drag used to build the run anew on the full
+   * core — about twice a re-simulation, in that input's own frame (the drag bench's worst frames).
+   */
+  readyForChanges() {
+    if (this.inDrag || this.model.imported || !this.model.fullReady) return;
+    this.model.full();
   }
 
   /**
@@ -385,6 +396,10 @@ class App {
       if (!this.sliderHeld) return;
       this.sliderHeld = false;
       this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
+      if (this.hashAtRelease) { // the URL the drag left unwritten (`writeHash`)
+        this.hashAtRelease = false;
+        this.writeHashNow();
+      }
       if (this.painters?.some((p) => p.stale)) this.drawWhenDragPauses();
     };
     for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
@@ -436,16 +451,23 @@ class App {
    * Writes the URL for the current configuration. replaceState costs ~1–2 ms in Chromium (more on a slow phone),
    * and building the hash (a diff of every parameter against the base) ~1 ms more: any change but a slider drag
    * writes the URL at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps
-   * it); during a drag nothing is built per change: the URL is built and written once the changes pause for
-   * 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
+   * it); during a drag nothing is built per change. A thumb held down (`sliderHeld`) has the URL written once, at
+   * its release (`watchSliderHold`) — never in a frame of the drag, not even the first change after a rest, which
+   * wrote it in the input's own frame before (issue 14); other drags (keys held on a slider, the sweep plot) write
+   * it once the changes pause for 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
    */
   writeHash() {
     const now = performance.now();
-    const quiet = !this.inDrag || now - (this.lastHashChange ?? -Infinity) >= 250;
+    const quiet = !this.inDrag || (!this.sliderHeld && now - (this.lastHashChange ?? -Infinity) >= 250);
     this.lastHashChange = now;
     clearTimeout(this.hashTimer);
     this.hashTimer = null;
+    this.hashAtRelease = false;
     if (quiet) return this.writeHashNow();
+    if (this.sliderHeld) {
+      this.hashAtRelease = true;
+      return;
+    }
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
       this.writeHashNow();
@@ -535,9 +557,9 @@ class App {
     }, this.inDrag ? this.dragGap : 0);
   }
 
-  /** Whether the address bar shows the current configuration (it lags a slider drag by up to 250 ms). */
+  /** Whether the address bar shows the current configuration (it lags a slider drag until its release or pause). */
   get urlCaughtUp() {
-    return !this.hashTimer && location.hash === this.writtenHash;
+    return !this.hashTimer && !this.hashAtRelease && location.hash === this.writtenHash;
   }
 
   onImported(summary) {

@@ -302,10 +302,7 @@ export function mount(root, app) {
 
   return {
     draw({ model, theme }) {
-      if (model.runId !== lastRunId) {
-        lastRunId = model.runId;
-        schedule(model);
-      }
+      this.skip({ model });
       fig.setLegend([
         { text: t('plot.sweep.legendUnderrun'), swatch: { color: COLORS.extrapolated, fill: 'hatch', line: false } },
         { text: t('plot.sweep.legendLatency'), swatch: { color: COLORS.render, width: 2.2 } },
@@ -317,6 +314,13 @@ export function mount(root, app) {
         (ctx, w, h) => paintOverlay(ctx, w, h, model, theme),
         [model.params.remote.clock.renderDelay, hover === null ? null : Math.round(hover * 2000), sweep.version],
       );
+    },
+    /** What a frame does even while the figure is skipped (plots.js): asks for the run's sweep (or defers it). */
+    skip({ model }) {
+      if (model.runId !== lastRunId) {
+        lastRunId = model.runId;
+        schedule(model);
+      }
     },
     figure: fig,
   };
