@@ -400,7 +400,7 @@ class App {
         this.hashAtRelease = false;
         this.writeHashNow();
       }
-      if (this.painters?.some((p) => p.stale)) this.drawWhenDragPauses();
+      if (this.painters?.some((p) => p.stale) || Object.values(this.textParts ?? {}).some((p) => p.stale)) this.drawWhenDragPauses();
     };
     for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
     window.addEventListener('blur', release);
@@ -532,7 +532,13 @@ class App {
       if (this.model !== model || model.runId !== runId) return; // the run on screen is another by now: dropped
       if (metrics) this.workerMetrics = { model, runId, metrics };
       else asked.failed = true; // superseded or refused: a draw outside the drag computes them itself
-      if (!this.state.playing) this.drawReadouts(); // playing, the next frame draws them
+      // Playing, the next frame draws them; paused, the readouts now, and the sweep plot's point (it reads them
+      // too: plots/sweep.js) in the next frame, with whatever else that frame owes.
+      if (!this.state.playing) {
+        this.drawReadouts();
+        this.drawOwed = true;
+        requestAnimationFrame(() => { if (this.drawOwed) this.draw(); });
+      }
     };
     this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
   }
@@ -680,6 +686,27 @@ class App {
     else this.drawWhenDragPauses();
   }
 
+  /**
+   * Whether this frame draws the page's text part `name` (`readouts`: the status card and the counters;
+   * `transport`: its range and time): not during a drag while it is out of the viewport (offscreen.js, as a
+   * painter): it is marked stale then, drawn as it scrolls in or once the drag pauses (`drawWhenDragPauses`).
+   */
+  textPart(name, dragging) {
+    this.textParts ??= {};
+    let part = this.textParts[name];
+    if (!part) {
+      part = { stale: false };
+      this.textParts[name] = part;
+      this.watch(part, document.querySelector(name === 'readouts' ? '.readouts' : '#transport'));
+    }
+    if (dragging && part.visible === false) {
+      part.stale = true;
+      return false;
+    }
+    part.stale = false;
+    return true;
+  }
+
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
@@ -714,14 +741,21 @@ class App {
       painter.draw(ctx);
       painter.stale = painter.deferred = false;
     }
-    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
-    drawStatus(document.getElementById('status-card'), model, frame, this.metricsForFrame(model));
-    drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
+    // The readouts and the transport are words and a range that change every frame (a layout, a paint and a raster
+    // of their box each): during a drag, out of the viewport, they wait like a painter (`textPart`). The worker is
+    // asked for the metrics all the same (`metricsForFrame`), so the readouts drawn after the drag have them.
+    const metrics = this.metricsForFrame(model);
+    if (this.textPart('readouts', dragging)) {
+      drawStatus(document.getElementById('status-card'), model, frame, metrics);
+      drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
+    }
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
     if (runChanged && this.complete) this.drawMetricsSoon();
-    this.transport.update(model);
+    if (this.textPart('transport', dragging)) this.transport.update(model);
+    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))
+      || Object.values(this.textParts).some((p) => p.stale)) this.drawWhenDragPauses();
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
     if (this.frameTimes.length > 600) this.frameTimes.shift();
