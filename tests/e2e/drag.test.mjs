@@ -320,3 +320,26 @@ test('a held drag leaves the readouts and the transport out of view unwritten (a
   assert.ok(Math.abs(settled.halfLife - 0.12) < 1e-9, `the final half-life is the last input's: ${settled.halfLife}`);
   assert.deepEqual(problems(), []);
 });
+
+test('a pointer over a slider moves the run to the full core before the press (same run, same bits): the first change of a first drag does not', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  const before = await page.evaluate(async () => {
+    const model = window.netcodeLab.model();
+    window.__full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
+    window.__frames = Array.from(model.table('frames').view);
+    return { onFull: model.pg instanceof window.__full.Playground, runId: model.runId };
+  });
+  assert.equal(before.onFull, false, 'after the load the run is still on the first-frame build (performance.test.mjs)');
+  const box = await page.locator('#control-loss').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2); // over the slider, not pressed
+  await page.waitForFunction(() => window.netcodeLab.model().pg instanceof window.__full.Playground, null, { timeout: 10000 });
+  const moved = await page.evaluate(() => {
+    const model = window.netcodeLab.model();
+    const frames = Array.from(model.table('frames').view);
+    return { runId: model.runId, same: frames.length === window.__frames.length && frames.every((v, i) => Object.is(v, window.__frames[i])) };
+  });
+  assert.equal(moved.runId, before.runId, 'the same run, not a new one');
+  assert.ok(moved.same, 'every frame bit-identical after the move');
+  assert.deepEqual(problems(), []);
+});

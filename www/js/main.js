@@ -231,13 +231,12 @@ class App {
     watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
     bootPhase('complete');
     document.documentElement.dataset.complete = 'true';
-    whenIdle(() => this.readyForChanges()); // issue 14 (s23-drag): the first drag's first frame
   }
 
   /**
-   * Moves the run onto the full core (model.js `full`: the same bits) while the page is idle after its load, so
-   * the reader's first change does not: the first input of a first drag used to build the run anew on the full
-   * core — about twice a re-simulation, in that input's own frame (the drag bench's worst frames).
+   * Moves the run onto the full core (model.js `full`: the same bits) as the reader's hand nears a slider
+   * (`watchSliderHold`), so that the first change does not: the first input of a first drag used to build the run
+   * anew on the full core — about twice a re-simulation, in that input's own frame (the drag bench's worst).
    */
   readyForChanges() {
     if (this.inDrag || this.model.imported || !this.model.fullReady) return;
@@ -389,6 +388,13 @@ class App {
   /** Tracks a pointer held on one of the rail's sliders (`sliderHeld`, read by `inDrag`). */
   watchSliderHold(rail) {
     this.sliderHeld = false;
+    // A pointer over a slider, or the keyboard's focus on one: the run moves to the full core now, in a task of
+    // its own, rather than in the frame of the first change (`readyForChanges`; a touch goes straight to the press).
+    const nearing = (e) => {
+      if (e.target.matches?.('input[type=range]') && this.model.nextCore) setTimeout(() => this.readyForChanges(), 0);
+    };
+    rail.addEventListener('pointerover', nearing, { passive: true });
+    rail.addEventListener('focusin', nearing);
     rail.addEventListener('pointerdown', (e) => {
       if (e.target.matches?.('input[type=range]')) this.sliderHeld = true;
     }, true);
