@@ -495,6 +495,12 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
+      // A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its way: it waits,
+      // so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread in the drag.
+      if (this.sliderHeld || this.metricsOnTheWay(this.model)) {
+        this.metricsTimer = setTimeout(draw, this.dragGap);
+        return;
+      }
       if (this.metricsTable) this.metricsTable.deferred = false;
       drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
@@ -519,6 +525,12 @@ class App {
     if (!this.inDrag) return model.metricsReady ? model.metrics() : null;
     this.requestMetrics(model);
     return null;
+  }
+
+  /** Whether the simulation worker was asked for `model`'s metrics of this run and has not answered yet. */
+  metricsOnTheWay(model) {
+    const asked = this.metricsAsked;
+    return Boolean(asked && asked.model === model && asked.runId === model.runId && !asked.failed && !this.workerMetricsOf(model));
   }
 
   /** The worker's metrics when they are this very run's (the same `Model` and `runId`), else `undefined`. */
