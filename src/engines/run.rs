@@ -36,6 +36,7 @@
 //!
 //! `examples/engines_cost.rs` counts the instructions of all this under callgrind (the speed goal of issue 13).
 
+use super::reference::{Following, Played};
 use super::{Built, Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
@@ -296,6 +297,22 @@ impl<'a> Scoring<'a> {
         })
     }
 
+    /// `kind`, one of the seeds' references whose buffer and clock are the run's own ([`Setup::follows_run`]),
+    /// scored by following `played`, the run's frames on these inputs ([`Following`]): the metrics
+    /// [`Scoring::score`] gives, bit for bit, without its render clock or a sample per Ready frame.
+    pub fn score_following(
+        &mut self,
+        setup: &Setup,
+        kind: StrategyKind,
+        played: impl Iterator<Item = Played>,
+    ) -> Result<StrategyMetrics, ParamError> {
+        setup.engines.validate()?;
+        let params = setup.article_params(kind).ok_or_else(|| {
+            ParamError::new("strategies", format!("`{}` runs no pipeline of the articles", kind.name()))
+        })?;
+        Ok(self.score_on(kind, &mut Following::new(params, played)?))
+    }
+
     /// `smoother` (of kind `kind`) replayed and scored; generic, so that its frame is compiled into the loop.
     fn score_on<S: Smoother>(&mut self, kind: StrategyKind, smoother: &mut S) -> StrategyMetrics {
         let mut scorer = Scorer::reusing(kind, std::mem::take(&mut self.track));
@@ -346,6 +363,27 @@ impl FrameModes {
         let position = Vec2::new(x, y);
         Shown { position: position.is_finite().then_some(position), render_time: r[frame::RENDER_TIME], mode }
     }
+}
+
+/// The run's own frames as its pipeline played them ([`Played`]: what a reference that follows the run reads).
+pub fn played_of(frames: &Timeline) -> impl Iterator<Item = Played> + '_ {
+    (0..frames.len()).filter_map(|i| frames.row(i)).map(played_row)
+}
+
+/// What the frame row `r` (`sim::record::frame` columns) says the run's pipeline played.
+#[inline(always)]
+pub fn played_row(r: &[f64]) -> Played {
+    // The status column holds the index in `SampleStatus::ALL` (`sim::record`), always one of them; Ready, nearly
+    // every frame, is told without the conversion.
+    const READY: f64 = 1.0;
+    debug_assert_eq!(SampleStatus::ALL[READY as usize], SampleStatus::Ready);
+    let code = r[frame::STATUS];
+    let status = if code == READY {
+        SampleStatus::Ready
+    } else {
+        SampleStatus::ALL.get(code as usize).copied().unwrap_or(SampleStatus::ClockUncertain)
+    };
+    Played { render_time: r[frame::RENDER_TIME], status, position: Vec2::new(r[frame::X], r[frame::Y]) }
 }
 
 /// The `playground` strategy's rows read from the run's own frames.
@@ -431,6 +469,9 @@ pub fn score_all_own(
                 Ok(score_frames_with(frames, truth, metrics))
             }
             (StrategyKind::Playground, Some(OwnRun { frames, metrics: None })) => Ok(score_frames(frames, truth)),
+            (_, Some(OwnRun { frames, .. })) if setup.follows_run(kind) => {
+                scoring.score_following(setup, kind, played_of(frames))
+            }
             _ => scoring.score(setup, kind),
         })
         .collect()
