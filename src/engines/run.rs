@@ -19,8 +19,17 @@
 //!   the same bits (`tests/engines/league.rs` checks rows and metrics). When the run's own metrics are at hand
 //!   (the full re-simulation computes them), its track is not even scored again: it *is* the run's `shown` track
 //!   ([`score_all_own`], [`score_frames_with`]).
-//! - The seeds' references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
-//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
+//! - A seeds' reference whose buffer and clock parameters are the run's own (seed 004's at the run's own delay:
+//!   the page's defaults; `Setup::follows_run`) would replay the very buffer and render clock the run already
+//!   stepped: it follows the run's frames instead (`reference::Following`, [`played_of`]): their render times,
+//!   statuses and Ready positions, its own underrun policy on the other frames, sampled from a copy of the buffer
+//!   ([`score_all_own`] with the run's frames; the league while it logs). The same bits as its replay
+//!   (`tests/engines/reference.rs`).
+//! - The other references replay a `RemotePlayback` that builds no whole `Frame` (nor, for a plain interpolation,
+//!   a `LeanFrame`) per frame and whose clock keeps no metrics nobody reads (`RemotePlayback::frame_shown`,
+//!   `RemotePlayback::unmonitored`).
+//! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
+//!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
 //!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
@@ -108,9 +117,9 @@ pub struct Scorer {
     /// Whether `points` are gathered: not when the track's metrics come from elsewhere (the run's own,
     /// [`score_all_own`]): then frames are only counted.
     gather: bool,
-    frames: usize,
-    underruns: usize,
-    extrapolated: usize,
+    /// Frames per mode (index: the mode's place in `ShownMode`), one increment a frame; the count of frames and
+    /// those of underruns and extrapolations are read from them.
+    modes: [usize; ShownMode::ALL.len()],
     lag_sum: f64,
     lag_n: usize,
 }
@@ -122,9 +131,7 @@ impl Scorer {
             kind,
             points: ShownTrack::with_capacity(frames),
             gather: true,
-            frames: 0,
-            underruns: 0,
-            extrapolated: 0,
+            modes: [0; ShownMode::ALL.len()],
             lag_sum: 0.0,
             lag_n: 0,
         }
@@ -155,14 +162,12 @@ impl Scorer {
     /// `shown`.
     #[inline(always)]
     pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
-        self.underruns += usize::from(shown.mode.is_underrun());
-        self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
+        self.modes[shown.mode as usize] += 1;
         let lag = server_now - shown.render_time;
         if lag.is_finite() {
             self.lag_sum += lag;
             self.lag_n += 1;
         }
-        self.frames += 1;
         if self.gather {
             let position = shown.position.filter(|p| p.is_finite());
             self.points.push(position.map(|pos| Point { dt, server_now, pos }));
@@ -183,12 +188,14 @@ impl Scorer {
 
     /// The metrics of the frames pushed, the track's being `track`.
     fn finish_with(self, track: TrackMetrics) -> StrategyMetrics {
-        let n = self.frames.max(1) as f64;
+        let n = self.modes.iter().sum::<usize>().max(1) as f64;
+        let count = |mode: ShownMode| self.modes[mode as usize];
+        let underruns: usize = ShownMode::ALL.into_iter().filter(|m| m.is_underrun()).map(count).sum();
         StrategyMetrics {
             strategy: self.kind,
             track,
-            underrun_share: self.kind.buffered().then_some(self.underruns as f64 / n),
-            extrapolation_share: self.extrapolated as f64 / n,
+            underrun_share: self.kind.buffered().then_some(underruns as f64 / n),
+            extrapolation_share: count(ShownMode::Extrapolated) as f64 / n,
             mean_lag: self.mean_lag(),
         }
     }
