@@ -156,28 +156,10 @@ impl RemotePlayback {
     /// strategy that just draws it reads: the render time, the sample's status and what is displayed. The whole
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
-    ///
-    /// [`RemotePlayback::frame_lean`]'s steps, returning from the plain interpolation at once: no [`LeanFrame`] is
-    /// built, so the whole `Sample` of the other cases is never moved into one (a copy of several hundred bytes
-    /// per frame, ~0.2 M instructions per 60 s reference; `tests/engines/reference.rs` holds it to `frame`).
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        let reading = self.clock.render_time(now, dt, &self.buffer.view());
-        let render_time = reading.render_time;
-        let sample = match &reading.uncertain {
-            Some(reason) => self.buffer.sample_uncertain(render_time, reason.clone()),
-            None => {
-                let sample = self.buffer.sample_between(render_time);
-                self.buffer.prune(render_time);
-                match sample {
-                    Ok(between) => {
-                        let displayed = self.presenter.show_interpolated(between.position);
-                        return FrameShown { render_time, status: SampleStatus::Ready, displayed };
-                    }
-                    Err(sample) => sample,
-                }
-            }
-        };
-        FrameShown { render_time, status: sample.status, displayed: self.presenter.show(&sample) }
+        let lean = self.frame_lean(now, dt);
+        let status = lean.sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
+        FrameShown { render_time: lean.reading.render_time, status, displayed: lean.displayed }
     }
 
     /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain

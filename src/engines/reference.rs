@@ -153,8 +153,10 @@ pub struct Played {
 
 /// An article's pipeline whose buffer and clock parameters are those of the run's pipeline, played on the run's
 /// inputs by following the run's frames (the module doc): what a [`Article`] with these parameters shows, bit for
-/// bit, without its render clock and without sampling a Ready frame. `played` must give the run's frames in order,
-/// one per frame asked for, and `params`' buffer and clock must equal the run's (`Setup::follows_run`).
+/// bit, without its render clock and without sampling a Ready frame. `played` must hold the run's frames in
+/// order, one per frame asked for, and `params`' buffer and clock must equal the run's (`Setup::follows_run`).
+/// (One type for every caller, not generic over where the frames come from: each instantiation of the scoring
+/// loop costs the full wasm build kilobytes.)
 ///
 /// The prunes are owed until the buffer is next read or written: the prunes at render times `r1, r2, …` with no
 /// insert between them leave what one prune at the latest of them leaves (a prune keeps every snapshot after its
@@ -162,8 +164,9 @@ pub struct Played {
 /// before it and drops nothing), and a prune never drops the newest snapshot. So a run of Ready frames costs one
 /// prune, made before the next insert or sample.
 #[derive(Clone, Debug)]
-pub struct Following<I> {
-    played: I,
+pub struct Following<'a> {
+    /// The run's frames not yet followed.
+    played: std::slice::Iter<'a, Played>,
     /// A copy of the run's buffer: the same inserts, the same prunes.
     buffer: SnapshotBuffer,
     /// The latest render time whose prune is owed (`-∞`: none).
@@ -172,8 +175,9 @@ pub struct Following<I> {
     presenter: Presenter,
 }
 
-impl<I: Iterator<Item = Played>> Following<I> {
-    pub fn new(params: PlaybackParams, played: I) -> Result<Self, ParamError> {
+impl<'a> Following<'a> {
+    pub fn new(params: PlaybackParams, played: &'a [Played]) -> Result<Self, ParamError> {
+        let played = played.iter();
         params.validate()?;
         let presenter = Presenter::for_send_interval(params.underrun, params.buffer.send_interval)?;
         Ok(Following {
@@ -194,14 +198,14 @@ impl<I: Iterator<Item = Played>> Following<I> {
     }
 }
 
-impl<I: Iterator<Item = Played>> Smoother for Following<I> {
+impl Smoother for Following<'_> {
     fn on_snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
         self.settle();
         self.buffer.insert(*snapshot, arrival);
     }
 
     fn frame(&mut self, _now: f64, _dt: f64) -> Shown {
-        let Some(run) = self.played.next() else {
+        let Some(&run) = self.played.next() else {
             debug_assert!(false, "a frame the run did not play");
             return Shown::NOTHING;
         };

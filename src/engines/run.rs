@@ -25,9 +25,8 @@
 //!   statuses and Ready positions, its own underrun policy on the other frames, sampled from a copy of the buffer
 //!   ([`score_all_own`] with the run's frames; the league while it logs). The same bits as its replay
 //!   (`tests/engines/reference.rs`).
-//! - The other references replay a `RemotePlayback` that builds no whole `Frame` (nor, for a plain interpolation,
-//!   a `LeanFrame`) per frame and whose clock keeps no metrics nobody reads (`RemotePlayback::frame_shown`,
-//!   `RemotePlayback::unmonitored`).
+//! - The other references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
+//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
 //! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
 //!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
@@ -311,7 +310,7 @@ impl<'a> Scoring<'a> {
         &mut self,
         setup: &Setup,
         kind: StrategyKind,
-        played: impl Iterator<Item = Played>,
+        played: &[Played],
     ) -> Result<StrategyMetrics, ParamError> {
         setup.engines.validate()?;
         let params = setup.article_params(kind).ok_or_else(|| {
@@ -477,7 +476,7 @@ pub fn score_all_own(
             }
             (StrategyKind::Playground, Some(OwnRun { frames, metrics: None })) => Ok(score_frames(frames, truth)),
             (_, Some(OwnRun { frames, .. })) if setup.follows_run(kind) => {
-                scoring.score_following(setup, kind, played_of(frames))
+                scoring.score_following(setup, kind, &played_of(frames).collect::<Vec<_>>())
             }
             _ => scoring.score(setup, kind),
         })

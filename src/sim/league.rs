@@ -143,9 +143,7 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
             let scored = if kind == StrategyKind::Playground { own.take() } else { None };
             let metrics = match (scored, &played) {
                 (Some(metrics), _) => metrics,
-                (None, Some(played)) if setup.follows_run(kind) => {
-                    scoring.score_following(&setup, kind, played.iter().copied())?
-                }
+                (None, Some(played)) if setup.follows_run(kind) => scoring.score_following(&setup, kind, played)?,
                 (None, _) => scoring.score(&setup, kind)?,
             };
             cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });

@@ -119,8 +119,9 @@ fn a_reference_that_follows_the_run_shows_what_its_replay_shows() {
         let (_, inputs) = sim.client_inputs();
         let frames = &sim.recording().frames;
         let params = s.article_params(kind).unwrap();
+        let played: Vec<_> = played_of(frames).collect();
         let (mut replayed, mut following) =
-            (Article::new(params.clone()).unwrap(), Following::new(params, played_of(frames)).unwrap());
+            (Article::new(params.clone()).unwrap(), Following::new(params, &played).unwrap());
         let mut modes = std::collections::BTreeMap::new();
         for input in inputs {
             match *input {
@@ -238,7 +239,7 @@ fn following_any_run_is_its_replay_even_when_the_render_time_runs_back() {
                     }
                 }
             }
-            let mut following = Following::new(q, played.into_iter()).unwrap();
+            let mut following = Following::new(q, &played).unwrap();
             let mut frame = 0;
             for input in &inputs {
                 match *input {
