@@ -6,6 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { launch } from './load.mjs';
 import { drag, instrument } from './drag.mjs';
 
+const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
+
 const [url = 'http://127.0.0.1:8080/', id = 'renderDelay', out] = process.argv.slice(2);
 
 const browser = await launch();
@@ -38,14 +40,21 @@ await browser.close();
  */
 function splitPerChange() {
   const app = window.netcodeLab.app;
-  const split = { ms: {}, changes: 0, frames: 0 };
+  // `ms`: every call; `change`: the calls of a frame that draws a new run (its input handler's re-simulation, then
+  // its draw), `steady`: the frames that only move the playhead — the two kinds of frame a drag is made of.
+  const split = { ms: {}, change: {}, steady: {}, changes: 0, frames: 0, changeFrames: 0 };
   window.__split = split;
+  let bucket = 'steady';
   const wrap = (obj, key, name) => {
     const f = obj[key];
     if (typeof f !== 'function') return;
     obj[key] = function wrapped(...args) {
       const t0 = performance.now();
-      try { return f.apply(this, args); } finally { split.ms[name] = (split.ms[name] ?? 0) + performance.now() - t0; }
+      try { return f.apply(this, args); } finally {
+        const dt = performance.now() - t0;
+        split.ms[name] = (split.ms[name] ?? 0) + dt;
+        split[bucket][name] = (split[bucket][name] ?? 0) + dt;
+      }
     };
   };
   const Model = Object.getPrototypeOf(app.model);
@@ -74,9 +83,14 @@ function splitPerChange() {
     for (const [k, part] of (p.parts ?? []).entries()) wrap(part, 'draw', `  part ${names[i] ?? i}.${k}`);
   });
   const setParams = Model.setParams;
-  Model.setParams = function counted(...args) { split.changes += 1; return setParams.apply(this, args); };
+  Model.setParams = function counted(...args) { split.changes += 1; bucket = 'change'; return setParams.apply(this, args); };
   const draw = app.draw;
-  app.draw = function counted(...args) { split.frames += 1; return draw.apply(this, args); };
+  app.draw = function counted(...args) {
+    split.frames += 1;
+    bucket = app.lastDraw.runId !== app.model.runId ? 'change' : 'steady';
+    if (bucket === 'change') split.changeFrames += 1;
+    try { return draw.apply(this, args); } finally { bucket = 'steady'; }
+  };
 }
 
 // Self time per function (ms), from the sampling profile.
@@ -132,6 +146,40 @@ console.log(`${per('UpdateLayoutTree').toFixed(2).padStart(8)}  style (UpdateLay
 console.log(`${per('Layout').toFixed(2).padStart(8)}  layout`);
 console.log(`${(per('Paint') + per('PrePaint')).toFixed(2).padStart(8)}  paint + prepaint`);
 console.log(`${(per('Commit') + per('Layerize')).toFixed(2).padStart(8)}  commit + layerize (software raster of the canvases)`);
+console.log(`\n-- per frame (ms, mean): the ${split.changeFrames} frames that drew a new run vs the ${split.frames - split.changeFrames} that only moved the playhead --`);
+const keys = [...new Set([...Object.keys(split.change), ...Object.keys(split.steady)])].sort((a, b) => (split.change[b] ?? 0) - (split.change[a] ?? 0));
+for (const k of keys) console.log(`${((split.change[k] ?? 0) / Math.max(1, split.changeFrames)).toFixed(2).padStart(8)} ${((split.steady[k] ?? 0) / Math.max(1, split.frames - split.changeFrames)).toFixed(2).padStart(8)}  ${k}`);
+// The same split for the browser's own work: a main-thread task that dispatched an `input` event (its change is
+// handled there, then the frame drawn: rAF-aligned input) against the other frame tasks.
+const STEPS = ['EventDispatch', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
+const frameTasks = onMain.filter((e) => e.name === 'RunTask').map((task) => {
+  const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
+  const top = inside.filter((e) => STEPS.includes(e.name) && !inside.some((o) => o !== e && o.name === e.name && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur));
+  const sum = Object.fromEntries(STEPS.map((n) => [n, top.filter((e) => e.name === n).reduce((a, e) => a + (e.tdur ?? e.dur) / 1000, 0)]));
+  return { ts: task.ts, end: task.ts + task.dur, dur: task.dur / 1000, cpu: (task.tdur ?? task.dur) / 1000, input: inside.some((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input'), sum };
+}).filter((t) => t.sum.FireAnimationFrame > 0 || t.sum.Commit > 0);
+// Wall time moves with the machine's load; the main thread's CPU time (the trace's thread duration) much less.
+console.log('\n-- frame tasks (ms): count, wall p50 / p95, main-thread CPU p50 / p95 / mean, then the mean CPU time of each step --');
+for (const [label, ts] of [['with an input', frameTasks.filter((t) => t.input)], ['without', frameTasks.filter((t) => !t.input)]]) {
+  const d = ts.map((t) => t.dur);
+  const c = ts.map((t) => t.cpu);
+  console.log(`${label.padEnd(14)} ${String(ts.length).padStart(4)}  ${pct(d, 0.5).toFixed(1)} / ${pct(d, 0.95).toFixed(1)}  `
+    + `cpu ${pct(c, 0.5).toFixed(1)} / ${pct(c, 0.95).toFixed(1)} / ${(c.reduce((a, x) => a + x, 0) / Math.max(1, c.length)).toFixed(2)}  `
+    + STEPS.map((n) => `${n} ${(ts.reduce((a, t) => a + t.sum[n], 0) / Math.max(1, ts.length)).toFixed(2)}`).join(', '));
+}
+// The sampling profile's self time inside the frame tasks that handled an input (same clock as the trace, µs).
+const inputTasks = frameTasks.filter((t) => t.input);
+const selfInInput = new Map();
+let at = profile.startTime;
+profile.samples.forEach((nodeId, i) => {
+  at += dts[i] ?? 0;
+  if (!inputTasks.some((t) => at >= t.ts && at <= t.end)) return;
+  const f = byId.get(nodeId).callFrame;
+  const key = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  selfInInput.set(key, (selfInInput.get(key) ?? 0) + (dts[i] ?? 0) / 1000 / Math.max(1, inputTasks.length));
+});
+console.log('\n-- self time per frame task with an input (ms, mean) --');
+console.log(top(selfInInput, 30));
 console.log('\n-- self time --');
 console.log(top(self, 40));
 console.log('\n-- inclusive time --');

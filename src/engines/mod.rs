@@ -270,10 +270,33 @@ impl Setup {
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone())),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
-            StrategyKind::Seed000 => Built::Article(reference::Article::seed000(s.send_interval)?),
-            StrategyKind::Seed004 => Built::Article(reference::Article::seed004(s.send_interval, self.article_delay)?),
-            StrategyKind::Playground => Built::Article(reference::Article::new(self.playback.clone())?),
+            StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => {
+                Built::Article(reference::Article::new(self.article_params(kind).expect("an article's pipeline"))?)
+            }
         })
+    }
+
+    /// The parameters of the articles' pipeline that `kind` runs (`seed000`, `seed004`, `playground`); `None` for
+    /// the engines and `latest`.
+    pub fn article_params(&self, kind: StrategyKind) -> Option<PlaybackParams> {
+        let send_interval = self.stream.send_interval;
+        match kind {
+            StrategyKind::Seed000 => Some(reference::Article::seed000_params(send_interval)),
+            StrategyKind::Seed004 => Some(reference::Article::seed004_params(send_interval, self.article_delay)),
+            StrategyKind::Playground => Some(self.playback.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether `kind` is one of the seeds' references (`seed000`, `seed004`) whose buffer and clock parameters are
+    /// the run's own (`playback`): replayed, its buffer and render clock would step exactly as the run's pipeline
+    /// did on the same inputs, so it can follow the run's frames instead (`reference::Following`). Its underrun
+    /// policy may differ. (`playground` is the run's pipeline itself: `run::score_all_own` reads it whole.)
+    pub fn follows_run(&self, kind: StrategyKind) -> bool {
+        matches!(kind, StrategyKind::Seed000 | StrategyKind::Seed004)
+            && self
+                .article_params(kind)
+                .is_some_and(|p| p.buffer == self.playback.buffer && p.clock == self.playback.clock)
     }
 }
 

@@ -14,11 +14,24 @@
 //! ```
 //! All three RemotePlayback references consume RTT samples as the page's pipeline does (the seeds' clocks need
 //! them); their frame is an underrun exactly when the buffer's sample is `Underrun` (the page's underrun share).
+//!
+//! A reference whose buffer and clock parameters are the run's own (seed 004's recipe at the run's own delay, on
+//! the default settings of the page; any reference the reader's settings happen to equal) would replay, bit for
+//! bit, the very buffer and render clock the run's pipeline has already stepped on the same inputs: only its
+//! underrun policy (its presenter) can differ. It is then scored as a [`Following`]: the render times and the
+//! samples' statuses are read from the run's frames ([`Played`]), a Ready frame shows the run's own interpolated
+//! position (every presenter shows a Ready sample as it is), and only the other frames are sampled — from a copy
+//! of the buffer that takes the same inserts and prunes — and shown through the reference's own presenter.
+//! ```text
+//!  run's frame i: render time, status, x, y ──┬─ Ready      ─► prune(render time); the run's (x, y), interpolated
+//!                                              ├─ uncertain  ─► the buffer's ClockUncertain sample (no prune) ─┐
+//!  deliveries ─► buffer copy (insert)          └─ otherwise  ─► sample(render time), prune(render time) ───────┴► presenter
+//! ```
 
 use super::{Shown, ShownMode, Smoother};
-use crate::buffer::{BeforeOldest, SampleStatus};
+use crate::buffer::{BeforeOldest, SampleStatus, SnapshotBuffer};
 use crate::clock::{ClockKind, ReanchorEstimate};
-use crate::display::DisplayMode;
+use crate::display::{DisplayMode, Displayed, Presenter};
 use crate::extrapolate::{CapRule, UnderrunPolicy};
 use crate::geom::Vec2;
 use crate::param::ParamError;
@@ -112,14 +125,110 @@ impl Smoother for Article {
 
     fn frame(&mut self, now: f64, dt: f64) -> Shown {
         let f = self.playback.frame_shown(now, dt);
-        let mode = match (f.status, f.displayed.mode) {
-            (SampleStatus::Underrun, DisplayMode::Extrapolated) => ShownMode::Extrapolated,
-            (SampleStatus::Underrun, _) => ShownMode::Held,
-            (_, DisplayMode::Hidden) => ShownMode::Nothing,
-            (SampleStatus::Ready, _) => ShownMode::Interpolated,
-            _ => ShownMode::Waiting,
+        shown(f.render_time, f.status, &f.displayed)
+    }
+}
+
+/// What a pipeline's frame shows, as a strategy's [`Shown`]: an underrun when the sample was one.
+#[inline(always)]
+fn shown(render_time: f64, status: SampleStatus, displayed: &Displayed) -> Shown {
+    let mode = match (status, displayed.mode) {
+        (SampleStatus::Underrun, DisplayMode::Extrapolated) => ShownMode::Extrapolated,
+        (SampleStatus::Underrun, _) => ShownMode::Held,
+        (_, DisplayMode::Hidden) => ShownMode::Nothing,
+        (SampleStatus::Ready, _) => ShownMode::Interpolated,
+        _ => ShownMode::Waiting,
+    };
+    Shown { position: displayed.position, render_time, mode }
+}
+
+/// One frame of the run's own pipeline, as its frames record it (`sim::record::frame`): the render time, the
+/// buffer sample's status, and the position the run showed (on a Ready frame, the sample's own).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Played {
+    pub render_time: f64,
+    pub status: SampleStatus,
+    pub position: Vec2,
+}
+
+/// An article's pipeline whose buffer and clock parameters are those of the run's pipeline, played on the run's
+/// inputs by following the run's frames (the module doc): what a [`Article`] with these parameters shows, bit for
+/// bit, without its render clock and without sampling a Ready frame. `played` must hold the run's frames in
+/// order, one per frame asked for, and `params`' buffer and clock must equal the run's (`Setup::follows_run`).
+/// (One type for every caller, not generic over where the frames come from: each instantiation of the scoring
+/// loop costs the full wasm build kilobytes.)
+///
+/// The prunes are owed until the buffer is next read or written: the prunes at render times `r1, r2, …` with no
+/// insert between them leave what one prune at the latest of them leaves (a prune keeps every snapshot after its
+/// render time and the last one at or before it; a later prune at an earlier time finds at most that one at or
+/// before it and drops nothing), and a prune never drops the newest snapshot. So a run of Ready frames costs one
+/// prune, made before the next insert or sample.
+#[derive(Clone, Debug)]
+pub struct Following<'a> {
+    /// The run's frames not yet followed.
+    played: std::slice::Iter<'a, Played>,
+    /// A copy of the run's buffer: the same inserts, the same prunes.
+    buffer: SnapshotBuffer,
+    /// The latest render time whose prune is owed (`-∞`: none).
+    owed: f64,
+    /// This reference's own underrun policy.
+    presenter: Presenter,
+}
+
+impl<'a> Following<'a> {
+    pub fn new(params: PlaybackParams, played: &'a [Played]) -> Result<Self, ParamError> {
+        let played = played.iter();
+        params.validate()?;
+        let presenter = Presenter::for_send_interval(params.underrun, params.buffer.send_interval)?;
+        Ok(Following {
+            played,
+            buffer: SnapshotBuffer::with_params(params.buffer)?,
+            owed: f64::NEG_INFINITY,
+            presenter,
+        })
+    }
+
+    /// Makes the prune owed, if any.
+    #[inline]
+    fn settle(&mut self) {
+        if self.owed > f64::NEG_INFINITY {
+            self.buffer.prune(self.owed);
+            self.owed = f64::NEG_INFINITY;
+        }
+    }
+}
+
+impl Smoother for Following<'_> {
+    fn on_snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
+        self.settle();
+        self.buffer.insert(*snapshot, arrival);
+    }
+
+    fn frame(&mut self, _now: f64, _dt: f64) -> Shown {
+        let Some(&run) = self.played.next() else {
+            debug_assert!(false, "a frame the run did not play");
+            return Shown::NOTHING;
         };
-        Shown { position: f.displayed.position, render_time: f.render_time, mode }
+        let render_time = run.render_time;
+        // `RemotePlayback::frame_lean`'s steps, the clock's reading taken from the run: a Ready sample is the
+        // run's position (its render time is finite); an uncertain clock (the only source of ClockUncertain but a
+        // non-finite render time, which prunes nothing either) samples without consulting the buffer and prunes
+        // nothing.
+        if run.status == SampleStatus::Ready && run.position.is_finite() {
+            self.owed = self.owed.max(render_time);
+            let displayed = self.presenter.show_interpolated(run.position);
+            return Shown { position: displayed.position, render_time, mode: ShownMode::Interpolated };
+        }
+        self.settle();
+        let sample = if run.status == SampleStatus::ClockUncertain {
+            self.buffer.sample_uncertain(render_time, "the run's clock is uncertain")
+        } else {
+            let sample = self.buffer.sample(render_time);
+            self.owed = render_time;
+            sample
+        };
+        debug_assert_eq!(sample.status, run.status, "the buffer copy left the run's at {render_time}");
+        shown(render_time, sample.status, &self.presenter.show(&sample))
     }
 }
 

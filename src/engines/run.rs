@@ -19,8 +19,16 @@
 //!   the same bits (`tests/engines/league.rs` checks rows and metrics). When the run's own metrics are at hand
 //!   (the full re-simulation computes them), its track is not even scored again: it *is* the run's `shown` track
 //!   ([`score_all_own`], [`score_frames_with`]).
-//! - The seeds' references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
+//! - A seeds' reference whose buffer and clock parameters are the run's own (seed 004's at the run's own delay:
+//!   the page's defaults; `Setup::follows_run`) would replay the very buffer and render clock the run already
+//!   stepped: it follows the run's frames instead (`reference::Following`, [`played_of`]): their render times,
+//!   statuses and Ready positions, its own underrun policy on the other frames, sampled from a copy of the buffer
+//!   ([`score_all_own`] with the run's frames; the league while it logs). The same bits as its replay
+//!   (`tests/engines/reference.rs`).
+//! - The other references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
 //!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
+//! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
+//!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
 //!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
@@ -36,6 +44,7 @@
 //!
 //! `examples/engines_cost.rs` counts the instructions of all this under callgrind (the speed goal of issue 13).
 
+use super::reference::{Following, Played};
 use super::{Built, Setup, Shown, ShownMode, Smoother, StrategyKind};
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
@@ -107,9 +116,9 @@ pub struct Scorer {
     /// Whether `points` are gathered: not when the track's metrics come from elsewhere (the run's own,
     /// [`score_all_own`]): then frames are only counted.
     gather: bool,
-    frames: usize,
-    underruns: usize,
-    extrapolated: usize,
+    /// Frames per mode (index: the mode's place in `ShownMode`), one increment a frame; the count of frames and
+    /// those of underruns and extrapolations are read from them.
+    modes: [usize; ShownMode::ALL.len()],
     lag_sum: f64,
     lag_n: usize,
 }
@@ -121,9 +130,7 @@ impl Scorer {
             kind,
             points: ShownTrack::with_capacity(frames),
             gather: true,
-            frames: 0,
-            underruns: 0,
-            extrapolated: 0,
+            modes: [0; ShownMode::ALL.len()],
             lag_sum: 0.0,
             lag_n: 0,
         }
@@ -154,14 +161,12 @@ impl Scorer {
     /// `shown`.
     #[inline(always)]
     pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
-        self.underruns += usize::from(shown.mode.is_underrun());
-        self.extrapolated += usize::from(shown.mode == ShownMode::Extrapolated);
+        self.modes[shown.mode as usize] += 1;
         let lag = server_now - shown.render_time;
         if lag.is_finite() {
             self.lag_sum += lag;
             self.lag_n += 1;
         }
-        self.frames += 1;
         if self.gather {
             let position = shown.position.filter(|p| p.is_finite());
             self.points.push(position.map(|pos| Point { dt, server_now, pos }));
@@ -182,12 +187,14 @@ impl Scorer {
 
     /// The metrics of the frames pushed, the track's being `track`.
     fn finish_with(self, track: TrackMetrics) -> StrategyMetrics {
-        let n = self.frames.max(1) as f64;
+        let n = self.modes.iter().sum::<usize>().max(1) as f64;
+        let count = |mode: ShownMode| self.modes[mode as usize];
+        let underruns: usize = ShownMode::ALL.into_iter().filter(|m| m.is_underrun()).map(count).sum();
         StrategyMetrics {
             strategy: self.kind,
             track,
-            underrun_share: self.kind.buffered().then_some(self.underruns as f64 / n),
-            extrapolation_share: self.extrapolated as f64 / n,
+            underrun_share: self.kind.buffered().then_some(underruns as f64 / n),
+            extrapolation_share: count(ShownMode::Extrapolated) as f64 / n,
             mean_lag: self.mean_lag(),
         }
     }
@@ -296,6 +303,22 @@ impl<'a> Scoring<'a> {
         })
     }
 
+    /// `kind`, one of the seeds' references whose buffer and clock are the run's own ([`Setup::follows_run`]),
+    /// scored by following `played`, the run's frames on these inputs ([`Following`]): the metrics
+    /// [`Scoring::score`] gives, bit for bit, without its render clock or a sample per Ready frame.
+    pub fn score_following(
+        &mut self,
+        setup: &Setup,
+        kind: StrategyKind,
+        played: &[Played],
+    ) -> Result<StrategyMetrics, ParamError> {
+        setup.engines.validate()?;
+        let params = setup.article_params(kind).ok_or_else(|| {
+            ParamError::new("strategies", format!("`{}` runs no pipeline of the articles", kind.name()))
+        })?;
+        Ok(self.score_on(kind, &mut Following::new(params, played)?))
+    }
+
     /// `smoother` (of kind `kind`) replayed and scored; generic, so that its frame is compiled into the loop.
     fn score_on<S: Smoother>(&mut self, kind: StrategyKind, smoother: &mut S) -> StrategyMetrics {
         let mut scorer = Scorer::reusing(kind, std::mem::take(&mut self.track));
@@ -346,6 +369,27 @@ impl FrameModes {
         let position = Vec2::new(x, y);
         Shown { position: position.is_finite().then_some(position), render_time: r[frame::RENDER_TIME], mode }
     }
+}
+
+/// The run's own frames as its pipeline played them ([`Played`]: what a reference that follows the run reads).
+pub fn played_of(frames: &Timeline) -> impl Iterator<Item = Played> + '_ {
+    (0..frames.len()).filter_map(|i| frames.row(i)).map(played_row)
+}
+
+/// What the frame row `r` (`sim::record::frame` columns) says the run's pipeline played.
+#[inline(always)]
+pub fn played_row(r: &[f64]) -> Played {
+    // The status column holds the index in `SampleStatus::ALL` (`sim::record`), always one of them; Ready, nearly
+    // every frame, is told without the conversion.
+    const READY: f64 = 1.0;
+    debug_assert_eq!(SampleStatus::ALL[READY as usize], SampleStatus::Ready);
+    let code = r[frame::STATUS];
+    let status = if code == READY {
+        SampleStatus::Ready
+    } else {
+        SampleStatus::ALL.get(code as usize).copied().unwrap_or(SampleStatus::ClockUncertain)
+    };
+    Played { render_time: r[frame::RENDER_TIME], status, position: Vec2::new(r[frame::X], r[frame::Y]) }
 }
 
 /// The `playground` strategy's rows read from the run's own frames.
@@ -431,6 +475,9 @@ pub fn score_all_own(
                 Ok(score_frames_with(frames, truth, metrics))
             }
             (StrategyKind::Playground, Some(OwnRun { frames, metrics: None })) => Ok(score_frames(frames, truth)),
+            (_, Some(OwnRun { frames, .. })) if setup.follows_run(kind) => {
+                scoring.score_following(setup, kind, &played_of(frames).collect::<Vec<_>>())
+            }
             _ => scoring.score(setup, kind),
         })
         .collect()

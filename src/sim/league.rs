@@ -5,13 +5,15 @@
 //!  for each network:   params with the preset's send rate and links (the strategies keep their own settings)
 //!                      └► the remote pipeline once ─► its client inputs (same seed: same losses, same jitter)
 //!                            │  and, frame by frame, what it shows: that pipeline *is* `playground`, scored as it runs
-//!                            └► every other strategy replays them (engines::run) ─► StrategyMetrics
+//!                            ├► every other strategy replays them (engines::run) ─► StrategyMetrics
+//!                            └► a seeds' reference with the pipeline's own buffer and clock (seed 004's at the
+//!                               network's own delay) follows what the pipeline played (engines::reference::Following)
 //!  per network and column (rmsError, addedLatency, stalls, snaps, jerk, underrunShare): the lowest is best
 //! ```
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
 
-use crate::engines::run::{FrameModes, Scorer, Scoring, StrategyMetrics};
+use crate::engines::run::{played_row, FrameModes, Scorer, Scoring, StrategyMetrics};
 use crate::engines::{Setup, StrategyKind, Stream};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
@@ -123,20 +125,26 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         let frames = (p.duration * p.fps).ceil() as usize + 2;
         let mut own =
             strategies.contains(&StrategyKind::Playground).then(|| Scorer::new(StrategyKind::Playground, frames));
+        let setup = setup(&p, network.preset);
+        // A reference whose buffer and clock are the pipeline's follows what it played (`engines::reference`).
+        let mut played = strategies.iter().any(|&k| setup.follows_run(k)).then(|| Vec::with_capacity(frames));
         let inputs = client_inputs_with(&p, map, &truth, |tick, row| {
             if let Some(scorer) = &mut own {
                 scorer.push(tick.dt, row[frame::SERVER_NOW], &modes.shown(row));
             }
+            if let Some(played) = &mut played {
+                played.push(played_row(row));
+            }
         })?;
         let mut own = own.map(|scorer| scorer.finish(&truth));
-        let setup = setup(&p, network.preset);
         let first = cells.len();
         let mut scoring = Scoring::new(&inputs, &map, &truth);
         for &kind in strategies {
             let scored = if kind == StrategyKind::Playground { own.take() } else { None };
-            let metrics = match scored {
-                Some(metrics) => metrics,
-                None => scoring.score(&setup, kind)?,
+            let metrics = match (scored, &played) {
+                (Some(metrics), _) => metrics,
+                (None, Some(played)) if setup.follows_run(kind) => scoring.score_following(&setup, kind, played)?,
+                (None, _) => scoring.score(&setup, kind)?,
             };
             cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
         }

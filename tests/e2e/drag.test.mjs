@@ -152,7 +152,11 @@ test('during a held drag the metrics are not computed on the main thread: the wo
   await waitReady(page);
   await page.evaluate(canonical);
   const slider = page.locator('#control-loss');
-  await slider.scrollIntoViewIfNeeded();
+  // The slider at the top of the viewport, the readouts below it in view: they are drawn during the drag (out of
+  // view they would wait for the release: the next test).
+  await page.evaluate(() => scrollBy(0, document.getElementById('control-loss').getBoundingClientRect().top - 20));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.textParts.readouts.visible), true, 'the readouts are in view');
   await page.evaluate(() => {
     const app = window.netcodeLab.app;
     app.autoplay = false;
@@ -167,6 +171,13 @@ test('during a held drag the metrics are not computed on the main thread: the wo
     }
     window.__before = window.__canonical(app.model.metrics());
     window.__metricsCalls = 0;
+    // The worker's answers come late (a busy worker): while they are on their way, nothing on the page — the
+    // readouts, the metrics table's timer — computes them on the main thread instead.
+    const request = app.worker.request.bind(app.worker);
+    app.worker.request = (channel, kind, body) => {
+      const answer = request(channel, kind, body);
+      return kind === 'metrics' ? answer.then((v) => new Promise((resolve) => setTimeout(() => resolve(v), 4 * app.dragGap))) : answer;
+    };
   });
   const box = await slider.boundingBox();
   await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
@@ -208,7 +219,7 @@ test('during a held drag the metrics are not computed on the main thread: the wo
     app.drawMetricsSoon();
     return { fromWorker, own, calls, shown, redrawn: { line: document.getElementById('clock-line').textContent, table: document.getElementById('metrics').textContent } };
   });
-  assert.equal(after.calls, 0, 'the readouts and the metrics table after the release used the metrics the worker sent');
+  assert.equal(after.calls, 0, `the readouts and the metrics table after the release used the metrics the worker sent`);
   assert.ok(after.fromWorker, "the worker's metrics are the final run's");
   assert.notEqual(after.own, await page.evaluate(() => window.__before), 'the drag changed the metrics');
   assert.equal(after.fromWorker, after.own, "the worker's metrics are the main thread's, value for value");
@@ -254,4 +265,88 @@ test("the lanes' ○ marks, stamped from a sprite, sit where the packets arrived
   assert.ok(marks.casing >= marks.n - 2, `${marks.casing} of ${marks.n} ○ have their dark casing at 5.5 px`);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a held drag leaves the readouts and the transport out of view unwritten (a layout and a raster a frame each); the release brings them to the final run', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  // The half-life slider in view, the transport and the readouts above the viewport.
+  const where = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    app.autoplay = false;
+    app.stopInviting?.();
+    app.transport.setPlaying(true);
+    scrollBy(0, document.querySelector('.readouts').getBoundingClientRect().bottom + 10);
+    const t0 = performance.now(); // the observers report in a frame or two
+    while ((app.textParts.readouts.visible || app.textParts.transport.visible) && performance.now() - t0 < 5000) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    const slider = document.getElementById('control-halfLife').getBoundingClientRect();
+    return { slider: slider.top > 0 && slider.bottom < innerHeight, readouts: app.textParts.readouts.visible, transport: app.textParts.transport.visible };
+  });
+  assert.deepEqual(where, { slider: true, readouts: false, transport: false }, 'the slider in view, the readouts and the transport not');
+  const box = await page.locator('#control-halfLife').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page.mouse.down();
+  const during = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let writes = 0;
+    const observer = new MutationObserver((list) => { writes += list.length; });
+    for (const root of [document.querySelector('.readouts'), document.getElementById('transport')]) {
+      observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    }
+    const input = document.getElementById('control-halfLife');
+    const frame0 = app.framesDrawn;
+    for (let f = 0; f < 8; f++) { // a new half-life every frame while the run plays
+      input.value = String(50 + 10 * f); // ms: 50 … 120
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+    }
+    await frame();
+    observer.disconnect();
+    app.transport.setPlaying(false); // paused before the release: only the release's own redraw can catch them up
+    return { writes, frames: app.framesDrawn - frame0, stale: app.textParts.readouts.stale && app.textParts.transport.stale, held: app.inDrag };
+  });
+  assert.ok(during.held, 'the thumb was held');
+  assert.ok(during.frames >= 8, `frames drawn while held: ${during.frames}`);
+  assert.equal(during.writes, 0, `${during.writes} writes to the readouts or the transport out of view during the drag`);
+  assert.ok(during.stale, 'they are marked stale');
+  await page.mouse.up();
+  await page.waitForFunction(() => !Object.values(window.netcodeLab.app.textParts).some((p) => p.stale) && !window.netcodeLab.app.pending);
+  const settled = await page.evaluate(async () => {
+    const app = window.netcodeLab.app;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const read = () => ({ status: document.getElementById('status-card').textContent, counters: document.getElementById('counters').textContent,
+      time: document.querySelector('#transport').textContent, scrub: document.querySelector('#transport input[type=range]').value });
+    const shown = read();
+    app.draw(); // what a draw of this very moment writes
+    return { shown, fresh: read(), halfLife: app.model.params.local.halfLife, playhead: app.state.playhead };
+  });
+  assert.deepEqual(settled.shown, settled.fresh, 'after the release the readouts and the transport show the final run at the playhead');
+  assert.ok(Math.abs(settled.halfLife - 0.12) < 1e-9, `the final half-life is the last input's: ${settled.halfLife}`);
+  assert.deepEqual(problems(), []);
+});
+
+test('a pointer over a slider moves the run to the full core before the press (same run, same bits): the first change of a first drag does not', async () => {
+  const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  const before = await page.evaluate(async () => {
+    const model = window.netcodeLab.model();
+    window.__full = await import(new URL('pkg/netcode_lab.js', document.baseURI).href);
+    window.__frames = Array.from(model.table('frames').view);
+    return { onFull: model.pg instanceof window.__full.Playground, runId: model.runId };
+  });
+  assert.equal(before.onFull, false, 'after the load the run is still on the first-frame build (performance.test.mjs)');
+  const box = await page.locator('#control-loss').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2); // over the slider, not pressed
+  await page.waitForFunction(() => window.netcodeLab.model().pg instanceof window.__full.Playground, null, { timeout: 10000 });
+  const moved = await page.evaluate(() => {
+    const model = window.netcodeLab.model();
+    const frames = Array.from(model.table('frames').view);
+    return { runId: model.runId, same: frames.length === window.__frames.length && frames.every((v, i) => Object.is(v, window.__frames[i])) };
+  });
+  assert.equal(moved.runId, before.runId, 'the same run, not a new one');
+  assert.ok(moved.same, 'every frame bit-identical after the move');
+  assert.deepEqual(problems(), []);
 });

@@ -266,6 +266,16 @@ class App {
   }
 
   /**
+   * Moves the run onto the full core (model.js `full`: the same bits) as the reader's hand nears a slider
+   * (`watchSliderHold`), so that the first change does not: the first input of a first drag used to build the run
+   * anew on the full core — about twice a re-simulation, in that input's own frame (the drag bench's worst).
+   */
+  readyForChanges() {
+    if (this.inDrag || this.model.imported || !this.model.fullReady) return;
+    this.model.full();
+  }
+
+  /**
    * The run starts playing at the reader's first sign of presence — a pointer move, a touch, a key, the wheel or
    * a scroll — rather than at load: an animation from the first frame keeps a phone's main thread busy before
    * anyone looks (Lighthouse counts every frame of it as blocking time). Until then the Play button pulses (a
@@ -410,6 +420,13 @@ class App {
   /** Tracks a pointer held on one of the rail's sliders (`sliderHeld`, read by `inDrag`). */
   watchSliderHold(rail) {
     this.sliderHeld = false;
+    // A pointer over a slider, or the keyboard's focus on one: the run moves to the full core now, in a task of
+    // its own, rather than in the frame of the first change (`readyForChanges`; a touch goes straight to the press).
+    const nearing = (e) => {
+      if (e.target.matches?.('input[type=range]') && this.model.nextCore) setTimeout(() => this.readyForChanges(), 0);
+    };
+    rail.addEventListener('pointerover', nearing, { passive: true });
+    rail.addEventListener('focusin', nearing);
     rail.addEventListener('pointerdown', (e) => {
       if (e.target.matches?.('input[type=range]')) this.sliderHeld = true;
     }, true);
@@ -417,7 +434,11 @@ class App {
       if (!this.sliderHeld) return;
       this.sliderHeld = false;
       this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
-      if (this.painters?.some((p) => p.stale)) this.drawWhenDragPauses();
+      if (this.hashAtRelease) { // the URL the drag left unwritten (`writeHash`)
+        this.hashAtRelease = false;
+        this.writeHashNow();
+      }
+      if (this.painters?.some((p) => p.stale) || Object.values(this.textParts ?? {}).some((p) => p.stale)) this.drawWhenDragPauses();
     };
     for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
     window.addEventListener('blur', release);
@@ -468,16 +489,23 @@ class App {
    * Writes the URL for the current configuration. replaceState costs ~1–2 ms in Chromium (more on a slow phone),
    * and building the hash (a diff of every parameter against the base) ~1 ms more: any change but a slider drag
    * writes the URL at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps
-   * it); during a drag nothing is built per change: the URL is built and written once the changes pause for
-   * 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
+   * it); during a drag nothing is built per change. A thumb held down (`sliderHeld`) has the URL written once, at
+   * its release (`watchSliderHold`) — never in a frame of the drag, not even the first change after a rest, which
+   * wrote it in the input's own frame before (issue 14); other drags (keys held on a slider, the sweep plot) write
+   * it once the changes pause for 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
    */
   writeHash() {
     const now = performance.now();
-    const quiet = !this.inDrag || now - (this.lastHashChange ?? -Infinity) >= 250;
+    const quiet = !this.inDrag || (!this.sliderHeld && now - (this.lastHashChange ?? -Infinity) >= 250);
     this.lastHashChange = now;
     clearTimeout(this.hashTimer);
     this.hashTimer = null;
+    this.hashAtRelease = false;
     if (quiet) return this.writeHashNow();
+    if (this.sliderHeld) {
+      this.hashAtRelease = true;
+      return;
+    }
     this.hashTimer = setTimeout(() => {
       this.hashTimer = null;
       this.writeHashNow();
@@ -499,6 +527,12 @@ class App {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
+      // A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its way: it waits,
+      // so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread in the drag.
+      if (this.sliderHeld || this.metricsOnTheWay(this.model)) {
+        this.metricsTimer = setTimeout(draw, this.dragGap);
+        return;
+      }
       if (this.metricsTable) this.metricsTable.deferred = false;
       drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
@@ -525,6 +559,12 @@ class App {
     return null;
   }
 
+  /** Whether the simulation worker was asked for `model`'s metrics of this run and has not answered yet. */
+  metricsOnTheWay(model) {
+    const asked = this.metricsAsked;
+    return Boolean(asked && asked.model === model && asked.runId === model.runId && !asked.failed && !this.workerMetricsOf(model));
+  }
+
   /** The worker's metrics when they are this very run's (the same `Model` and `runId`), else `undefined`. */
   workerMetricsOf(model) {
     const w = this.workerMetrics;
@@ -542,7 +582,13 @@ class App {
       if (this.model !== model || model.runId !== runId) return; // the run on screen is another by now: dropped
       if (metrics) this.workerMetrics = { model, runId, metrics };
       else asked.failed = true; // superseded or refused: a draw outside the drag computes them itself
-      if (!this.state.playing) this.drawReadouts(); // playing, the next frame draws them
+      // Playing, the next frame draws them; paused, the readouts now, and the sweep plot's point (it reads them
+      // too: plots/sweep.js) in the next frame, with whatever else that frame owes.
+      if (!this.state.playing) {
+        this.drawReadouts();
+        this.drawOwed = true;
+        requestAnimationFrame(() => { if (this.drawOwed) this.draw(); });
+      }
     };
     this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
   }
@@ -567,9 +613,9 @@ class App {
     }, this.inDrag ? this.dragGap : 0);
   }
 
-  /** Whether the address bar shows the current configuration (it lags a slider drag by up to 250 ms). */
+  /** Whether the address bar shows the current configuration (it lags a slider drag until its release or pause). */
   get urlCaughtUp() {
-    return !this.hashTimer && location.hash === this.writtenHash;
+    return !this.hashTimer && !this.hashAtRelease && location.hash === this.writtenHash;
   }
 
   onImported(summary) {
@@ -690,6 +736,27 @@ class App {
     else this.drawWhenDragPauses();
   }
 
+  /**
+   * Whether this frame draws the page's text part `name` (`readouts`: the status card and the counters;
+   * `transport`: its range and time): not during a drag while it is out of the viewport (offscreen.js, as a
+   * painter): it is marked stale then, drawn as it scrolls in or once the drag pauses (`drawWhenDragPauses`).
+   */
+  textPart(name, dragging) {
+    this.textParts ??= {};
+    let part = this.textParts[name];
+    if (!part) {
+      part = { stale: false };
+      this.textParts[name] = part;
+      this.watch(part, document.querySelector(name === 'readouts' ? '.readouts' : '#transport'));
+    }
+    if (dragging && part.visible === false) {
+      part.stale = true;
+      return false;
+    }
+    part.stale = false;
+    return true;
+  }
+
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
@@ -724,14 +791,21 @@ class App {
       painter.draw(ctx);
       painter.stale = painter.deferred = false;
     }
-    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))) this.drawWhenDragPauses();
     this.inspector.draw(ctx);
     this.enginesPanel.draw(ctx);
-    drawStatus(document.getElementById('status-card'), model, frame, this.metricsForFrame(model));
-    drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
+    // The readouts and the transport are words and a range that change every frame (a layout, a paint and a raster
+    // of their box each): during a drag, out of the viewport, they wait like a painter (`textPart`). The worker is
+    // asked for the metrics all the same (`metricsForFrame`), so the readouts drawn after the drag have them.
+    const metrics = this.metricsForFrame(model);
+    if (this.textPart('readouts', dragging)) {
+      drawStatus(document.getElementById('status-card'), model, frame, metrics);
+      drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
+    }
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
     if (runChanged && this.complete) this.drawMetricsSoon();
-    this.transport.update(model);
+    if (this.textPart('transport', dragging)) this.transport.update(model);
+    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))
+      || Object.values(this.textParts).some((p) => p.stale)) this.drawWhenDragPauses();
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
     if (this.frameTimes.length > 600) this.frameTimes.shift();

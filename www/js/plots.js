@@ -18,7 +18,17 @@ export function mount(app) {
   watchSize(app, plots.map((p) => p.figure.canvas));
   return {
     draw(ctx) {
-      for (const plot of plots) plot.draw(ctx);
+      for (const plot of plots) {
+        // Out of the viewport during a slider drag: not even its data is read (its `paint` would draw nothing
+        // then, figure.js) — only what must follow the run without being drawn (the sweep's request: `skip`).
+        // It is drawn in full by the first frame after the drag, or as it scrolls in (its observer).
+        if (app.inDrag && !plot.figure.isVisible()) {
+          plot.figure.skipped();
+          plot.skip?.(ctx);
+          continue;
+        }
+        plot.draw(ctx);
+      }
     },
     /** Each figure on its own, so the first drawing of all four can take a task each (main.js `drawOne`). */
     parts: plots,

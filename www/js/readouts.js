@@ -3,7 +3,7 @@
 // clock jump with its cause), the seed-002 counters so far, and (per run) the quality metrics of every strategy.
 // Every word comes from `t()` (zh / en).
 import { fixed, ms } from './canvas.js';
-import { t } from './i18n.js';
+import { t, getLang } from './i18n.js';
 
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 
@@ -90,9 +90,42 @@ function put(node, text, data = {}) {
   }
 }
 
+/**
+ * Keeps `root` at the tallest it has been at its width: its words change every frame while the run plays, and
+ * their lines with them (the status card was 125, 167 or 188 px tall from one frame to the next at 1280 px), which
+ * moved everything under it — the league table, the plots — up and down as it played: a layout shift, and a
+ * repaint and raster of the page below, in every such frame (issue 14). A ResizeObserver reads the height after
+ * the browser's own layout (no forced layout); a new width or language starts over from the height of that moment.
+ */
+function holdTallest(root) {
+  if (typeof ResizeObserver !== 'function') return;
+  let width = -1;
+  let lang = null;
+  let tallest = 0;
+  new ResizeObserver(([entry]) => {
+    const box = entry.borderBoxSize?.[0];
+    const w = box ? box.inlineSize : entry.contentRect.width;
+    const h = box ? box.blockSize : entry.contentRect.height;
+    if (Math.abs(w - width) > 0.5 || lang !== getLang()) {
+      width = w;
+      lang = getLang();
+      tallest = 0;
+      if (root.style.minHeight) {
+        root.style.minHeight = ''; // measured again at its own height (the observer reports it next)
+        return;
+      }
+    }
+    if (h > tallest + 0.5) {
+      tallest = h;
+      root.style.minHeight = `${h}px`; // box-sizing: border-box (style.css)
+    }
+  }).observe(root);
+}
+
 /** `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change). */
 function parts(root, ids) {
   if (root._parts) return root._parts;
+  holdTallest(root);
   root.replaceChildren();
   root._parts = {};
   for (const id of ids) {

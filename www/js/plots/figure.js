@@ -193,7 +193,10 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
     return { x: (event.clientX - rect.left - canvas.clientLeft) / z, y: (event.clientY - rect.top - canvas.clientTop) / z, w, h: Math.round(w * aspect) };
   }
 
-  return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, paint, pointer, isVisible: () => visible };
+  /** The figure was passed by without drawing (plots.js, out of view in a drag): its next paint draws the overlay. */
+  const skipped = () => { overlayDirty = true; };
+
+  return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, paint, pointer, isVisible: () => visible, skipped };
 }
 
 /** Redraws the app (once) when any of `elements` changes size, e.g. the stylesheet arriving or the rail folding. */

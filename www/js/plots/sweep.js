@@ -174,16 +174,22 @@ export function mount(root, app) {
     }
   }
 
+  /** The run's metrics: the page's for this frame (`null` while the worker's are on their way), else the core's. */
+  const metricsOf = (model) => (app?.metricsForFrame ? app.metricsForFrame(model) : model.metrics());
+
   function paintOverlay(ctx, w, h, model, theme) {
     const { l, x, yu, yl } = scales(w, h, sweep.points);
     const delay = model.params.remote.clock.renderDelay;
     const shown = Math.min(delay, MAX);
     const px = x(shown);
     const pts = sweep.points;
-    // The current delay's own numbers come from the run itself (exact, also between the sweep's 10 ms steps).
-    const remote = model.metrics().remote;
-    const u = pts ? remote.underrunShare : NaN;
-    const lat = pts ? remote.shown.addedLatency : NaN;
+    // The current delay's own numbers come from the run itself (exact, also between the sweep's 10 ms steps): in a
+    // drag from the simulation worker (main.js `metricsForFrame`: ~4 ms on the main thread per change), so until
+    // its answer for this run is in, the delay's line moves at once and its point and numbers a frame later.
+    const metrics = metricsOf(model);
+    const remote = metrics?.remote;
+    const u = pts && remote ? remote.underrunShare : NaN;
+    const lat = pts && remote ? remote.shown.addedLatency : NaN;
     if (hover !== null && Math.abs(hover - delay) > 0.002) {
       const hx = x(hover);
       ctx.save();
@@ -302,10 +308,7 @@ export function mount(root, app) {
 
   return {
     draw({ model, theme }) {
-      if (model.runId !== lastRunId) {
-        lastRunId = model.runId;
-        schedule(model);
-      }
+      this.skip({ model });
       fig.setLegend([
         { text: t('plot.sweep.legendUnderrun'), swatch: { color: COLORS.extrapolated, fill: 'hatch', line: false } },
         { text: t('plot.sweep.legendLatency'), swatch: { color: COLORS.render, width: 2.2 } },
@@ -315,8 +318,15 @@ export function mount(root, app) {
         [sweep.version, model.params.scenario.sendRate, theme.dark, theme.ink, getLang()],
         (ctx, w, h) => paintStatic(ctx, w, h, model, theme),
         (ctx, w, h) => paintOverlay(ctx, w, h, model, theme),
-        [model.params.remote.clock.renderDelay, hover === null ? null : Math.round(hover * 2000), sweep.version],
+        [model.params.remote.clock.renderDelay, hover === null ? null : Math.round(hover * 2000), sweep.version, Boolean(metricsOf(model))],
       );
+    },
+    /** What a frame does even while the figure is skipped (plots.js): asks for the run's sweep (or defers it). */
+    skip({ model }) {
+      if (model.runId !== lastRunId) {
+        lastRunId = model.runId;
+        schedule(model);
+      }
     },
     figure: fig,
   };
