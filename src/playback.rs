@@ -166,6 +166,9 @@ impl RemotePlayback {
     /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
     /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
     /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
+    // Inlined as it is natively anyway (in wasm LLVM kept it a call). Its 280-byte `LeanFrame` is still moved by
+    // one `memory.copy` per frame in wasm (issue 14, stop 23: 3,241 per 60 s re-simulation): the next lever there.
+    #[inline(always)]
     pub fn frame_lean(&mut self, now: f64, dt: f64) -> LeanFrame {
         let reading = self.clock.render_time(now, dt, &self.buffer.view());
         let sample = match &reading.uncertain {

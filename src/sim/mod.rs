@@ -143,7 +143,19 @@ impl Simulation {
     /// Simulates one frame; `false` once the window is over.
     pub fn step(&mut self) -> bool {
         let Some(tick) = self.peek() else { return false };
-        let mut row = [f64::NAN; frame::STRIDE];
+        // The row is written where the timeline keeps it (`push_with`), not built on the stack and copied in
+        // (wasm: one `memory.copy` call per frame). The pipelines never touch the frames timeline, so it is
+        // lent out of the recording for the frame.
+        let mut frames = std::mem::take(&mut self.recording.frames);
+        frames.push_with(|row| self.fill_frame(&tick, row.try_into().expect("a frame row has frame::STRIDE numbers")));
+        self.recording.frames = frames;
+        self.last = Some(tick);
+        true
+    }
+
+    /// One frame's row (NaN where nothing is drawn): every pipeline's step, or its columns of the previous run.
+    #[inline(always)]
+    fn fill_frame(&mut self, tick: &FrameTick, row: &mut remote::Row) {
         row[frame::LOCAL] = tick.reading;
         row[frame::DT] = tick.dt;
         let (reuse, old) = match &self.reused {
@@ -156,23 +168,20 @@ impl Simulation {
             }
         };
         if reuse.remote {
-            copy(&mut row, rerun::REMOTE_COLUMNS);
+            copy(row, rerun::REMOTE_COLUMNS);
         } else {
-            self.remote.step(&tick, &self.truth, &mut row, &mut self.recording);
+            self.remote.step(tick, &self.truth, row, &mut self.recording);
         }
         if reuse.paths {
-            copy(&mut row, rerun::PATH_COLUMNS);
+            copy(row, rerun::PATH_COLUMNS);
         } else {
-            self.paths.step(&tick, &mut row, &mut self.recording);
+            self.paths.step(tick, row, &mut self.recording);
         }
         if reuse.local {
-            copy(&mut row, rerun::LOCAL_COLUMNS);
+            copy(row, rerun::LOCAL_COLUMNS);
         } else {
-            self.local.step(&tick, &mut row, &mut self.recording);
+            self.local.step(tick, row, &mut self.recording);
         }
-        self.recording.frames.push(&row);
-        self.last = Some(tick);
-        true
     }
 
     /// Simulates every remaining frame of the window.
