@@ -1,71 +1,26 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash, quoted, GROUPS } from './params.js';
-import { buildControls } from './controls.js';
-import { buildTransport } from './transport.js';
+import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
-import { theme, measureWidths } from './canvas.js';
-import * as views from './views.js';
-import * as lanes from './lanes.js';
-import * as inspector from './inspector.js';
-import { buildEvents, eventsFromExtras, eventsToExtras } from './events.js';
-import { buildTraceIO } from './trace-io.js';
+import { theme } from './canvas.js';
+import { eventsFromExtras } from './events.js';
 // --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
-import { startLanguage, installTeaching } from './teach.js';
-import { t as tr, loadLanguages } from './i18n.js'; // `t` is a local name in applyHash
+import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
-import { loadCore, wasmMemoryBytes } from './core.js';
+import { loadCore } from './core.js';
 // --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
 import * as engines from './engines.js';
 import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
-import { mountClassroom, foldRailOnPhone } from './classroom.js';
-import { mountFigureTools } from './figure-tools.js';
 import { watchPainter } from './offscreen.js';
+import { boot, bootTask, bootPhase, firstPaint, NEEDS_FULL_CORE } from './boot.js';
 
 watchForErrors();
 
 /** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/**
- * The boot's own yield: a new task at once. Not `setTimeout(0)`: from the fifth nested timer on, the browser
- * waits at least 4 ms before running it, so a chain of twenty phases left the main thread idle between them —
- * time the first frame waited for, and in which idle callbacks (the engines' swatches) ran before it.
- * A message to ourselves is a task like a timer's, without that clamp; rendering and input still come between.
- */
-const bootTask = (() => {
-  const waiting = [];
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => waiting.shift()?.();
-  return () => new Promise((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
-  });
-})();
-
-/** Resolves in the task after the next rendering (a frame's style and layout done, so reading sizes is free). */
-const afterNextRender = () => new Promise((resolve) => requestAnimationFrame(() => bootTask().then(resolve)));
-
-/**
- * The boot's phases in order (`window.netcodeLab.bootPhases`, read by tests/e2e/boot.test.mjs), each also a
- * performance mark `boot:NAME` (benches/page/trace.mjs prints them with the task they fall in): the boot is a
- * chain of short tasks, one phase each.
- */
-const bootPhases = [];
-function bootPhase(name) {
-  performance.mark(`boot:${name}`);
-  bootPhases.push(name);
-}
-
-/** Runs `fn` when the main thread is idle (at most `timeout` ms later). */
-function whenIdle(fn, timeout = 1000) {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout });
-  else setTimeout(fn, 50);
-}
-
 
 /** Changes closer together than this (ms) are a drag: what is not the frame's own waits for the pause. */
 const DRAG_GAP = 150;
@@ -93,176 +48,9 @@ class App {
     this.updateTimes = [];
   }
 
-  /**
-   * Builds the page in short tasks, so the main thread never blocks for long (each `await bootTask()` lets the
-   * browser paint and handle input): the rail, the teaching tools, then the views and lanes with the first
-   * frame — the page says `data-ready` here and shows itself whole (playground.css keeps the shell hidden until
-   * then, so nothing jumps as it builds) — then what is below the fold, one figure group per task, and
-   * `data-complete`.
-   */
-  async start() {
-    startLanguage(); // teaching hook: zh / en before anything is built
-    document.getElementById('version').textContent = this.core.version();
-    await bootTask(); // the core's first run (new App) and each part of the rail in a task of its own
-    // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
-    const rail = document.getElementById('controls');
-    const railOptions = { onNewSeed: () => this.change(byId.seed, Math.floor(Math.random() * 2 ** 32)), inputs: {} };
-    const onChange = (spec, value) => this.change(spec, value);
-    const half = Math.ceil(GROUPS.length / 2);
-    this.controls = buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(0, half).map((g) => g.id) });
-    this.watchSliderHold(rail);
-    bootPhase('controls');
-    await bootTask();
-    buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(half).map((g) => g.id) });
-    bootPhase('controls-2');
-    await bootTask();
-    this.events = buildEvents(document.getElementById('controls'), {
-      playhead: () => this.state.playhead,
-      apply: (events) => this.apply({ ...this.model.params, events }),
-    });
-    this.transport = buildTransport(document.getElementById('transport'), {
-      state: this.state,
-      model: () => this.model,
-      seek: (t) => this.seek(t),
-      onPlayingChange: () => { this.autoplay = false; }, // a Play/Pause (by the reader or a lesson) decides
-    });
-    this.transport.setPlaying(false);
-    this.autoplay = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    buildTraceIO(document.getElementById('trace-io'), {
-      core: () => this.core,
-      model: () => this.model,
-      imported: (summary) => this.onImported(summary),
-      framesDrawn: () => this.framesDrawn,
-    });
-    foldRailOnPhone(); // before its first layout (classroom.js)
-    bootPhase('rail');
-    // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
-    // now), the main column's in a later one — two moderate renderings instead of one long one.
-    document.documentElement.dataset.built = 'rail';
-    await afterNextRender();
-    this.enginesPanel = engines.mount(this); // engines hook: picks before the first draw
-    bootPhase('engines'); // the panel, then the league table and the inspector: each ~40–70 ms at 4× CPU
-    await bootTask();
-    this.league = league.mount(this);
-    this.inspector = inspector.mount(this); // before the painters draw: the lanes and views ask it what to show
-    bootPhase('panels');
-    await bootTask();
-    // The views and the lanes join `painters` as each has drawn its first frame (below).
-    // Each mount in a task of its own (together ~90 ms at 4× CPU).
-    const firstPainters = [views.mount(this)];
-    this.painters = [];
-    this.watch(firstPainters[0], document.querySelector('.views'));
-    bootPhase('mount-views');
-    await bootTask();
-    firstPainters.push(lanes.mount(this));
-    this.watch(firstPainters[1], document.querySelector('.lanes'));
-    bootPhase('mounts');
-    await bootTask();
-    this.teach = installTeaching(this); // teaching hook: lessons menu, language switch, lesson card, stepper
-    bootPhase('teach');
-    await bootTask();
-    this.classroom = mountClassroom(this); // issue 15 hook: present mode (button, key P, `present=1`), phone button
-    this.figureTools = mountFigureTools(this); // issue 15 hook: embed code + PNG under the views and lanes
-    bootPhase('classroom');
-    // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
-    // does without them (teach.js `loadLessons`, fetched just after it).
-    if (NEEDS_LESSONS.test(location.hash)) await this.teach.loadLessons();
-    // The main column's DOM is built: it is laid out now, once (playground.css keeps it out of layout until here,
-    // so the phases above cost no style or layout each), in the rendering after this task.
-    document.documentElement.dataset.built = 'all';
-    await afterNextRender();
-    measureWidths(document); // one layout for every canvas, not one per canvas as each draws
-    bootPhase('widths');
-    await bootTask();
-    // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views (one
-    // per task) and the lanes, so no task of the boot is long on a slow phone.
-    this.applyHash(location.hash);
-    bootPhase('hash');
-    for (const painter of firstPainters) {
-      if (painter.names) {
-        for (const name of painter.names) {
-          await bootTask();
-          painter.drawView(name, this.scene(true));
-          bootPhase(`view-${name}`);
-        }
-        painter.stale = false;
-      } else {
-        await bootTask();
-        await this.drawOne(painter);
-        bootPhase('lanes');
-      }
-      this.painters.push(painter);
-    }
-    window.addEventListener('hashchange', () => { if (location.hash !== this.writtenHash) this.applyHash(location.hash); });
-    window.addEventListener('resize', () => this.draw());
-    window.addEventListener('netcode-lab-resize', () => this.draw());
-    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.theme = null; this.draw(); });
-    window.addEventListener('keydown', (e) => this.onKey(e, true));
-    window.addEventListener('keyup', (e) => this.onKey(e, false));
-    window.netcodeLab = { app: this, core: this.core, model: () => this.model, wasmMemoryBytes, bootPhases };
-    this.last = performance.now();
-    requestAnimationFrame((t) => this.frame(t));
-    bootPhase('first-frame');
-    document.documentElement.dataset.ready = 'true';
-    this.ready = true;
-    this.playOnFirstInteraction();
-    await bootTask();
-    // After the first frame, each in a task of its own: the league table's first request (it starts the simulation
-    // worker, which loads a core of its own: when the main thread is idle, so its table does not land amid the
-    // boot), then the full core (traces, engines, lessons' helpers: core.js), fetched beside the plots; the tools
-    // that need it hold their clicks until it is in. The swap is a task of its own too.
-    whenIdle(() => this.league.refresh(this.model));
-    const full = loadCore('full').then(async (core) => {
-      await bootTask();
-      if (core && core !== this.core) this.upgrade(core);
-      return core;
-    });
-    // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is
-    // instant, and the step-through (teach.js; its button is held with the full core's tools).
-    const languages = loadLanguages();
-    const stepper = this.teach.loadStepper();
-    const lessons = this.teach.loadLessons();
-    const tools = Promise.all([full, lessons]).then(([core]) => core);
-    if (!this.core.Lessons) this.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
-    bootPhase('after-first-frame');
-    // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
-    // first frame's download); each joins the frame loop once mounted.
-    const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
-    // They draw from what only the full core computes (the metrics, the curves: src/web/analysis.rs): they join
-    // once it is in.
-    await full;
-    for (const [section, loading] of later) {
-      const module = await loading;
-      await bootTask();
-      const painter = module.mount(this);
-      painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
-      bootPhase(`mount-${section}`);
-      await bootTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
-      this.figureTools.adopt(); // issue 15 hook: their embed code + PNG
-      measureWidths(document);
-      bootPhase(`widths-${section}`);
-      // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
-      // and lanes already show this run, and a figure far below the fold drawn at load was one long task per figure
-      // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
-      // it by, `watch` draws it as it scrolls in (one figure per task), `drawDeferred` at once (a PNG, the tests).
-      painter.deferred = true;
-      this.painters.push(painter);
-      this.watch(painter, document.getElementById(section));
-    }
-    await full;
-    await languages;
-    await stepper;
-    await lessons;
-    await bootTask();
-    this.complete = true;
-    // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
-    // waits for the plots above it, is left to fill — as it comes near the viewport (offscreen.js), like the
-    // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
-    // re-simulation the load need not make.
-    this.metricsTable = { deferred: true };
-    watchPainter(this.metricsTable, document.getElementById('metrics'), () => this.drawMetricsSoon());
-    bootPhase('complete');
-    document.documentElement.dataset.complete = 'true';
+  /** Builds the page in short tasks, then says `data-ready` and `data-complete` (boot.js `boot`). */
+  start() {
+    return boot(this);
   }
 
   /**
@@ -812,22 +600,6 @@ class App {
     this.draws = (this.draws ?? 0) + 1;
   }
 }
-
-/** A link to a lesson, an engine or a step needs the full core from the first frame (core.js). */
-const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
-/** …and a link to a lesson or a step, the lessons (teach.js). */
-const NEEDS_LESSONS = /(^#|&)(lesson|step)=/;
-
-/**
- * Resolves once the browser has painted what the HTML shows by itself (the top bar), or after `ms` if it paints
- * no frame (a tab in the background): the boot's work then never runs before the first paint, however busy the
- * machine. On a loaded machine the first paint could come after the core's first run and the rail, which
- * Lighthouse's simulation then charges to the first contentful paint (1.6 s ↔ 3.1 s on the same page).
- */
-const firstPaint = (ms = 100) => new Promise((resolve) => {
-  requestAnimationFrame(() => setTimeout(resolve, 0));
-  setTimeout(resolve, ms);
-});
 
 async function main() {
   // The core is fetched and compiled meanwhile (preloaded by the HTML in dist).

@@ -1,0 +1,251 @@
+// The page's boot (issue 14: first frame in 1.5 s on a 4G phone): from the HTML's first paint to `data-ready`
+// (the first frame) and `data-complete` (every figure mounted). It is a chain of short tasks, one named phase
+// each (`bootPhase`), so that no task of the load is long on a slow phone and the browser can paint and handle
+// input between them:
+//
+//   painted → core → model → controls, controls-2, rail → engines → panels → mount-views → mounts → teach →
+//   classroom → widths → hash → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
+//   mount-plots … → complete (data-complete)
+//
+// main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
+import { byId, GROUPS } from './params.js';
+import { buildControls } from './controls.js';
+import { buildTransport } from './transport.js';
+import { measureWidths } from './canvas.js';
+import * as views from './views.js';
+import * as lanes from './lanes.js';
+import * as inspector from './inspector.js';
+import { buildEvents } from './events.js';
+import { buildTraceIO } from './trace-io.js';
+import { startLanguage, installTeaching } from './teach.js';
+import { loadLanguages } from './i18n.js';
+import { loadCore, wasmMemoryBytes } from './core.js';
+import * as engines from './engines.js';
+import * as league from './league.js';
+import { mountClassroom, foldRailOnPhone } from './classroom.js';
+import { mountFigureTools } from './figure-tools.js';
+import { watchPainter } from './offscreen.js';
+
+/**
+ * The boot's own yield: a new task at once. Not `setTimeout(0)`: from the fifth nested timer on, the browser
+ * waits at least 4 ms before running it, so a chain of twenty phases left the main thread idle between them —
+ * time the first frame waited for, and in which idle callbacks (the engines' swatches) ran before it.
+ * A message to ourselves is a task like a timer's, without that clamp; rendering and input still come between.
+ */
+export const bootTask = (() => {
+  const waiting = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () => new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+})();
+
+/** Resolves in the task after the next rendering (a frame's style and layout done, so reading sizes is free). */
+const afterNextRender = () => new Promise((resolve) => requestAnimationFrame(() => bootTask().then(resolve)));
+
+/**
+ * The boot's phases in order (`window.netcodeLab.bootPhases`, read by tests/e2e/boot.test.mjs), each also a
+ * performance mark `boot:NAME` (benches/page/trace.mjs prints them with the task they fall in): the boot is a
+ * chain of short tasks, one phase each.
+ */
+export const bootPhases = [];
+export function bootPhase(name) {
+  performance.mark(`boot:${name}`);
+  bootPhases.push(name);
+}
+
+/** Runs `fn` when the main thread is idle (at most `timeout` ms later). */
+function whenIdle(fn, timeout = 1000) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout });
+  else setTimeout(fn, 50);
+}
+
+/** A link to a lesson, an engine or a step needs the full core from the first frame (core.js). */
+export const NEEDS_FULL_CORE = /(^#|&)(lesson|engines|step)=/;
+/** …and a link to a lesson or a step, the lessons (teach.js). */
+const NEEDS_LESSONS = /(^#|&)(lesson|step)=/;
+
+/**
+ * Resolves once the browser has painted what the HTML shows by itself (the top bar), or after `ms` if it paints
+ * no frame (a tab in the background): the boot's work then never runs before the first paint, however busy the
+ * machine. On a loaded machine the first paint could come after the core's first run and the rail, which
+ * Lighthouse's simulation then charges to the first contentful paint (1.6 s ↔ 3.1 s on the same page).
+ */
+export const firstPaint = (ms = 100) => new Promise((resolve) => {
+  requestAnimationFrame(() => setTimeout(resolve, 0));
+  setTimeout(resolve, ms);
+});
+
+/**
+ * Builds the page for `app` (main.js's `App`) in short tasks, so the main thread never blocks for long (each
+ * `await bootTask()` lets the browser paint and handle input): the rail, the teaching tools, then the views and
+ * lanes with the first frame — the page says `data-ready` here and shows itself whole (playground.css keeps the shell hidden until
+ * then, so nothing jumps as it builds) — then what is below the fold, one figure group per task, and
+ * `data-complete`.
+ */
+export async function boot(app) {
+  startLanguage(); // teaching hook: zh / en before anything is built
+  document.getElementById('version').textContent = app.core.version();
+  await bootTask(); // the core's first run (new App) and each part of the rail in a task of its own
+  // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
+  const rail = document.getElementById('controls');
+  const railOptions = { onNewSeed: () => app.change(byId.seed, Math.floor(Math.random() * 2 ** 32)), inputs: {} };
+  const onChange = (spec, value) => app.change(spec, value);
+  const half = Math.ceil(GROUPS.length / 2);
+  app.controls = buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(0, half).map((g) => g.id) });
+  app.watchSliderHold(rail);
+  bootPhase('controls');
+  await bootTask();
+  buildControls(rail, onChange, { ...railOptions, groups: GROUPS.slice(half).map((g) => g.id) });
+  bootPhase('controls-2');
+  await bootTask();
+  app.events = buildEvents(document.getElementById('controls'), {
+    playhead: () => app.state.playhead,
+    apply: (events) => app.apply({ ...app.model.params, events }),
+  });
+  app.transport = buildTransport(document.getElementById('transport'), {
+    state: app.state,
+    model: () => app.model,
+    seek: (t) => app.seek(t),
+    onPlayingChange: () => { app.autoplay = false; }, // a Play/Pause (by the reader or a lesson) decides
+  });
+  app.transport.setPlaying(false);
+  app.autoplay = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  buildTraceIO(document.getElementById('trace-io'), {
+    core: () => app.core,
+    model: () => app.model,
+    imported: (summary) => app.onImported(summary),
+    framesDrawn: () => app.framesDrawn,
+  });
+  foldRailOnPhone(); // before its first layout (classroom.js)
+  bootPhase('rail');
+  // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
+  // now), the main column's in a later one — two moderate renderings instead of one long one.
+  document.documentElement.dataset.built = 'rail';
+  await afterNextRender();
+  app.enginesPanel = engines.mount(app); // engines hook: picks before the first draw
+  bootPhase('engines'); // the panel, then the league table and the inspector: each ~40–70 ms at 4× CPU
+  await bootTask();
+  app.league = league.mount(app);
+  app.inspector = inspector.mount(app); // before the painters draw: the lanes and views ask it what to show
+  bootPhase('panels');
+  await bootTask();
+  // The views and the lanes join `painters` as each has drawn its first frame (below).
+  // Each mount in a task of its own (together ~90 ms at 4× CPU).
+  const firstPainters = [views.mount(app)];
+  app.painters = [];
+  app.watch(firstPainters[0], document.querySelector('.views'));
+  bootPhase('mount-views');
+  await bootTask();
+  firstPainters.push(lanes.mount(app));
+  app.watch(firstPainters[1], document.querySelector('.lanes'));
+  bootPhase('mounts');
+  await bootTask();
+  app.teach = installTeaching(app); // teaching hook: lessons menu, language switch, lesson card, stepper
+  bootPhase('teach');
+  await bootTask();
+  app.classroom = mountClassroom(app); // issue 15 hook: present mode (button, key P, `present=1`), phone button
+  app.figureTools = mountFigureTools(app); // issue 15 hook: embed code + PNG under the views and lanes
+  bootPhase('classroom');
+  // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
+  // does without them (teach.js `loadLessons`, fetched just after it).
+  if (NEEDS_LESSONS.test(location.hash)) await app.teach.loadLessons();
+  // The main column's DOM is built: it is laid out now, once (playground.css keeps it out of layout until here,
+  // so the phases above cost no style or layout each), in the rendering after this task.
+  document.documentElement.dataset.built = 'all';
+  await afterNextRender();
+  measureWidths(document); // one layout for every canvas, not one per canvas as each draws
+  bootPhase('widths');
+  await bootTask();
+  // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views (one
+  // per task) and the lanes, so no task of the boot is long on a slow phone.
+  app.applyHash(location.hash);
+  bootPhase('hash');
+  for (const painter of firstPainters) {
+    if (painter.names) {
+      for (const name of painter.names) {
+        await bootTask();
+        painter.drawView(name, app.scene(true));
+        bootPhase(`view-${name}`);
+      }
+      painter.stale = false;
+    } else {
+      await bootTask();
+      await app.drawOne(painter);
+      bootPhase('lanes');
+    }
+    app.painters.push(painter);
+  }
+  window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
+  window.addEventListener('resize', () => app.draw());
+  window.addEventListener('netcode-lab-resize', () => app.draw());
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { app.theme = null; app.draw(); });
+  window.addEventListener('keydown', (e) => app.onKey(e, true));
+  window.addEventListener('keyup', (e) => app.onKey(e, false));
+  window.netcodeLab = { app: app, core: app.core, model: () => app.model, wasmMemoryBytes, bootPhases };
+  app.last = performance.now();
+  requestAnimationFrame((t) => app.frame(t));
+  bootPhase('first-frame');
+  document.documentElement.dataset.ready = 'true';
+  app.ready = true;
+  app.playOnFirstInteraction();
+  await bootTask();
+  // After the first frame, each in a task of its own: the league table's first request (it starts the simulation
+  // worker, which loads a core of its own: when the main thread is idle, so its table does not land amid the
+  // boot), then the full core (traces, engines, lessons' helpers: core.js), fetched beside the plots; the tools
+  // that need it hold their clicks until it is in. The swap is a task of its own too.
+  whenIdle(() => app.league.refresh(app.model));
+  const full = loadCore('full').then(async (core) => {
+    await bootTask();
+    if (core && core !== app.core) app.upgrade(core);
+    return core;
+  });
+  // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is
+  // instant, and the step-through (teach.js; its button is held with the full core's tools).
+  const languages = loadLanguages();
+  const stepper = app.teach.loadStepper();
+  const lessons = app.teach.loadLessons();
+  const tools = Promise.all([full, lessons]).then(([core]) => core);
+  if (!app.core.Lessons) app.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
+  bootPhase('after-first-frame');
+  // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
+  // first frame's download); each joins the frame loop once mounted.
+  const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
+  // They draw from what only the full core computes (the metrics, the curves: src/web/analysis.rs): they join
+  // once it is in.
+  await full;
+  for (const [section, loading] of later) {
+    const module = await loading;
+    await bootTask();
+    const painter = module.mount(app);
+    painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
+    bootPhase(`mount-${section}`);
+    await bootTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
+    app.figureTools.adopt(); // issue 15 hook: their embed code + PNG
+    measureWidths(document);
+    bootPhase(`widths-${section}`);
+    // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
+    // and lanes already show this run, and a figure far below the fold drawn at load was one long task per figure
+    // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
+    // it by, `watch` draws it as it scrolls in (one figure per task), `drawDeferred` at once (a PNG, the tests).
+    painter.deferred = true;
+    app.painters.push(painter);
+    app.watch(painter, document.getElementById(section));
+  }
+  await full;
+  await languages;
+  await stepper;
+  await lessons;
+  await bootTask();
+  app.complete = true;
+  // Every painter shows this run already (the full core's run is the same bits): only the metrics table, which
+  // waits for the plots above it, is left to fill — as it comes near the viewport (offscreen.js), like the
+  // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
+  // re-simulation the load need not make.
+  app.metricsTable = { deferred: true };
+  watchPainter(app.metricsTable, document.getElementById('metrics'), () => app.drawMetricsSoon());
+  bootPhase('complete');
+  document.documentElement.dataset.complete = 'true';
+}
