@@ -4,7 +4,7 @@ import { Model, getPath, setPath } from './model.js';
 import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
 import { theme } from './canvas.js';
-import { eventsFromExtras } from './events.js';
+import { eventsFromExtras, eventsToExtras } from './events.js';
 // --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
 import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 
