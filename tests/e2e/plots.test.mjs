@@ -130,6 +130,13 @@ test('clicking the trade-off plot sets the Render delay slider and its readout; 
   await redraw(page);
   assert.equal(await page.inputValue('#control-renderDelay'), '190');
   assert.equal(await page.textContent('output[for="control-renderDelay"]'), '190 ms');
+  // Two keys in quick succession are a drag: the point's numbers come from the simulation worker's metrics
+  // (plots/sweep.js `metricsOf`), a frame or more later — until then the text names the delay alone. They must
+  // arrive (red if the worker's answer never redraws the plot, or the text keeps the delay alone).
+  await page.waitForFunction(
+    () => /^190 ms: .* underrun/.test(document.querySelector('#plot-sweep .plot-stage')?.getAttribute('aria-valuetext') ?? ''),
+    null, { timeout: 10000 },
+  ).catch(() => {});
   assert.match(await stage.getAttribute('aria-valuetext'), /^190 ms: .* underrun/);
   // The arrows stayed on the plot: they did not steer the local player (which would record a key script).
   assert.equal(await page.evaluate(() => window.netcodeLab.model().params.script), null);
