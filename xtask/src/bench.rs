@@ -238,19 +238,21 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     let crate_dir = side.tree.join("benches/wasm-buffer");
     // The page's release settings of that side (its wasm-pack.toml), for this crate too.
     let cfg = BuildConfig::load(&side.tree)?;
+    // A target directory per side: the two sides' wasm-bindgen builds, one shared directory, left two rlibs that
+    // rustc refused as "colliding StableCrateId values" (the before side failed to build).
+    let target_dir = root.join(format!("target/bench/wasm-buffer-target-{}", side.name));
     let mut cargo = tools
         .wasm_cargo
         .cmd(&crate_dir)
         .args(["build", "--release", "--target", WASM_TARGET])
-        .env("CARGO_TARGET_DIR", root.join("target/bench/wasm-buffer-target"));
+        .env("CARGO_TARGET_DIR", &target_dir);
     for (key, value) in cfg.profile.get("release").and_then(|v| v.as_table()).into_iter().flatten() {
         let env = format!("CARGO_PROFILE_RELEASE_{}", key.to_uppercase().replace('-', "_"));
         cargo = cargo.env(env, value.to_string().trim_matches('"'));
     }
     say("bench", format!("{}: the core's buffer for peerbench (wasm32, --target nodejs)", side.name));
     cargo.run_logged(&root.join(format!("target/bench/wasm-buffer-{}.log", side.name)))?;
-    let raw =
-        root.join("target/bench/wasm-buffer-target").join(WASM_TARGET).join("release/netcode_lab_buffer_bench.wasm");
+    let raw = target_dir.join(WASM_TARGET).join("release/netcode_lab_buffer_bench.wasm");
     Cmd::new(tools.wasm_bindgen()).args(["--target", "nodejs", "--out-dir"]).arg(&out).arg(&raw).run()?;
     let bg = out.join("netcode_lab_buffer_bench_bg.wasm");
     Cmd::new(&tools.wasm_opt).args(&cfg.wasm_opt.flags).arg(&bg).arg("-o").arg(&bg).run()?;
