@@ -67,7 +67,8 @@ const ROWS = [
   ['  the full build (workers, lessons, engines, traces)', '', (f) => kb(f.wasmBytes)],
   // The browser's own EventLatency (OS event → presentation: drag.mjs `presented`); beside it drag.mjs's older
   // figure, input dispatch → a message posted from the next rAF (it misses the wait for the frame before the
-  // dispatch and counts whatever runs after the commit: +13 ms at the median in a profiled drag of main).
+  // dispatch, and counts whatever runs after the commit instead of raster, draw and swap: in drags of main it was
+  // 44.9 against 31.5 ms at the median at load 11, 37.6 against 47.4 ms at load 17 — off either way).
   ...SLIDERS.map((id) => [`Drag ${id}: input → pixels p95 (median)`, '≤ 16.7 ms', (f) => (f.drag?.[id]?.presented ? `${ms(f.drag[id].presented.p95)} (${ms(f.drag[id].presented.median)})` : '—')]),
   ...SLIDERS.map((id) => [`  drag ${id}: input dispatch → after the next frame (old figure)`, '', (f) => (f.drag?.[id] ? `${ms(f.drag[id].p95)} (${ms(f.drag[id].median)})` : '—')]),
   ['Long tasks > 50 ms during the drags (longest)', '0', (f) => (f.drag ? `${SLIDERS.reduce((n, id) => n + f.drag[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag[id].longestTask)), 0)})` : '—')],
