@@ -1,10 +1,13 @@
-// Where a slider drag spends the main thread: one drag as drag.mjs does it (real mouse events, while playing),
-// recorded by Chromium's sampling profiler and by a DevTools timeline trace, then summed. Not part of
-// `cargo xtask bench-page`; a tool for finding what to cut.
+// Where a slider drag spends its time: one drag as drag.mjs does it (real mouse events, while playing), recorded
+// by Chromium's sampling profiler and by a browser-wide trace (DevTools timeline, cc, viz, gpu), then summed: the
+// main thread's steps, every thread's CPU per displayed frame (the renderer's compositor and raster workers, the
+// GPU process's viz compositor, which draws in software here), and the browser's own input → presentation split
+// in stages (`EventLatency`), beside drag.mjs's figure. Not part of `cargo xtask bench-page`; a tool for finding
+// what to cut.
 // Usage: node benches/page/drag-profile.mjs URL [slider=renderDelay] [out.json]
 import { writeFileSync } from 'node:fs';
 import { launch } from './load.mjs';
-import { drag, instrument } from './drag.mjs';
+import { drag, eventLatencies, instrument } from './drag.mjs';
 
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
 
@@ -24,12 +27,16 @@ await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
 await cdp.send('Profiler.start');
 const events = [];
-cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-const traced = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing', transferMode: 'ReportEvents' });
-const result = await drag(page, id);
+const tracer = await browser.newBrowserCDPSession(); // browser-wide: the GPU process's threads too
+tracer.on('Tracing.dataCollected', (e) => events.push(...e.value));
+const traced = new Promise((resolve) => tracer.once('Tracing.tracingComplete', resolve));
+await tracer.send('Tracing.start', {
+  categories: 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.frame,v8.execute,blink.user_timing,cc,viz,gpu,benchmark,input',
+  transferMode: 'ReportEvents',
+});
+const result = await drag(page, id, 3000, { presented: false }); // the trace above has the EventLatency slices
 const split = await page.evaluate(() => window.__split);
-await cdp.send('Tracing.end');
+await tracer.send('Tracing.end');
 await traced;
 const { profile } = await cdp.send('Profiler.stop');
 await browser.close();
@@ -120,7 +127,11 @@ profile.samples.forEach((nodeId, i) => {
 const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1).padStart(8)} ms  ${k}`).join('\n');
 
 // Main-thread timeline totals by event name (complete events on the renderer main thread).
-const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+const processName = new Map(events.filter((e) => e.name === 'process_name').map((e) => [e.pid, e.args.name]));
+const threadName = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+// The page's renderer: the one whose main thread dispatched the drag's `input` events.
+const firstInput = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input');
+const main = firstInput ? { pid: firstInput.pid, tid: firstInput.tid } : events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
 const totals = new Map();
 const frames = [];
 for (const e of events) {
@@ -180,6 +191,51 @@ profile.samples.forEach((nodeId, i) => {
 });
 console.log('\n-- self time per frame task with an input (ms, mean) --');
 console.log(top(selfInInput, 30));
+// Every thread's CPU over the drag (first to last input), per frame the display drew (viz DrawAndSwap): which
+// thread is the long pole. Top-level slices only (a slice inside another of the same thread is not counted twice).
+{
+  const inputs = events.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input');
+  const t0 = Math.min(...inputs.map((e) => e.ts));
+  const t1 = Math.max(...inputs.map((e) => e.ts));
+  const draws = events.filter((e) => e.name === 'Display::DrawAndSwap' && e.ts >= t0 && e.ts <= t1).length;
+  const threads = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.ts < t0 || e.ts > t1) continue;
+    const k = `${e.pid}:${e.tid}`;
+    if (!threads.has(k)) threads.set(k, []);
+    threads.get(k).push(e);
+  }
+  const rows = [];
+  for (const [k, es] of threads) {
+    es.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    let end = -1;
+    let wall = 0;
+    let cpu = 0;
+    for (const e of es) {
+      if (e.ts < end) continue;
+      wall += e.dur ?? 0;
+      cpu += e.tdur ?? e.dur ?? 0;
+      end = e.ts + (e.dur ?? 0);
+    }
+    rows.push([`${processName.get(+k.split(':')[0]) ?? '?'} / ${threadName.get(k) ?? k}`, wall / 1000, cpu / 1000]);
+  }
+  console.log(`\n-- every thread over the drag (${((t1 - t0) / 1000).toFixed(0)} ms, ${inputs.length} inputs, ${draws} frames drawn by viz): busy wall / CPU, ms per drawn frame --`);
+  for (const [name, wall, cpu] of rows.sort((a, b) => b[2] - a[2]).slice(0, 10)) {
+    console.log(`${(wall / Math.max(1, draws)).toFixed(2).padStart(8)} ${(cpu / Math.max(1, draws)).toFixed(2).padStart(8)}  ${name}`);
+  }
+}
+// The browser's own input → presentation (EventLatency), in its stages, against drag.mjs's figure for the same drag.
+{
+  const moves = eventLatencies(events).filter((e) => e.type === 'MOUSE_DRAGGED' && e.presented);
+  const stages = [...new Set(moves.flatMap((m) => Object.keys(m.stages)))];
+  console.log(`\n-- input → presentation, the browser's EventLatency of ${moves.length} mouse drags: median / p95 (ms) --`);
+  console.log(`${pct(moves.map((m) => m.ms), 0.5).toFixed(1).padStart(6)} / ${pct(moves.map((m) => m.ms), 0.95).toFixed(1).padStart(6)}  OS event → presentation`);
+  for (const name of stages) {
+    const xs = moves.map((m) => m.stages[name]).filter((x) => x !== undefined);
+    console.log(`${pct(xs, 0.5).toFixed(1).padStart(6)} / ${pct(xs, 0.95).toFixed(1).padStart(6)}    ${name} (${xs.length})`);
+  }
+  console.log(`${result.median.toFixed(1).padStart(6)} / ${result.p95.toFixed(1).padStart(6)}  drag.mjs: input dispatch → a message posted from the next rAF runs`);
+}
 console.log('\n-- self time --');
 console.log(top(self, 40));
 console.log('\n-- inclusive time --');

@@ -2,6 +2,12 @@
 // for 3 s, back and forth over the slider. For every `input` event the page handles, "input → pixels" is the
 // time from the event's timestamp to the end of the next frame that painted (a rAF callback, then a message
 // posted from it runs after that frame's paint). Long tasks (> 50 ms) are counted by a PerformanceObserver.
+// That "end of the next frame" is when the main thread is done with it, not when its pixels are presented: the
+// browser's own record of the same drag (`EventLatency` in a trace, from the OS mouse event to the presentation
+// of the frame that shows it) is taken beside it as `presented`. The two differ at both ends: the `input` event's
+// timestamp comes after the mouse move waited for the main thread's next frame (rAF-aligned input, a median
+// ~7 ms here), and the message runs after the frame's commit and whatever tasks were queued before it (often the
+// next frame); raster, the compositor's draw (software here) and the swap come after the commit.
 // The drag starts once the page says it is complete (`data-complete`: the full core, the plots) and has been
 // quiet for a second, so what is measured is the drag, not the end of the page's own loading. Pointer moves start
 // the playback (main.js `playOnFirstInteraction`), as they would for a reader: the drag is measured while playing.
@@ -33,7 +39,15 @@ export function instrument() {
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
 
 /** Drags `#control-ID` for `ms`: `{events, median, p95, max, longTasks, longestTask}` in ms. */
-export async function drag(page, id, ms = 3000) {
+export async function drag(page, id, ms = 3000, { presented = true } = {}) {
+  // The browser's own input → presentation latency: one `EventLatency` async slice per input event (Chromium's
+  // cc, category group "cc,benchmark,input"), traced browser-wide with only the light `benchmark,input` groups.
+  const tracer = presented ? await page.context().browser().newBrowserCDPSession() : null;
+  const traceEvents = [];
+  if (tracer) {
+    tracer.on('Tracing.dataCollected', (e) => traceEvents.push(...e.value));
+    await tracer.send('Tracing.start', { categories: '-*,benchmark,input', transferMode: 'ReportEvents' });
+  }
   const slider = page.locator(`#control-${id}`);
   await slider.scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
@@ -55,7 +69,19 @@ export async function drag(page, id, ms = 3000) {
   await page.mouse.up();
   await page.waitForTimeout(1000); // what a change sets off after the hand stops (the delay sweep) counts too
   const { latencies, longTasks } = await page.evaluate(() => { window.__drag.active = false; return window.__drag; });
+  let shown;
+  if (tracer) {
+    const done = new Promise((resolve) => tracer.once('Tracing.tracingComplete', resolve));
+    await tracer.send('Tracing.end');
+    await done;
+    await tracer.detach();
+    const drags = eventLatencies(traceEvents).filter((e) => e.type === 'MOUSE_DRAGGED');
+    // Only the moves whose effect reached the screen (a move that changed nothing ends without a presentation).
+    const moves = drags.filter((e) => e.presented).map((e) => e.ms);
+    shown = { events: moves.length, unpresented: drags.length - moves.length, median: pct(moves, 0.5), p95: pct(moves, 0.95), max: moves.length ? Math.max(...moves) : NaN };
+  }
   return {
+    presented: shown,
     events: latencies.length,
     median: pct(latencies, 0.5),
     p95: pct(latencies, 0.95),
@@ -63,6 +89,44 @@ export async function drag(page, id, ms = 3000) {
     longTasks: longTasks.filter((d) => d > 50).length,
     longestTask: longTasks.length ? Math.max(...longTasks) : 0,
   };
+}
+
+/**
+ * The browser's input → presentation latencies in a trace: `[{type, ms, stages: {name: ms}}]`, one per input event
+ * Chromium tracked (`EventLatency`: from the OS event to the presentation of the frame that showed its effect;
+ * its nested slices — RendererCompositorToMain, RendererMainProcessing, RendererMainFinishedToCommit,
+ * EndCommitToActivation, SubmitCompositorFrameToPresentationCompositorFrame, … — are the stages on the way);
+ * `presented`: it reached the screen (an event that changed nothing ends early, without the last stages).
+ */
+const PRESENTED = 'SubmitCompositorFrameToPresentationCompositorFrame';
+export function eventLatencies(traceEvents) {
+  const key = (e) => `${e.pid}:${e.id2?.local ?? e.id2?.global ?? e.id}`;
+  const roots = new Map();
+  const open = new Map();
+  const out = [];
+  // In time order; at one instant an EventLatency begins before its stages and ends after them.
+  const rank = (e) => (e.name !== 'EventLatency' ? 1 : e.ph === 'b' ? 0 : 2);
+  for (const e of [...traceEvents].sort((a, b) => a.ts - b.ts || rank(a) - rank(b))) {
+    if (e.ph !== 'b' && e.ph !== 'e') continue;
+    const k = key(e);
+    if (e.name === 'EventLatency') {
+      if (e.ph === 'b') roots.set(k, { type: e.args?.event_latency?.event_type ?? '?', start: e.ts, stages: {} });
+      else if (roots.has(k)) {
+        const r = roots.get(k);
+        roots.delete(k);
+        out.push({ type: r.type, ms: (e.ts - r.start) / 1000, stages: r.stages, presented: PRESENTED in r.stages });
+      }
+      continue;
+    }
+    if (!roots.has(k)) continue;
+    if (e.ph === 'b') open.set(k + e.name, e.ts);
+    else if (open.has(k + e.name)) {
+      const stages = roots.get(k).stages;
+      stages[e.name] = (stages[e.name] ?? 0) + (e.ts - open.get(k + e.name)) / 1000;
+      open.delete(k + e.name);
+    }
+  }
+  return out;
 }
 
 export const SLIDERS = ['renderDelay', 'halfLife', 'loss'];
