@@ -1,0 +1,91 @@
+// The first frame is what the reader sees (boot.js `inViewport`), checked as behaviour, never as timings (those are
+// `cargo xtask bench-page --only load` and `node benches/page/trace.mjs`):
+//   - on a phone, the views on its screen are drawn before `data-ready`; the remote view and the lanes, a screen
+//     or more below them, are drawn in the tasks just after it, before `data-complete`;
+//   - what the first frame shows is the page's settled drawing of the link's run at the link's moment, pixel for
+//     pixel: drawing early shows no other run, moment or layout;
+//   - on a desktop screen every view and the lanes are in the viewport, so all are drawn before `data-ready`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const FIRST = ['view-server', 'view-local', 'view-remote', 'lanes'];
+// A link with its own run and moment: a first frame drawn from the defaults, or at t = 0, differs from it.
+const LINK = '#renderDelay=250&loss=10&motion=circle&seed=7&t=3.5';
+
+/** Each canvas's painted pixels and a checksum of them (a page function: runs in the page). */
+function canvasesNow(ids) {
+  return Object.fromEntries(ids.map((id) => {
+    const canvas = document.getElementById(id);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let painted = 0;
+    let checksum = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] !== 0) painted += 1;
+      checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
+    }
+    return [id, { painted, checksum, size: `${canvas.width}×${canvas.height}` }];
+  }));
+}
+
+/** Opens the playground at `viewport` with `LINK`; returns the canvases at `data-ready` and once all is drawn. */
+async function firstAndSettled(viewport) {
+  const { page, problems } = await openPage(browser, {
+    path: LINK,
+    viewport,
+    before: (p) => p.addInitScript(({ ids, measure }) => {
+      const canvasesNow = new Function(`return (${measure})`)();
+      // In the task that says data-ready (a mutation observer's callback runs before any other task).
+      new MutationObserver((_, observer) => {
+        if (document.documentElement.dataset.ready !== 'true') return;
+        observer.disconnect();
+        window.__atReady = { canvases: canvasesNow(ids), playhead: window.netcodeLab?.app?.state.playhead };
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+    }, { ids: FIRST, measure: canvasesNow.toString() }),
+  });
+  await waitReady(page);
+  await figuresDrawn(page);
+  const atReady = await page.evaluate(() => window.__atReady);
+  const settled = await page.evaluate(({ ids, measure }) => ({
+    canvases: new Function(`return (${measure})`)()(ids),
+    playhead: window.netcodeLab.app.state.playhead,
+    playing: window.netcodeLab.app.state.playing,
+    phases: window.netcodeLab.bootPhases,
+  }), { ids: FIRST, measure: canvasesNow.toString() });
+  assert.deepEqual(problems(), []);
+  await page.close();
+  return { atReady, settled };
+}
+
+test("a phone's first frame draws the views on its screen; the remote view and the lanes follow it", async () => {
+  const { atReady, settled } = await firstAndSettled({ width: 390, height: 844 });
+  assert.ok(atReady, 'the page said data-ready');
+  assert.equal(settled.playing, false, 'nothing played meanwhile (the run plays at the first interaction)');
+  assert.equal(atReady.playhead, 3.5, "the first frame is at the link's moment");
+  for (const id of ['view-server', 'view-local']) {
+    assert.ok(atReady.canvases[id].painted > 1000, `${id} is drawn in the first frame (${JSON.stringify(atReady.canvases[id])})`);
+    // Not an early, wrong picture: the settled page shows the very same pixels (same run, moment and size).
+    assert.deepEqual(atReady.canvases[id], settled.canvases[id], `${id}: the first frame is the settled drawing`);
+  }
+  for (const id of ['view-remote', 'lanes']) {
+    assert.equal(atReady.canvases[id].painted, 0, `${id}, below the phone's screen, is not drawn before data-ready`);
+    assert.ok(settled.canvases[id].painted > 1000, `${id} is drawn after the first frame (${JSON.stringify(settled.canvases[id])})`);
+  }
+  const at = (phase) => settled.phases.indexOf(phase);
+  assert.ok(at('first-frame') < at('view-remote') && at('view-remote') < at('lanes') && at('lanes') < settled.phases.indexOf('complete'),
+    `the off-screen figures are drawn between data-ready and data-complete (${settled.phases.join(' ')})`);
+});
+
+test('a desktop first frame draws all three views and the lanes, the same pixels the settled page shows', async () => {
+  const { atReady, settled } = await firstAndSettled({ width: 1280, height: 800 });
+  assert.equal(settled.playing, false);
+  for (const id of FIRST) {
+    assert.ok(atReady.canvases[id].painted > 1000, `${id} is drawn in the first frame (${JSON.stringify(atReady.canvases[id])})`);
+    assert.deepEqual(atReady.canvases[id], settled.canvases[id], `${id}: the first frame is the settled drawing`);
+  }
+  assert.ok(settled.phases.indexOf('lanes') < settled.phases.indexOf('first-frame'), settled.phases.join(' '));
+});
