@@ -4,7 +4,8 @@
 //     whether it finished before the first frame (`data-ready`);
 //   - the main thread's tasks over `--min` ms, each with its largest parts (module evaluation, script
 //     compilation, wasm compilation, layout, timers, animation frames …) and the boot's own marks (boot:*);
-//   - Lighthouse-style blocking time (the part of each task over 50 ms) from the first paint until quiet.
+//   - Lighthouse-style blocking time (the part of each task over 50 ms) from the first paint until quiet, and the
+//     main thread's CPU time (thread time, which a loaded machine does not inflate) before and after the first frame.
 //   - with --profile, the JavaScript functions that took the most time (self and total, sampled by V8's profiler)
 //     before the first frame and after it (readable names: profile the development page, www/ as it is), and with
 //     --between A,B also between the marks boot:A and boot:B (one phase of the boot, e.g. `widths,hash`).
@@ -120,6 +121,12 @@ for (const t of longTasks) console.log(`${f(t.start)} ${t.ms.toFixed(1).padStart
 console.log(`\nblocking time (Σ over 50 ms, from first paint, this load's own clock): ${blocking.toFixed(0)} ms; ` +
   `tasks ≥ 50 ms: ${longTasks.filter((t) => t.ms >= 50).length}; main-thread busy before the first frame: ` +
   `${tasks.filter((t) => at(t.ts) < firstFrame).reduce((s, t) => s + t.dur / 1000, 0).toFixed(0)} ms`);
+// The main thread's own CPU time (the trace's thread time, `tdur`): what a busy machine's other processes and the
+// CPU throttle's pauses do not add to, unlike the wall clock above — the figure to compare two builds with when
+// the machine is loaded.
+const cpu = (from, to) => tasks.filter((t) => at(t.ts) >= from && at(t.ts) < to).reduce((s, t) => s + (t.tdur ?? t.dur) / 1000, 0);
+console.log(`main-thread CPU (thread time): before the first frame ${cpu(0, firstFrame).toFixed(0)} ms, from it to ` +
+  `data-complete ${cpu(firstFrame, marks.find((m) => m.name === 'boot:complete')?.ms ?? Infinity).toFixed(0)} ms`);
 if (profile) {
   // Sample times are µs on the same clock as the trace; each sample is charged to its leaf (self) and to every
   // distinct function on its stack (total).
@@ -156,4 +163,4 @@ if (profile) {
     console.log(`\nJavaScript ${w}, total (inclusive) ms:\n${top(total)}\n  self ms:\n${top(self)}`);
   }
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ url, conditionName, firstPaint, firstFrame, marks, waterfall, longTasks, blocking }, null, 1));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ url, conditionName, firstPaint, firstFrame, marks, waterfall, longTasks, blocking, cpuBeforeFirstFrame: cpu(0, firstFrame) }, null, 1));

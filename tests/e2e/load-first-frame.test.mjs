@@ -89,3 +89,35 @@ test('a desktop first frame draws all three views and the lanes, the same pixels
   }
   assert.ok(settled.phases.indexOf('lanes') < settled.phases.indexOf('first-frame'), settled.phases.join(' '));
 });
+
+/** The HTML's translated texts (`data-i18n`) that the boot rewrote before its first frame, in `lang`. */
+async function textsRewrittenAtBoot(lang) {
+  const { page, problems } = await openPage(browser, {
+    path: `#lang=${lang}`,
+    before: (p) => p.addInitScript(() => {
+      window.__rewritten = [];
+      let fromHtml = new WeakSet();
+      let ready = false;
+      document.addEventListener('DOMContentLoaded', () => { fromHtml = new WeakSet(document.querySelectorAll('[data-i18n]')); });
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.type === 'attributes' && r.attributeName === 'data-ready') ready = true;
+          else if (!ready && r.type === 'childList' && fromHtml.has(r.target)) window.__rewritten.push(r.target.dataset.i18n);
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+    }),
+  });
+  await waitReady(page);
+  const rewritten = await page.evaluate(() => [...new Set(window.__rewritten)]);
+  const tagged = await page.evaluate(() => document.querySelectorAll('[data-i18n]').length);
+  assert.deepEqual(problems(), []);
+  await page.close();
+  return { rewritten, tagged };
+}
+
+test("an English load keeps the HTML's own texts; a Chinese one rewrites them before its first frame", async () => {
+  const en = await textsRewrittenAtBoot('en');
+  assert.deepEqual(en.rewritten, [], 'texts the English boot replaced with the same words (each a style and layout invalidation)');
+  const zh = await textsRewrittenAtBoot('zh');
+  assert.ok(zh.rewritten.includes('tagline') && zh.rewritten.length >= 5, `the Chinese boot translates the HTML's texts (${zh.rewritten.length} of ${zh.tagged})`);
+});
