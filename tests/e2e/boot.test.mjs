@@ -84,12 +84,11 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
     await done;
     // The order boot.js builds in: the core, its first run, the rail's groups in two, the rest of the rail, the engines
     // panel, the league table and the inspector, the views' mount, the lanes' (mounts),
-    // the teaching tools, present mode and the figures' tools, the canvases' widths, the link's run, the readouts,
-    // the views on this phone's screen one by one (the first frame), what follows it, then the first figures
-    // that were off screen (the remote view and the lanes, below the first two views on a 412×823 phone);
+    // the teaching tools, present mode and the figures' tools, the canvases' widths, the link's run, its readouts,
+    // the three views one by one, the lanes (the first frame), what follows it;
     // then each figure below the fold: its mount, then the layout that reads its canvases' widths.
     const expected = ['core', 'model', 'controls', 'controls-2', 'rail', 'engines', 'panels', 'mount-views', 'mounts', 'teach', 'classroom', 'widths', 'hash',
-      'readouts', 'view-server', 'view-local', 'first-frame', 'after-first-frame', 'view-remote', 'lanes',
+      'readouts', 'view-server', 'view-local', 'view-remote', 'lanes', 'first-frame', 'after-first-frame',
       'mount-plots', 'widths-plots', 'mount-comparison', 'widths-comparison'];
     assert.deepEqual(phases.filter((p) => expected.includes(p)), expected, 'the boot phases, in order');
     // Each mark's task: the outermost main-thread task that holds it (the page's renderer, its main thread).
@@ -103,8 +102,7 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
       assert.ok(holding.length, `boot:${name} falls in a task`);
       return holding[0].ts;
     };
-    // The first frame is marked in the task of the last figure on screen (it only says so); every other phase is a
-    // task of its own.
+    // The first frame is marked in the lanes' task (it only says so); every other phase is a task of its own.
     const alone = expected.filter((p) => p !== 'first-frame');
     const byTask = new Map();
     for (const phase of alone) {
@@ -113,7 +111,7 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
     }
     const shared = [...byTask.values()].filter((names) => names.length > 1);
     assert.deepEqual(shared, [], 'boot phases that share one task (a missing `await nextTask()` between them)');
-    assert.equal(taskOf('first-frame'), taskOf('view-local'), 'data-ready is said in the task that drew the last view on screen');
+    assert.equal(taskOf('first-frame'), taskOf('lanes'), 'data-ready is said in the task that drew the lanes');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

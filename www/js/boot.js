@@ -5,9 +5,7 @@
 //
 //   painted → core → model → controls, controls-2, rail → engines → panels → mount-views → mounts → teach →
 //   classroom → widths → hash → readouts → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
-//   [the first figures that were off screen: view-NAME, lanes] → mount-plots … → complete (data-complete)
-// The first frame is what the reader sees: a view or the lanes outside the viewport at that moment (on a phone,
-// the remote view and the lanes) is drawn in the tasks just after `data-ready`.
+//   mount-plots … → complete (data-complete)
 //
 // main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
 import { byId, GROUPS } from './params.js';
@@ -79,34 +77,6 @@ export const firstPaint = (ms = 100) => new Promise((resolve) => {
   requestAnimationFrame(() => setTimeout(resolve, 0));
   setTimeout(resolve, ms);
 });
-
-/** Whether any pixel of `element` is in the viewport (after a layout: reading it then is free). */
-export function inViewport(element) {
-  if (!element) return false;
-  const r = element.getBoundingClientRect();
-  return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
-}
-
-/**
- * The first frame's figures in drawing order: each view of the views painter (`names`), then the lanes, each with
- * its element and its boot phase (`view-NAME`, `lanes`).
- */
-function firstFigures(painters) {
-  return painters.flatMap((painter) => (painter.names
-    ? painter.names.map((name) => ({ painter, name, phase: `view-${name}`, element: document.getElementById(`view-${name}`) }))
-    : [{ painter, phase: 'lanes', element: document.getElementById('lanes') }]));
-}
-
-/** Draws one of `firstFigures` with the run on screen now, and says its phase. */
-async function drawFigure(app, figure) {
-  if (figure.name) {
-    figure.painter.drawView(figure.name, app.scene(true));
-    figure.painter.stale = false;
-  } else {
-    await app.drawOne(figure.painter);
-  }
-  bootPhase(figure.phase);
-}
 
 /**
  * Builds the page for `app` (main.js's `App`) in short tasks, so the main thread never blocks for long (each
@@ -196,24 +166,22 @@ export async function boot(app) {
   bootPhase('hash');
   await bootTask();
   app.draw();
-  // Which of the first figures the reader sees, in the layout the link leaves (present mode, a lesson's card):
-  // the rendering after this task lays it out anyway.
-  const seen = firstFigures(firstPainters).map((figure) => ({ ...figure, seen: inViewport(figure.element) }));
   bootPhase('readouts');
-  // The first frame is what is on screen: the figures in the viewport are drawn before `data-ready`; the others
-  // (on a phone the remote view and the lanes, a screen or more below the top) in the tasks just after it, before
-  // `data-complete` — on a phone at 4× CPU they were ~130–230 ms of the first frame that nobody could see yet.
-  const offScreen = [];
-  for (const figure of seen) {
-    if (!figure.seen) {
-      offScreen.push(figure);
-      continue;
+  for (const painter of firstPainters) {
+    if (painter.names) {
+      for (const name of painter.names) {
+        await bootTask();
+        painter.drawView(name, app.scene(true));
+        bootPhase(`view-${name}`);
+      }
+      painter.stale = false;
+    } else {
+      await bootTask();
+      await app.drawOne(painter);
+      bootPhase('lanes');
     }
-    await bootTask();
-    await drawFigure(app, figure);
+    app.painters.push(painter);
   }
-  // Every first painter joins the frame loop now: a change before an off-screen figure's turn draws it with the rest.
-  app.painters.push(...firstPainters);
   window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
   window.addEventListener('resize', () => app.draw());
   window.addEventListener('netcode-lab-resize', () => app.draw());
@@ -246,11 +214,6 @@ export async function boot(app) {
   const tools = Promise.all([full, lessons]).then(([core]) => core);
   if (!app.core.Lessons) app.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
   bootPhase('after-first-frame');
-  // The first figures that were off screen, one per task.
-  for (const figure of offScreen) {
-    await bootTask();
-    await drawFigure(app, figure);
-  }
   // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
   // first frame's download); each joins the frame loop once mounted.
   const later = [['plots', import('./plots.js')], ['comparison', import('./comparison.js')]];
