@@ -4,11 +4,14 @@
 //     whether it finished before the first frame (`data-ready`);
 //   - the main thread's tasks over `--min` ms, each with its largest parts (module evaluation, script
 //     compilation, wasm compilation, layout, timers, animation frames …) and the boot's own marks (boot:*);
-//   - Lighthouse-style blocking time (the part of each task over 50 ms) from the first paint until quiet.
+//   - Lighthouse-style blocking time (the part of each task over 50 ms) from the first paint until quiet, and the
+//     main thread's CPU time (thread time, which a loaded machine does not inflate) before and after the first frame.
 //   - with --profile, the JavaScript functions that took the most time (self and total, sampled by V8's profiler)
-//     before the first frame and after it (readable names: profile the development page, www/ as it is).
+//     before the first frame and after it (readable names: profile the development page, www/ as it is), and with
+//     --between A,B also between the marks boot:A and boot:B (one phase of the boot, e.g. `widths,hash`).
 // A benchmark tool, not a test. Usage:
 //   node benches/page/trace.mjs URL [unthrottled|fast-4g|slow-4g] [--min 5] [--json FILE] [--wait 4000] [--profile]
+//     [--between A,B]
 import { writeFileSync } from 'node:fs';
 import { launch, emulatedPage, untilSaid, CONDITIONS } from './load.mjs';
 
@@ -21,6 +24,8 @@ const minMs = Number(flag('--min', 5));
 const jsonOut = flag('--json', null);
 const settleMs = Number(flag('--wait', 4000));
 const profiling = args.includes('--profile') && args.splice(args.indexOf('--profile'), 1);
+// --between A,B: also the JavaScript between the boot marks boot:A and boot:B (e.g. `widths,hash`: one phase).
+const between = flag('--between', null)?.split(',');
 const [url = 'http://127.0.0.1:8080/', conditionName = 'unthrottled'] = args;
 const condition = CONDITIONS[conditionName];
 
@@ -116,6 +121,12 @@ for (const t of longTasks) console.log(`${f(t.start)} ${t.ms.toFixed(1).padStart
 console.log(`\nblocking time (Σ over 50 ms, from first paint, this load's own clock): ${blocking.toFixed(0)} ms; ` +
   `tasks ≥ 50 ms: ${longTasks.filter((t) => t.ms >= 50).length}; main-thread busy before the first frame: ` +
   `${tasks.filter((t) => at(t.ts) < firstFrame).reduce((s, t) => s + t.dur / 1000, 0).toFixed(0)} ms`);
+// The main thread's own CPU time (the trace's thread time, `tdur`): what a busy machine's other processes and the
+// CPU throttle's pauses do not add to, unlike the wall clock above — the figure to compare two builds with when
+// the machine is loaded.
+const cpu = (from, to) => tasks.filter((t) => at(t.ts) >= from && at(t.ts) < to).reduce((s, t) => s + (t.tdur ?? t.dur) / 1000, 0);
+console.log(`main-thread CPU (thread time): before the first frame ${cpu(0, firstFrame).toFixed(0)} ms, from it to ` +
+  `data-complete ${cpu(firstFrame, marks.find((m) => m.name === 'boot:complete')?.ms ?? Infinity).toFixed(0)} ms`);
 if (profile) {
   // Sample times are µs on the same clock as the trace; each sample is charged to its leaf (self) and to every
   // distinct function on its stack (total).
@@ -124,13 +135,21 @@ if (profile) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const name = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^https?:\/\/[^/]+\//, '/')}:${n.callFrame.lineNumber + 1}`;
   const windows = { 'before the first frame': [new Map(), new Map()], 'after it': [new Map(), new Map()] };
+  const markAt = (name) => marks.find((m) => m.name === `boot:${name}`)?.ms;
+  const span = between ? [markAt(between[0]), markAt(between[1])] : null;
+  const spanName = between ? `between boot:${between[0]} and boot:${between[1]}` : null;
+  if (span) windows[spanName] = [new Map(), new Map()];
   let ts = profile.startTime;
   profile.samples.forEach((id, i) => {
     const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
     ts += profile.timeDeltas[i];
-    const [self, total] = windows[at(ts) < firstFrame ? 'before the first frame' : 'after it'];
     const leaf = nodes.get(id);
     if (['(idle)', '(program)', '(garbage collector)'].includes(leaf.callFrame.functionName)) return;
+    const inSpan = span && at(ts) >= span[0] && at(ts) <= span[1];
+    for (const w of [at(ts) < firstFrame ? 'before the first frame' : 'after it', ...(inSpan ? [spanName] : [])]) charge(w, id, leaf, dt);
+  });
+  function charge(w, id, leaf, dt) {
+    const [self, total] = windows[w];
     self.set(name(leaf), (self.get(name(leaf)) ?? 0) + dt);
     const seen = new Set();
     for (let n = id; n !== undefined; n = parent.get(n)) {
@@ -138,10 +157,10 @@ if (profile) {
       if (!seen.has(k) && nodes.get(n).callFrame.url) total.set(k, (total.get(k) ?? 0) + dt);
       seen.add(k);
     }
-  });
+  }
   for (const [w, [self, total]] of Object.entries(windows)) {
     const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `  ${v.toFixed(1).padStart(7)}  ${k}`).join('\n');
     console.log(`\nJavaScript ${w}, total (inclusive) ms:\n${top(total)}\n  self ms:\n${top(self)}`);
   }
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ url, conditionName, firstPaint, firstFrame, marks, waterfall, longTasks, blocking }, null, 1));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ url, conditionName, firstPaint, firstFrame, marks, waterfall, longTasks, blocking, cpuBeforeFirstFrame: cpu(0, firstFrame) }, null, 1));

@@ -4,7 +4,7 @@
 // input between them:
 //
 //   painted → core → model → controls, controls-2, rail → engines → panels → mount-views → mounts → teach →
-//   classroom → widths → hash → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
+//   classroom → widths → hash → readouts → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
 //   mount-plots … → complete (data-complete)
 //
 // main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
@@ -159,10 +159,14 @@ export async function boot(app) {
   measureWidths(document); // one layout for every canvas, not one per canvas as each draws
   bootPhase('widths');
   await bootTask();
-  // The run the link asks for, and what is quick to show (readouts, transport, inspector); then the views (one
-  // per task) and the lanes, so no task of the boot is long on a slow phone.
-  app.applyHash(location.hash);
+  // The run the link asks for; then what is quick to show (readouts, transport, inspector, the engines panel:
+  // `draw` with no painter yet), then the views (one per task) and the lanes, so no task of the boot is long on a
+  // slow phone (the link and the readouts in one task were the longest before the first frame, ~200 ms at 4× CPU).
+  app.applyHash(location.hash, { drawNow: false });
   bootPhase('hash');
+  await bootTask();
+  app.draw();
+  bootPhase('readouts');
   for (const painter of firstPainters) {
     if (painter.names) {
       for (const name of painter.names) {

@@ -61,7 +61,8 @@ export function mountClassroom(app) {
   const rail = document.querySelector('.rail');
   const sync = () => {
     toControls.dataset.i18n = railInView ? 'phone.toViews' : 'phone.toControls';
-    toControls.textContent = t(toControls.dataset.i18n);
+    const text = t(toControls.dataset.i18n);
+    if (toControls.textContent !== text) toControls.textContent = text; // the same words: no relayout
   };
   if ('IntersectionObserver' in window) {
     new IntersectionObserver((entries) => {

@@ -106,15 +106,23 @@ export function has(key) {
 
 const ATTRS = [['i18nAriaLabel', 'aria-label'], ['i18nTitle', 'title'], ['i18nPlaceholder', 'placeholder']];
 
-/** Rewrites every `[data-i18n]` text and `[data-i18n-aria-label|title|placeholder]` attribute under `root`. */
+/**
+ * Rewrites every `[data-i18n]` text and `[data-i18n-aria-label|title|placeholder]` attribute under `root` that is
+ * not already in the language: the boot's English page keeps the HTML's own text nodes (replacing ~100 equal texts
+ * invalidated the style and layout of the whole page before its first frame).
+ */
 export function applyI18n(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) {
     const vars = el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : undefined;
-    el.textContent = t(el.dataset.i18n, vars);
+    const text = t(el.dataset.i18n, vars);
+    if (el.textContent !== text) el.textContent = text;
   }
   for (const [data, attr] of ATTRS) {
     const selector = `[data-${data.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`;
-    for (const el of root.querySelectorAll(selector)) el.setAttribute(attr, t(el.dataset[data]));
+    for (const el of root.querySelectorAll(selector)) {
+      const text = t(el.dataset[data]);
+      if (el.getAttribute(attr) !== text) el.setAttribute(attr, text);
+    }
   }
 }
 

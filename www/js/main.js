@@ -131,8 +131,11 @@ class App {
     });
   }
 
-  /** Applies a URL hash: control values (clamped or ignored with a notice), playhead, events. */
-  applyHash(hash) {
+  /**
+   * Applies a URL hash: control values (clamped or ignored with a notice), playhead, events; drawn now, or with
+   * `drawNow: false` by the caller's own `draw` (the boot draws it in a task of its own) or the next frame.
+   */
+  applyHash(hash, { drawNow = true } = {}) {
     this.hashesApplied = (this.hashesApplied ?? 0) + 1;
     const { values, notices, extras } = parseHash(hash, tr);
     let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
@@ -159,7 +162,7 @@ class App {
     this.engineLesson = extras.lesson;
     this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (this.teach?.lessonEngines(extras.lesson) ?? []));
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
-    this.afterRun();
+    this.afterRun({ drawNow });
   }
 
   /** One control changed: re-simulate with the new value (or show why it was refused). */

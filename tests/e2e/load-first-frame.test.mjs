@@ -1,0 +1,109 @@
+// What the first frame shows, checked as behaviour, never as timings (those are `cargo xtask bench-page --only load`
+// and `node benches/page/trace.mjs`):
+//   - at `data-ready` the three views and the lanes are drawn, on a phone as on a desktop screen, and what they show
+//     is the page's settled drawing of the link's run at the link's moment, pixel for pixel: the boot's split into
+//     short tasks (the link's run, then its readouts, then each figure) shows no other run, moment or layout first;
+//   - an English load keeps the HTML's own texts (i18n.js `applyI18n` rewrites only what is not in the language).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const FIRST = ['view-server', 'view-local', 'view-remote', 'lanes'];
+// A link with its own run and moment: a first frame drawn from the defaults, or at t = 0, differs from it.
+const LINK = '#renderDelay=250&loss=10&motion=circle&seed=7&t=3.5';
+
+/** Each canvas's painted pixels and a checksum of them (a page function: runs in the page). */
+function canvasesNow(ids) {
+  return Object.fromEntries(ids.map((id) => {
+    const canvas = document.getElementById(id);
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let painted = 0;
+    let checksum = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] !== 0) painted += 1;
+      checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
+    }
+    return [id, { painted, checksum, size: `${canvas.width}×${canvas.height}` }];
+  }));
+}
+
+/** Opens the playground at `viewport` with `LINK`; returns the canvases at `data-ready` and once all is drawn. */
+async function firstAndSettled(viewport) {
+  const { page, problems } = await openPage(browser, {
+    path: LINK,
+    viewport,
+    before: (p) => p.addInitScript(({ ids, measure }) => {
+      const canvasesNow = new Function(`return (${measure})`)();
+      // In the task that says data-ready (a mutation observer's callback runs before any other task).
+      new MutationObserver((_, observer) => {
+        if (document.documentElement.dataset.ready !== 'true') return;
+        observer.disconnect();
+        window.__atReady = { canvases: canvasesNow(ids), playhead: window.netcodeLab?.app?.state.playhead };
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+    }, { ids: FIRST, measure: canvasesNow.toString() }),
+  });
+  await waitReady(page);
+  await figuresDrawn(page);
+  const atReady = await page.evaluate(() => window.__atReady);
+  const settled = await page.evaluate(({ ids, measure }) => ({
+    canvases: new Function(`return (${measure})`)()(ids),
+    playhead: window.netcodeLab.app.state.playhead,
+    playing: window.netcodeLab.app.state.playing,
+    phases: window.netcodeLab.bootPhases,
+  }), { ids: FIRST, measure: canvasesNow.toString() });
+  assert.deepEqual(problems(), []);
+  await page.close();
+  return { atReady, settled };
+}
+
+for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
+  test(`the ${device}'s first frame draws all three views and the lanes, the pixels the settled page shows`, async () => {
+    const { atReady, settled } = await firstAndSettled(viewport);
+    assert.ok(atReady, 'the page said data-ready');
+    assert.equal(settled.playing, false, 'nothing played meanwhile (the run plays at the first interaction)');
+    assert.equal(atReady.playhead, 3.5, "the first frame is at the link's moment");
+    for (const id of FIRST) {
+      assert.ok(atReady.canvases[id].painted > 1000, `${id} is drawn in the first frame (${JSON.stringify(atReady.canvases[id])})`);
+      // Not an early, wrong picture: the settled page shows the very same pixels (same run, moment and size).
+      assert.deepEqual(atReady.canvases[id], settled.canvases[id], `${id}: the first frame is the settled drawing`);
+    }
+    const at = (phase) => settled.phases.indexOf(phase);
+    assert.ok(at('hash') < at('readouts') && at('readouts') < at('view-server') && at('lanes') < at('first-frame'), settled.phases.join(' '));
+  });
+}
+
+/** The HTML's translated texts (`data-i18n`) that the boot rewrote before its first frame, in `lang`. */
+async function textsRewrittenAtBoot(lang) {
+  const { page, problems } = await openPage(browser, {
+    path: `#lang=${lang}`,
+    before: (p) => p.addInitScript(() => {
+      window.__rewritten = [];
+      let fromHtml = new WeakSet();
+      let ready = false;
+      document.addEventListener('DOMContentLoaded', () => { fromHtml = new WeakSet(document.querySelectorAll('[data-i18n]')); });
+      new MutationObserver((records) => {
+        for (const r of records) {
+          if (r.type === 'attributes' && r.attributeName === 'data-ready') ready = true;
+          else if (!ready && r.type === 'childList' && fromHtml.has(r.target)) window.__rewritten.push(r.target.dataset.i18n);
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+    }),
+  });
+  await waitReady(page);
+  const rewritten = await page.evaluate(() => [...new Set(window.__rewritten)]);
+  const tagged = await page.evaluate(() => document.querySelectorAll('[data-i18n]').length);
+  assert.deepEqual(problems(), []);
+  await page.close();
+  return { rewritten, tagged };
+}
+
+test("an English load keeps the HTML's own texts; a Chinese one rewrites them before its first frame", async () => {
+  const en = await textsRewrittenAtBoot('en');
+  assert.deepEqual(en.rewritten, [], 'texts the English boot replaced with the same words (each a style and layout invalidation)');
+  const zh = await textsRewrittenAtBoot('zh');
+  assert.ok(zh.rewritten.includes('tagline') && zh.rewritten.length >= 5, `the Chinese boot translates the HTML's texts (${zh.rewritten.length} of ${zh.tagged})`);
+});
