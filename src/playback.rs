@@ -166,10 +166,23 @@ impl RemotePlayback {
     /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
     /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
     /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
-    // Inlined as it is natively anyway (in wasm LLVM kept it a call). Its 280-byte `LeanFrame` is still moved by
-    // one `memory.copy` per frame in wasm (issue 14, stop 23: 3,241 per 60 s re-simulation): the next lever there.
+    // Inlined as it is natively anyway (in wasm LLVM kept it a call).
     #[inline(always)]
     pub fn frame_lean(&mut self, now: f64, dt: f64) -> LeanFrame {
+        self.frame_lean_with(now, dt, |_, reading, sample, displayed| LeanFrame { reading, sample, displayed })
+    }
+
+    /// [`RemotePlayback::frame_lean`]'s frame handed to `finish` in its three parts, with the playback after the
+    /// frame (to read its buffer and clock), instead of assembled into a [`LeanFrame`] and returned: in wasm that
+    /// 280-byte struct was moved by one `memory.copy` per frame (a call out of V8's compiled code into C, 3,601
+    /// per 60 s re-simulation; issue 14, stop 24). `sim::remote` fills the frame's row this way.
+    #[inline(always)]
+    pub fn frame_lean_with<R>(
+        &mut self,
+        now: f64,
+        dt: f64,
+        finish: impl FnOnce(&Self, ClockReading, Result<Between, Sample>, Displayed) -> R,
+    ) -> R {
         let reading = self.clock.render_time(now, dt, &self.buffer.view());
         let sample = match &reading.uncertain {
             Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
@@ -182,7 +195,7 @@ impl RemotePlayback {
             Ok(between) => self.presenter.show_interpolated(between.position),
             Err(sample) => self.presenter.show(sample),
         };
-        LeanFrame { reading, sample, displayed }
+        finish(self, reading, sample, displayed)
     }
 
     /// One frame's four steps (the order of the module doc), handing their results to `finish`.

@@ -109,6 +109,20 @@ impl Timeline {
         }
     }
 
+    /// [`push`](Self::push) of a row whose length is known when compiling (the `layout!` rows built as arrays):
+    /// the same row, copied with a constant length. In wasm `push`'s copy of a run-time length is a `memory.copy`
+    /// call out of V8's compiled code (2,759 per 60 s re-simulation: snapshots, batches, corrections, RTT
+    /// samples); a constant one of up to 128 B is loads and stores (`.cargo/config.toml`; issue 14, stop 24).
+    #[inline(always)]
+    pub fn push_row<const N: usize>(&mut self, row: &[f64; N]) {
+        if N == self.stride() && self.rows < self.capacity {
+            self.data.extend_from_slice(row);
+            self.rows += 1;
+        } else {
+            self.push(row);
+        }
+    }
+
     /// Appends a row of NaN and hands it to `fill` to write in place (dropping the oldest row when full): the
     /// same row as building it elsewhere and [`push`](Self::push)ing it, without the copy. In wasm a copy of a
     /// run-time length is a `memory.copy`, which V8 makes a call out of the compiled code (~15–20 ns in Chromium
