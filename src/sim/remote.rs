@@ -135,17 +135,17 @@ impl RemotePipeline {
         if let Some(log) = &mut self.log {
             log.push(ClientInput::Frame(*tick));
         }
-        // The frame's parts are read where the playback made them (`frame_lean_with`), not returned as one
-        // `LeanFrame` (in wasm a 280-byte `memory.copy` per frame).
+        // The frame's parts are read where the playback made them (`frame_lean` lends them), not moved out (in
+        // wasm a 280-byte `memory.copy` per frame).
         let (map, presenters) = (&self.map, &mut self.presenters);
-        let displayed = self.playback.frame_lean_with(tick.reading, tick.dt, |playback, reading, sample, displayed| {
+        let displayed_at = self.playback.frame_lean(tick.reading, tick.dt, |playback, reading, sample, displayed| {
             let server_now = map.server_of_local(tick.local);
             let truth_now = truth_table.at(server_now);
             let newest = playback.buffer().view().newest_server_time;
             let depth = newest.map(|n| n - reading.render_time);
             let clock = playback.clock();
             let target = truth_table.at(reading.render_time);
-            let (status, generation) = match &sample {
+            let (status, generation) = match sample {
                 Ok(between) => (SampleStatus::Ready, Some(between.generation)),
                 Err(sample) => (sample.status, sample.generation),
             };
@@ -168,15 +168,15 @@ impl RemotePipeline {
             put(row, frame::DELAY_ERROR, clock.render_delay_error().unwrap_or(f64::NAN));
             put(row, frame::OFFSET_UNCERTAINTY, clock.offset_uncertainty().unwrap_or(f64::NAN));
             for (i, presenter) in presenters.iter_mut().enumerate() {
-                let shown: Displayed = match &sample {
+                let shown: Displayed = match sample {
                     Ok(between) => presenter.show_interpolated(between.position),
                     Err(sample) => presenter.show(sample),
                 };
                 put_xy(row, frame::HOLD_X + 2 * i, shown.position);
             }
-            displayed
+            displayed.position
         });
-        self.last_displayed = displayed.position;
+        self.last_displayed = displayed_at;
     }
 
     /// The server copies a snapshot every `ticksPerSnapshot` ticks whose send time has come.
