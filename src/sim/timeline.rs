@@ -222,6 +222,24 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_size_row_is_the_row_pushed() {
+        let bits = |t: &mut Timeline| t.rows().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let (mut pushed, mut fixed) = (Timeline::new(demo::NAMES, 3), Timeline::new(demo::NAMES, 3));
+        for i in 0..5 {
+            // Rows 3 and 4 go into a full ring (the slow path); row 1 is short and row 2 too long for the stride.
+            let row = [i as f64 + 0.25, -(i as f64), 9.0];
+            match i {
+                1 => (pushed.push(&row[..1]), fixed.push_row(&[row[0]])),
+                2 => (pushed.push(&row), fixed.push_row(&row)),
+                _ => (pushed.push(&row[..2]), fixed.push_row(&[row[0], row[1]])),
+            };
+            assert_eq!((fixed.len(), fixed.dropped()), (pushed.len(), pushed.dropped()));
+            assert_eq!(bits(&mut fixed), bits(&mut pushed), "after row {i}");
+        }
+        assert_eq!(fixed.row(0), Some(&[2.25, -2.0][..]));
+    }
+
+    #[test]
     fn short_rows_are_padded_with_nan() {
         let mut t = Timeline::new(demo::NAMES, 2);
         t.push(&[1.0]);
