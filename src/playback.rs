@@ -82,15 +82,6 @@ pub struct FrameShown {
     pub displayed: Displayed,
 }
 
-/// What [`RemotePlayback::frame_lean`] gives of a frame.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LeanFrame {
-    pub reading: ClockReading,
-    /// A plain interpolation (`Ok`), or the full sample of any other case.
-    pub sample: Result<Between, Sample>,
-    pub displayed: Displayed,
-}
-
 /// Both metric groups.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -157,19 +148,29 @@ impl RemotePlayback {
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        let lean = self.frame_lean(now, dt);
-        let status = lean.sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
-        FrameShown { render_time: lean.reading.render_time, status, displayed: lean.displayed }
+        self.frame_lean(now, dt, |_, reading, sample, displayed| {
+            let status = sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
+            FrameShown { render_time: reading.render_time, status, displayed: *displayed }
+        })
     }
 
     /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
     /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
     /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
     /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
-    // Inlined as it is natively anyway (in wasm LLVM kept it a call). Its 280-byte `LeanFrame` is still moved by
-    // one `memory.copy` per frame in wasm (issue 14, stop 23: 3,241 per 60 s re-simulation): the next lever there.
+    ///
+    /// The frame is lent to `finish` in its parts, with the playback after the frame (to read its buffer and
+    /// clock), not returned: in wasm the 280-byte sample moved into a returned struct (or into a closure's
+    /// argument) was one `memory.copy` per frame, a call out of V8's compiled code into C (3,601 per 60 s
+    /// re-simulation; issue 14, stop 24). `sim::remote` fills the frame's row in `finish`.
+    // Inlined as it is natively anyway (in wasm LLVM kept it a call).
     #[inline(always)]
-    pub fn frame_lean(&mut self, now: f64, dt: f64) -> LeanFrame {
+    pub fn frame_lean<R>(
+        &mut self,
+        now: f64,
+        dt: f64,
+        finish: impl FnOnce(&Self, &ClockReading, &Result<Between, Sample>, &Displayed) -> R,
+    ) -> R {
         let reading = self.clock.render_time(now, dt, &self.buffer.view());
         let sample = match &reading.uncertain {
             Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
@@ -182,7 +183,7 @@ impl RemotePlayback {
             Ok(between) => self.presenter.show_interpolated(between.position),
             Err(sample) => self.presenter.show(sample),
         };
-        LeanFrame { reading, sample, displayed }
+        finish(self, &reading, &sample, &displayed)
     }
 
     /// One frame's four steps (the order of the module doc), handing their results to `finish`.

@@ -66,7 +66,7 @@ impl LocalPipeline {
             out[correction::BEFORE_Y] = r.before.y;
             out[correction::AFTER_X] = r.after.x;
             out[correction::AFTER_Y] = r.after.y;
-            rec.corrections.push(&out);
+            rec.corrections.push_row(&out);
         }
     }
 }

@@ -239,7 +239,7 @@ impl Simulation {
             })
             .collect();
         for row in history {
-            self.recording.rtt.push(&row);
+            self.recording.rtt.push_row(&row);
         }
     }
 

@@ -133,7 +133,7 @@ impl PathPipeline {
                 PacketFate::Lost => f64::NAN,
                 PacketFate::Delivered { arrival, .. } => self.map.reading(arrival),
             };
-            rec.batches.push(&[sent, arrival, seq.map_or(f64::NAN, |s| s as f64), points as f64, f64::NAN]);
+            rec.batches.push_row(&[sent, arrival, seq.map_or(f64::NAN, |s| s as f64), points as f64, f64::NAN]);
             self.next += 1;
         }
     }
