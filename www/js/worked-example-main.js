@@ -64,7 +64,7 @@ function bindPlayButton(state) {
 async function main() {
   setLang(detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang')));
   languageSwitch();
-  const core = await loadCore('page');
+  const core = await loadCore('example');
   if (!core) return;
   document.getElementById('version').textContent = core.version();
   const playground = new core.WorkedExample();
