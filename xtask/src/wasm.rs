@@ -1,7 +1,7 @@
-//! The wasm build: cargo (wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — three times, from
-//! the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`, cargo
-//! profile `page`, `<page-out-name>`), the worked example's (the same + feature `example`, `<example-out-name>`)
-//! and the full build (default features, profile `release`, `<out-name>`).
+//! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — three
+//! times, from the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`,
+//! `<page-out-name>`), the worked example's (the same + feature `example`, `<example-out-name>`) and the full
+//! build (default features, `<out-name>`).
 
 use crate::run::{say, Cmd};
 use crate::toolchain::{Tools, WASM_TARGET};
@@ -29,40 +29,33 @@ fn size(path: &Path) -> u64 {
     path.metadata().map(|m| m.len()).unwrap_or(0)
 }
 
-/// The cargo profile of the small builds (Cargo.toml `[profile.page]`: release tuned for size).
-const PAGE_PROFILE: &str = "page";
-
 /// Builds the three wasm modules into `<out-dir>` (www/pkg) and optimises them.
 pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
     let build = &tools.cfg.build;
-    let page = build_one(root, tools, &build.page_out_name, PAGE_PROFILE, &["--no-default-features"])?;
-    let example_features = ["--no-default-features", "--features", "example"];
-    let example = build_one(root, tools, &build.example_out_name, PAGE_PROFILE, &example_features)?;
-    let full = build_one(root, tools, &build.out_name, "release", &[])?;
+    let page = build_one(root, tools, &build.page_out_name, &["--no-default-features"])?;
+    let example = build_one(root, tools, &build.example_out_name, &["--no-default-features", "--features", "example"])?;
+    let full = build_one(root, tools, &build.out_name, &[])?;
     Ok(BuildReport { page, full, example })
 }
 
-/// One build: cargo with `profile` and `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
-fn build_one(root: &Path, tools: &Tools, out_name: &str, profile: &str, features: &[&str]) -> Result<Sizes, String> {
+/// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
+fn build_one(root: &Path, tools: &Tools, out_name: &str, features: &[&str]) -> Result<Sizes, String> {
     let log_dir = root.join("target/xtask/logs");
     let build = &tools.cfg.build;
     let shown = if features.is_empty() { String::new() } else { format!(" {}", features.join(" ")) };
     say(
         "build",
-        format!(
-            "cargo build --profile {profile} --target {WASM_TARGET} --lib{shown} ({:?} route)",
-            tools.wasm_cargo.route
-        ),
+        format!("cargo build --release --target {WASM_TARGET} --lib{shown} ({:?} route)", tools.wasm_cargo.route),
     );
     tools
         .wasm_cargo
         .cmd(root)
-        .args(["build", "--profile", profile, "--target", WASM_TARGET, "--lib", "-p", "netcode-lab"])
+        .args(["build", "--release", "--target", WASM_TARGET, "--lib", "-p", "netcode-lab"])
         .args(features)
         .run_logged(&log_dir.join(format!("wasm-build-{out_name}.log")))?;
     // Cargo names the file after the crate whatever the features: wasm-bindgen reads it before the next build.
     let raw: PathBuf =
-        tools.wasm_cargo.target_dir.join(WASM_TARGET).join(profile).join(format!("{}.wasm", build.out_name));
+        tools.wasm_cargo.target_dir.join(WASM_TARGET).join("release").join(format!("{}.wasm", build.out_name));
 
     let out_dir = root.join(&build.out_dir);
     say("build", format!("wasm-bindgen --target {} --out-name {out_name} --out-dir {}", build.target, build.out_dir));
