@@ -15,11 +15,13 @@ mod js_tree;
 mod lessons;
 mod panic;
 mod playground;
+#[cfg(feature = "example")]
 mod worked_example;
 
 #[cfg(feature = "full")]
 pub use lessons::Lessons;
 pub use playground::Playground;
+#[cfg(feature = "example")]
 pub use worked_example::WorkedExample;
 
 use wasm_bindgen::prelude::*;

@@ -106,15 +106,18 @@ test('every figure and lesson embeds alone; a bad figure shows the banner', asyn
     await waitReady(page);
     const { painted } = await framePixels(page.mainFrame());
     assert.ok(painted > 1000, `${fig} draws`);
-    // The views and seed 002's example run on the small first-frame core; the figures drawn from the metrics or
-    // the curves (src/web/analysis.rs: the comparison, the extrapolation, decay and sweep plots) on the full one.
+    // The views run on the small first-frame core, seed 002's example on the example build (the first-frame one
+    // with `WorkedExample`); the figures drawn from the metrics or the curves (src/web/analysis.rs: the
+    // comparison, the extrapolation, decay and sweep plots) on the full one.
     const full = ['extrapolation', 'decay', 'sweep', 'comparison'].includes(fig);
+    const example = fig === 'worked';
     const fetched = await wasmFetched(page);
-    assert.equal(fetched.includes('netcode_lab_bg.wasm'), full, `${fig} runs on the ${full ? 'full' : 'small first-frame'} core`);
+    assert.equal(fetched.includes('netcode_lab_bg.wasm'), full, `${fig} runs on the ${full ? 'full' : 'small'} core`);
     // embed.html preloads the build its figure uses, and only that one (issue 14). Red: the small core preloaded
     // for every embed (a static import of core.js from embed.js, which the dist build follows), or a kind
     // missing from embed.html's list.
-    assert.equal(fetched.includes('netcode_lab_page_bg.wasm'), !full, `${fig} fetches ${full ? 'no' : 'the'} first-frame core: ${fetched}`);
+    assert.equal(fetched.includes('netcode_lab_page_bg.wasm'), !full && !example, `${fig} fetches ${full || example ? 'no' : 'the'} first-frame core: ${fetched}`);
+    assert.equal(fetched.includes('netcode_lab_example_bg.wasm'), example, `${fig} fetches ${example ? 'the' : 'no'} worked-example core: ${fetched}`);
   }
   for (const lesson of ['render-delay', 'correction-offset', 'timed-path']) {
     await page.goto(new URL(`embed.html#fig=lesson&lesson=${lesson}&lang=zh`, BASE_URL).href);

@@ -16,6 +16,9 @@ async function freezeAt(page, local) {
 test('the page loads the core and draws the worked example without console errors', async () => {
   const { page, problems } = await openPage(browser, { path: 'worked-example.html' });
   await waitReady(page);
+  // Its own build (core.js 'example'), not the playground's first-frame one nor the full one.
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name.replace(/.*\//, '')).filter((n) => n.endsWith('.wasm')));
+  assert.deepEqual(wasm, ['netcode_lab_example_bg.wasm'], 'the worked example loads the example build alone');
   await freezeAt(page, 10.30);
   const stats = await canvasStats(page, '#view');
   assert.ok(stats.painted > stats.total * 0.02, `only ${stats.painted} of ${stats.total} pixels painted`);
@@ -154,6 +157,7 @@ test('the first frame runs on the small core; the full core takes over after it 
         .concat(['extrapolationCurves', 'checkTraceSize'].filter((m) => m in page.Playground)),
       shownByFull: core === full, pageHasTraces: 'importTrace' in page.Playground.prototype,
       fullHasTraces: 'importTrace' in full.Playground.prototype, pageHasLessons: 'Lessons' in page,
+      pageHasExample: 'WorkedExample' in page, fullHasExample: 'WorkedExample' in full,
       marks: performance.getEntriesByName('boot:full-core').length,
     };
   });
@@ -165,6 +169,9 @@ test('the first frame runs on the small core; the full core takes over after it 
   assert.ok(seen.shownByFull, 'after data-complete the page runs on the full core');
   assert.equal(seen.marks, 1, 'the page swapped cores once');
   assert.deepEqual([seen.pageHasTraces, seen.pageHasLessons, seen.fullHasTraces], [false, false, true], 'the split is real');
+  // Seed 002's worked example has a build of its own (the first-frame one + `WorkedExample`, ~14 KB the playground
+  // never calls). Red: `mod worked_example` compiled into the first-frame build again.
+  assert.deepEqual([seen.pageHasExample, seen.fullHasExample], [false, true], 'the worked example is not in the first-frame build');
   assert.deepEqual(problems(), []);
 });
 

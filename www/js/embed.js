@@ -288,11 +288,11 @@ async function main() {
   title.dataset.i18n = fig === 'lesson' ? `lesson.${lessonId}.title` : FIGURES[fig].title;
   title.textContent = t(title.dataset.i18n);
   document.title = `${title.textContent} — netcode-lab`;
-  // The small first-frame core draws the views and seed 002's example; a lesson (its helpers, engines), the
-  // comparison and the plots that read the metrics or the curves (src/web/analysis.rs) need the full one:
-  // embed.html decides by the figure's kind (`data-core`) and preloads that build.
+  // The small first-frame core draws the views, the example build seed 002's example; a lesson (its helpers,
+  // engines), the comparison and the plots that read the metrics or the curves (src/web/analysis.rs) need the
+  // full one: embed.html decides by the figure's kind (`data-core`) and preloads that build.
   const { loadCore } = await coreModule;
-  const core = await loadCore(document.documentElement.dataset.core === 'full' ? 'full' : 'page');
+  const core = await loadCore(['full', 'example'].includes(document.documentElement.dataset.core) ? document.documentElement.dataset.core : 'page');
   if (!core) return;
   if (fig === 'worked') return startWorked(core);
   await new EmbedApp(core, fig, lessonId).start();

@@ -5,7 +5,10 @@ import { showError, hasFailed, watchForErrors } from './banner.js';
 import { ExampleView } from './worked-example-view.js';
 import { detectLang, getLang, setLang, onLangChange, t, tagged, loadLanguages } from './i18n.js';
 
-import { loadCore } from './core.js';
+// core.js by a dynamic import, started now: a static one would have the dist build preload the playground's
+// first-frame core (core.js's `page` glue) for this page, which loads its own build ('example', preloaded by the
+// page's head).
+const coreModule = import('./core.js');
 
 watchForErrors();
 
@@ -64,7 +67,8 @@ function bindPlayButton(state) {
 async function main() {
   setLang(detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang')));
   languageSwitch();
-  const core = await loadCore('page');
+  const { loadCore } = await coreModule;
+  const core = await loadCore('example');
   if (!core) return;
   document.getElementById('version').textContent = core.version();
   const playground = new core.WorkedExample();

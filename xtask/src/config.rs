@@ -25,6 +25,8 @@ pub struct Budget {
     pub wasm_bytes: u64,
     /// The largest optimised full wasm (`netcode_lab`) `cargo xtask test` accepts.
     pub full_wasm_bytes: u64,
+    /// The largest optimised worked-example wasm (`netcode_lab_example`) `cargo xtask test` accepts.
+    pub example_wasm_bytes: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -35,6 +37,8 @@ pub struct Build {
     pub out_name: String,
     /// The first-frame build's base name (www/pkg/<page-out-name>.js + _bg.wasm).
     pub page_out_name: String,
+    /// The worked-example build's base name (seed 002's page and its embed).
+    pub example_out_name: String,
 }
 
 #[derive(Debug, Deserialize)]

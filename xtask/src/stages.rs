@@ -140,6 +140,7 @@ pub fn run_all(root: &Path, verbose: bool, long: bool) -> Result<(), String> {
         let builds = [
             ("first-frame", "wasm-bytes", &report.page, budget.wasm_bytes),
             ("full", "full-wasm-bytes", &report.full, budget.full_wasm_bytes),
+            ("worked-example", "example-wasm-bytes", &report.example, budget.example_wasm_bytes),
         ];
         for (name, key, sizes, limit) in builds {
             if sizes.optimised_wasm > limit {
@@ -152,8 +153,13 @@ pub fn run_all(root: &Path, verbose: bool, long: bool) -> Result<(), String> {
         Ok((
             (),
             format!(
-                "first frame {} B optimised (budget {} B), full {} B (budget {} B)",
-                report.page.optimised_wasm, budget.wasm_bytes, report.full.optimised_wasm, budget.full_wasm_bytes
+                "first frame {} B optimised (budget {} B), full {} B (budget {} B), worked example {} B (budget {} B)",
+                report.page.optimised_wasm,
+                budget.wasm_bytes,
+                report.full.optimised_wasm,
+                budget.full_wasm_bytes,
+                report.example.optimised_wasm,
+                budget.example_wasm_bytes
             ),
         ))
     });
@@ -193,7 +199,14 @@ fn wasm_clippy(r: &Runner, tools: &Tools) -> Result<((), String), String> {
         .args(["clippy", "--target", WASM_TARGET, "-p", "netcode-lab", "--lib", "--no-default-features"])
         .args(["--", "-D", "warnings"]);
     r.exec("wasm clippy", page)?;
-    Ok(((), "binding layer (both builds) + wasm tests, -D warnings".into()))
+    // The worked example's build: the first-frame one with feature `example`.
+    let example = tools
+        .wasm_cargo
+        .cmd(&r.root)
+        .args(["clippy", "--target", WASM_TARGET, "-p", "netcode-lab", "--lib", "--no-default-features"])
+        .args(["--features", "example", "--", "-D", "warnings"]);
+    r.exec("wasm clippy", example)?;
+    Ok(((), "binding layer (all three builds) + wasm tests, -D warnings".into()))
 }
 
 fn chrome_args() -> Vec<&'static str> {

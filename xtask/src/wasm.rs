@@ -1,6 +1,7 @@
-//! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — twice,
-//! from the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`,
-//! `<page-out-name>`) and the full build (default features, `<out-name>`).
+//! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — three
+//! times, from the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`,
+//! `<page-out-name>`), the worked example's (the same + feature `example`, `<example-out-name>`) and the full
+//! build (default features, `<out-name>`).
 
 use crate::run::{say, Cmd};
 use crate::toolchain::{Tools, WASM_TARGET};
@@ -12,6 +13,8 @@ pub struct BuildReport {
     pub page: Sizes,
     /// The full build (`netcode_lab`).
     pub full: Sizes,
+    /// Seed 002's worked example alone (`netcode_lab_example`).
+    pub example: Sizes,
 }
 
 /// Sizes in bytes at each step, for the closing numbers.
@@ -26,11 +29,13 @@ fn size(path: &Path) -> u64 {
     path.metadata().map(|m| m.len()).unwrap_or(0)
 }
 
-/// Builds both wasm modules into `<out-dir>` (www/pkg) and optimises them.
+/// Builds the three wasm modules into `<out-dir>` (www/pkg) and optimises them.
 pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
-    let page = build_one(root, tools, &tools.cfg.build.page_out_name, &["--no-default-features"])?;
-    let full = build_one(root, tools, &tools.cfg.build.out_name, &[])?;
-    Ok(BuildReport { page, full })
+    let build = &tools.cfg.build;
+    let page = build_one(root, tools, &build.page_out_name, &["--no-default-features"])?;
+    let example = build_one(root, tools, &build.example_out_name, &["--no-default-features", "--features", "example"])?;
+    let full = build_one(root, tools, &build.out_name, &[])?;
+    Ok(BuildReport { page, full, example })
 }
 
 /// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
