@@ -57,19 +57,25 @@ export async function figuresDrawn(page) {
   await page.evaluate(() => window.netcodeLab?.app?.drawDeferred?.());
 }
 
+/**
+ * A page function (it runs in the page; pass it as `paintedPixels.toString()` where a test builds its own): the
+ * pixels of `canvas` that are not transparent, and a checksum that changes when the drawing changes.
+ */
+export function paintedPixels(canvas) {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  let painted = 0;
+  let checksum = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] !== 0) painted += 1;
+    checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
+  }
+  return { painted, total: data.length / 4, checksum };
+}
+
 /** Pixels of a canvas that are not transparent, and a checksum that changes when the drawing changes. */
 export async function canvasStats(page, selector) {
   await figuresDrawn(page);
-  return page.$eval(selector, (canvas) => {
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    let painted = 0;
-    let checksum = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] !== 0) painted += 1;
-      checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
-    }
-    return { painted, total: data.length / 4, checksum };
-  });
+  return page.$eval(selector, paintedPixels);
 }
 
 export async function screenshot(page, name) {

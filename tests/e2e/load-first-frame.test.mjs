@@ -6,7 +6,7 @@
 //   - an English load keeps the HTML's own texts (i18n.js `applyI18n` rewrites only what is not in the language).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, figuresDrawn } from './harness.mjs';
+import { launch, openPage, waitReady, figuresDrawn, paintedPixels } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,45 +16,41 @@ const FIRST = ['view-server', 'view-local', 'view-remote', 'lanes'];
 // A link with its own run and moment: a first frame drawn from the defaults, or at t = 0, differs from it.
 const LINK = '#renderDelay=250&loss=10&motion=circle&seed=7&t=3.5';
 
-/** Each canvas's painted pixels and a checksum of them (a page function: runs in the page). */
-function canvasesNow(ids) {
+/** Each canvas's painted pixels and a checksum of them (a page function: runs in the page, `paint` = harness's). */
+function canvasesNow(ids, paint) {
   return Object.fromEntries(ids.map((id) => {
     const canvas = document.getElementById(id);
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-    let painted = 0;
-    let checksum = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] !== 0) painted += 1;
-      checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
-    }
+    const { painted, checksum } = paint(canvas);
     return [id, { painted, checksum, size: `${canvas.width}×${canvas.height}` }];
   }));
 }
+const MEASURE = { measure: canvasesNow.toString(), paint: paintedPixels.toString() };
 
 /** Opens the playground at `viewport` with `LINK`; returns the canvases at `data-ready` and once all is drawn. */
 async function firstAndSettled(viewport) {
   const { page, problems } = await openPage(browser, {
     path: LINK,
     viewport,
-    before: (p) => p.addInitScript(({ ids, measure }) => {
+    before: (p) => p.addInitScript(({ ids, measure, paint }) => {
       const canvasesNow = new Function(`return (${measure})`)();
+      const paintedPixels = new Function(`return (${paint})`)();
       // In the task that says data-ready (a mutation observer's callback runs before any other task).
       new MutationObserver((_, observer) => {
         if (document.documentElement.dataset.ready !== 'true') return;
         observer.disconnect();
-        window.__atReady = { canvases: canvasesNow(ids), playhead: window.netcodeLab?.app?.state.playhead };
+        window.__atReady = { canvases: canvasesNow(ids, paintedPixels), playhead: window.netcodeLab?.app?.state.playhead };
       }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
-    }, { ids: FIRST, measure: canvasesNow.toString() }),
+    }, { ids: FIRST, ...MEASURE }),
   });
   await waitReady(page);
   await figuresDrawn(page);
   const atReady = await page.evaluate(() => window.__atReady);
-  const settled = await page.evaluate(({ ids, measure }) => ({
-    canvases: new Function(`return (${measure})`)()(ids),
+  const settled = await page.evaluate(({ ids, measure, paint }) => ({
+    canvases: new Function(`return (${measure})`)()(ids, new Function(`return (${paint})`)()),
     playhead: window.netcodeLab.app.state.playhead,
     playing: window.netcodeLab.app.state.playing,
     phases: window.netcodeLab.bootPhases,
-  }), { ids: FIRST, measure: canvasesNow.toString() });
+  }), { ids: FIRST, ...MEASURE });
   assert.deepEqual(problems(), []);
   await page.close();
   return { atReady, settled };

@@ -13,7 +13,7 @@
 //! ```
 //! Nothing here is a test: timings on a shared 2-core machine are noisy, so they are reported, never asserted.
 
-use crate::config::BuildConfig;
+use crate::config::ReleaseSettings;
 use crate::dist;
 use crate::run::{say, Cmd};
 use crate::serve::{serve_in_background, Encoding};
@@ -237,7 +237,7 @@ fn peer_figures(root: &Path, tools: &Tools, side: &Side) -> Result<serde_json::V
     let out = root.join(format!("target/bench/wasm-buffer-{}", side.name));
     let crate_dir = side.tree.join("benches/wasm-buffer");
     // The page's release settings of that side (its wasm-pack.toml), for this crate too.
-    let cfg = BuildConfig::load(&side.tree)?;
+    let cfg = ReleaseSettings::load(&side.tree)?;
     // A target directory per side: the two sides' wasm-bindgen builds, one shared directory, left two rlibs that
     // rustc refused as "colliding StableCrateId values" (the before side failed to build).
     let target_dir = root.join(format!("target/bench/wasm-buffer-target-{}", side.name));

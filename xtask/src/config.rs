@@ -64,6 +64,24 @@ impl BuildConfig {
     }
 }
 
+/// What a benchmark needs to build another tree's wasm the way that tree did: its release profile and wasm-opt
+/// flags. Read alone, so that an older wasm-pack.toml (one without the settings this tree added since, such as
+/// `example-out-name`) still serves as the "before" side of `cargo xtask bench-page --baseline`.
+#[derive(Debug, Deserialize)]
+pub struct ReleaseSettings {
+    #[serde(rename = "wasm-opt")]
+    pub wasm_opt: WasmOpt,
+    pub profile: toml::Table,
+}
+
+impl ReleaseSettings {
+    pub fn load(root: &Path) -> Result<ReleaseSettings, String> {
+        let path = root.join("wasm-pack.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
 fn read_toml(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     text.parse::<toml::Table>().map(Value::Table).map_err(|e| format!("{}: {e}", path.display()))
@@ -154,4 +172,46 @@ pub fn locked_version(root: &Path, package: &str) -> Result<Option<String>, Stri
         .find(|p| p.get("name").and_then(Value::as_str) == Some(package))
         .and_then(|p| p.get("version").and_then(Value::as_str))
         .map(str::to_string))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shape of wasm-pack.toml at 6b51250 (issue 14's baseline): no `example-out-name`, no example budget.
+    const OLDER: &str = r#"
+[build]
+target = "web"
+out-dir = "www/pkg"
+out-name = "netcode_lab"
+page-out-name = "netcode_lab_page"
+[tools]
+wasm-bindgen-cli = "0.2.130"
+binaryen = "132.0.0"
+playwright-core = "1.65.1"
+lighthouse = "12.8.2"
+esbuild = "0.28.2"
+[budget]
+wasm-bytes = 1
+full-wasm-bytes = 2
+[wasm-opt]
+flags = ["-O3"]
+[profile.release]
+opt-level = 3
+"#;
+
+    #[test]
+    fn an_older_tree_still_gives_its_release_settings() {
+        assert!(toml::from_str::<BuildConfig>(OLDER).is_err(), "this tree's full reader wants the newer settings");
+        let older: ReleaseSettings = toml::from_str(OLDER).expect("the release settings of the older file");
+        assert_eq!(older.wasm_opt.flags, ["-O3"]);
+        assert_eq!(older.profile["release"]["opt-level"].as_integer(), Some(3));
+    }
+
+    #[test]
+    fn this_tree_reads_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        BuildConfig::load(&root).expect("wasm-pack.toml");
+        ReleaseSettings::load(&root).expect("wasm-pack.toml");
+    }
 }
