@@ -143,9 +143,11 @@ mod tests {
         headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 
-    /// A folder with a page, a script, a wasm file and a precompressed copy of the script.
-    fn site() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-serve-test-{}", std::process::id()));
+    /// A folder with a page, a script, a wasm file and a precompressed copy of the script; one per test (`name`):
+    /// tests run in parallel, and one shared folder rewritten by one test while another's server read it made that
+    /// server drop the connection without a response (seen once, on a fresh machine).
+    fn site(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-serve-test-{}-{name}", std::process::id()));
         std::fs::create_dir_all(dir.join("pkg")).unwrap();
         std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>".repeat(20)).unwrap();
         std::fs::write(dir.join("main.js"), "export const answer = 42;\n".repeat(40)).unwrap();
@@ -157,7 +159,7 @@ mod tests {
 
     #[test]
     fn types_encodings_caching_and_the_folder_boundary() {
-        let dir = site();
+        let dir = site("types");
         let base = serve_in_background(&dir, Encoding::Compressed).unwrap();
 
         let (status, h, _) = get(&base, "/pkg/core_bg.wasm", None);
@@ -191,7 +193,7 @@ mod tests {
 
     #[test]
     fn identity_never_compresses() {
-        let dir = site();
+        let dir = site("identity");
         let base = serve_in_background(&dir, Encoding::Identity).unwrap();
         let (_, h, body) = get(&base, "/main.js", Some("br, gzip"));
         assert_eq!(header(&h, "content-encoding"), None);
