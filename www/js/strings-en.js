@@ -102,6 +102,7 @@ export default {
   'status.uncertainty': 'offset ± {ms}',
   'status.delayError': 'render-delay error {ms}',
   'status.adaptiveRtt': 'seed 004 smoothed RTT {ms}',
+  'status.jumpPending': 'last clock jump: computing…',
   'status.lastJump': 'last clock jump at {at} s: offset {from} → {to} (render {step}), {cause}, {estimator}',
   'status.cause.snapshot': 'after the snapshot stamped {server} s that arrived at {arrival} s',
   'status.cause.rtt': 'after an RTT sample of {rtt}',

@@ -170,6 +170,7 @@ export default {
   'status.uncertainty': '偏移 ± {ms}',
   'status.delayError': '渲染延迟误差 {ms}',
   'status.adaptiveRtt': '文章 004 平滑 RTT {ms}',
+  'status.jumpPending': '最近一次时钟跳变：计算中…',
   'status.lastJump': '最近一次时钟跳变在 {at} s：偏移 {from} → {to}（渲染 {step}），{cause}，{estimator}',
   'status.cause.snapshot': '由服务器时间 {server} s、在 {arrival} s 到达的快照触发',
   'status.cause.rtt': '由一次 {rtt} 的 RTT 样本触发',

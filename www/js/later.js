@@ -1,0 +1,11 @@
+// What the playground fetches right after its first frame, as one chunk (marks.js `loadLater()`, a dynamic
+// `import()`: in dist a file of its own beside main.js, and the first-frame modules it shares with main.js one
+// chunk beside them): the step-through's and the packet inspector's marks on the lanes and the views, the
+// inspector itself (its pointer and key handling on the lanes, its sentence under them), and the league table.
+import { drawLaneHighlight } from './lanes-highlight.js';
+import { highlightServer, highlightRemote } from './views-highlight.js';
+import { drawInspected } from './lanes-inspect.js';
+import { mount as mountInspector } from './inspector.js';
+
+export { mount as mountLeague } from './league.js';
+export const MARKS = { lane: drawLaneHighlight, server: highlightServer, remote: highlightRemote, inspected: drawInspected, mountInspector };
