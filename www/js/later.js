@@ -7,5 +7,10 @@ import { highlightServer, highlightRemote } from './views-highlight.js';
 import { drawInspected } from './lanes-inspect.js';
 import { mount as mountInspector } from './inspector.js';
 
+import { loadPart } from './i18n.js';
+
 export { mount as mountLeague } from './league.js';
+
+// The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).
+await loadPart('later');
 export const MARKS = { lane: drawLaneHighlight, server: highlightServer, remote: highlightRemote, inspected: drawInspected, mountInspector };

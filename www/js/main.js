@@ -325,13 +325,14 @@ class App {
    * The metrics table (below the fold, a whole table of DOM): at once after a lone change, but during a drag only
    * once the changes pause (DRAG_GAP), like the lessons' checks.
    */
-  drawMetricsSoon() {
+  drawMetricsSoon({ now = false } = {}) {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
       // A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its way: it waits,
       // so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread in the drag.
-      if (this.sliderHeld || this.metricsOnTheWay(this.model)) {
+      // `now` (`drawDeferred`: a PNG, a print, the tests) fills it at once.
+      if (!now && (this.sliderHeld || this.metricsOnTheWay(this.model))) {
         this.metricsTimer = setTimeout(draw, this.dragGap);
         return;
       }
@@ -509,7 +510,7 @@ class App {
    */
   drawDeferred() {
     const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
-    if (this.metricsTable?.deferred) this.drawMetricsSoon();
+    if (this.metricsTable?.deferred) this.drawMetricsSoon({ now: true });
     if (!waiting.length) return 0;
     const ctx = this.scene(true);
     for (const painter of waiting) {
