@@ -15,7 +15,6 @@ import { measureWidths } from './canvas.js';
 import * as views from './views.js';
 import * as lanes from './lanes.js';
 import { buildEvents } from './events.js';
-import { buildTraceIO } from './trace-io.js';
 import { startLanguage, installTeaching } from './teach.js';
 import { loadLanguages, t } from './i18n.js';
 import { loadLater } from './marks.js';
@@ -112,12 +111,6 @@ export async function boot(app) {
   });
   app.transport.setPlaying(false);
   app.autoplay = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  buildTraceIO(document.getElementById('trace-io'), {
-    core: () => app.core,
-    model: () => app.model,
-    imported: (summary) => app.onImported(summary),
-    framesDrawn: () => app.framesDrawn,
-  });
   foldRailOnPhone(); // before its first layout (classroom.js)
   bootPhase('rail');
   // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
@@ -222,6 +215,16 @@ export async function boot(app) {
     await bootTask();
     app.inspector = mod.MARKS.mountInspector(app);
     bootPhase('inspector');
+    // Trace import and export, at the rail's foot (its clicks are held until the full core is in, below).
+    await bootTask();
+    mod.buildTraceIO(document.getElementById('trace-io'), {
+      core: () => app.core,
+      model: () => app.model,
+      imported: (summary) => app.onImported(summary),
+      framesDrawn: () => app.framesDrawn,
+    });
+    foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
+    bootPhase('trace-io');
   });
   const stepper = app.teach.loadStepper();
   const lessons = app.teach.loadLessons();

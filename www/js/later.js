@@ -1,7 +1,8 @@
 // What the playground fetches right after its first frame, as one chunk (marks.js `loadLater()`, a dynamic
 // `import()`: in dist a file of its own beside main.js, and the first-frame modules it shares with main.js one
 // chunk beside them): the step-through's and the packet inspector's marks on the lanes and the views, the
-// inspector itself (its pointer and key handling on the lanes, its sentence under them), and the league table.
+// inspector itself (its pointer and key handling on the lanes, its sentence under them), the league table, and
+// trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone).
 import { drawLaneHighlight } from './lanes-highlight.js';
 import { highlightServer, highlightRemote } from './views-highlight.js';
 import { drawInspected } from './lanes-inspect.js';
@@ -10,6 +11,7 @@ import { mount as mountInspector } from './inspector.js';
 import { loadPart } from './i18n.js';
 
 export { mount as mountLeague } from './league.js';
+export { buildTraceIO } from './trace-io.js';
 
 // The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).
 await loadPart('later');
