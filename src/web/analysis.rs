@@ -1,24 +1,28 @@
 //! The full build's results (cargo feature `full`): what the page shows only after its first frame — the run's
-//! metrics (the metrics table, the plots, the comparison, the lessons' checks), the render-delay sweep, the
-//! extrapolation and decay curves of the plots, a trace prepared by the import worker, a trace file's size check.
+//! metrics (the metrics table, the plots, the comparison, the lessons' checks), the clock's jump log alone (the
+//! status card's last jump), the render-delay sweep, the extrapolation and decay curves of the plots, a trace
+//! prepared by the import worker, a trace file's size check, and the network presets (seed 004 §5.3) applied to
+//! parameters.
 //!
 //! Issue 14: the first frame draws the views, the lanes, the status and the counters from the timelines alone; the
 //! page asks for these only once the full build is in (main.js mounts the plots and the comparison after it, the
-//! metrics table and the status card's last clock jump wait for it, saying so). Out of the first-frame build they
-//! take ~56 KB with them (the metrics' computation, the curves' trigonometry, their writers). See
+//! metrics table and the status card's last clock jump wait for it, saying so; a preset picked before it is in is
+//! applied once it is). Out of the first-frame build they take ~62 KB with them (the metrics' computation, the
+//! curves' trigonometry, their writers; `clockJumps` and `applyPreset` ~5 KB of it, issue 14's stop 25). See
 //! ARCHITECTURE.md, "Two wasm builds".
 
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::decay::decay_curve;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::imported;
+use crate::sim::presets::NetworkPreset;
 use crate::sim::sweep::sweep;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{js_error, to_js};
-use super::playground::{trace_error, Imported, Playground};
+use super::playground::{params_from_js, trace_error, Imported, Playground};
 
 #[wasm_bindgen]
 impl Playground {
@@ -30,6 +34,27 @@ impl Playground {
         }
         let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
         to_js(metrics)
+    }
+
+    /// The clock's last jumps in the current run, `[{at, oldOffset, newOffset, renderBefore, renderAfter, cause,
+    /// estimator}]` (the `clock.jumpLog` of `metrics()`, without the rest of it); `[]` for an imported trace.
+    #[wasm_bindgen(js_name = clockJumps)]
+    pub fn clock_jumps(&self) -> Result<JsValue, JsError> {
+        if self.imported.is_some() {
+            return Ok(js_sys::Array::new().into());
+        }
+        to_js(&self.sim.clock_metrics().jump_log)
+    }
+
+    /// `params` with one of seed 004 §5.3's network presets applied (`lan`, `sameRegion`, `crossRegion`,
+    /// `mobile`): send rate, render delay and both links.
+    #[wasm_bindgen(js_name = applyPreset)]
+    pub fn apply_preset(params: JsValue, preset: &str) -> Result<JsValue, JsError> {
+        let mut params = params_from_js(params)?;
+        let preset = NetworkPreset::from_name(preset)
+            .ok_or_else(|| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
+        preset.apply(&mut params);
+        to_js(&params)
     }
 
     /// Shows what [`Playground::prepare_import`] returned (in a worker) in place of the simulation until the next

@@ -10,7 +10,6 @@ use crate::extrapolate::UnderrunPolicy;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
 use crate::sim::params::SimParams;
-use crate::sim::presets::NetworkPreset;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::{run, SimMetrics, Simulation};
 use crate::trace::Trace;
@@ -115,17 +114,6 @@ impl Playground {
         self.imported.is_some()
     }
 
-    /// The clock's last jumps in the current run, `[{at, oldOffset, newOffset, renderBefore, renderAfter, cause,
-    /// estimator}]` (the `clock.jumpLog` of `metrics()`, without the rest of it: the status card's last jump at the
-    /// first frame); `[]` for an imported trace.
-    #[wasm_bindgen(js_name = clockJumps)]
-    pub fn clock_jumps(&self) -> Result<JsValue, JsError> {
-        if self.imported.is_some() {
-            return Ok(js_sys::Array::new().into());
-        }
-        to_js(&self.sim.clock_metrics().jump_log)
-    }
-
     /// The most a trace may hold: `{bytes, snapshots, rtt, batches, points, sampleAt, noteChars}`.
     #[wasm_bindgen(js_name = traceLimits)]
     pub fn trace_limits() -> Result<JsValue, JsError> {
@@ -139,17 +127,6 @@ impl Playground {
             sample_at: MAX_SAMPLES,
             snapshots: MAX_SNAPSHOTS,
         })
-    }
-
-    /// `params` with one of seed 004 §5.3's network presets applied (`lan`, `sameRegion`, `crossRegion`,
-    /// `mobile`): send rate, render delay and both links.
-    #[wasm_bindgen(js_name = applyPreset)]
-    pub fn apply_preset(params: JsValue, preset: &str) -> Result<JsValue, JsError> {
-        let mut params = params_from_js(params)?;
-        let preset = NetworkPreset::from_name(preset)
-            .ok_or_else(|| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
-        preset.apply(&mut params);
-        to_js(&params)
     }
 
     /// The key events of the built-in demo script up to `duration` seconds (the page's starting point for

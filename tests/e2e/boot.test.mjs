@@ -83,11 +83,11 @@ test('the boot is a chain of short tasks: each phase ends in a task of its own',
     await cdp.send('Tracing.end');
     await done;
     // The order boot.js builds in: the core, its first run, the rail's groups in two, the rest of the rail, the engines
-    // panel, the league table and the inspector, the views' mount, the lanes' (mounts),
+    // panel, the views' mount, the lanes' (mounts),
     // the teaching tools, present mode and the figures' tools, the canvases' widths, the link's run, its readouts,
     // the three views one by one, the lanes (the first frame), what follows it;
     // then each figure below the fold: its mount, then the layout that reads its canvases' widths.
-    const expected = ['core', 'model', 'controls', 'controls-2', 'rail', 'engines', 'panels', 'mount-views', 'mounts', 'teach', 'classroom', 'widths', 'hash',
+    const expected = ['core', 'model', 'controls', 'controls-2', 'rail', 'engines', 'mount-views', 'mounts', 'teach', 'classroom', 'widths', 'hash',
       'readouts', 'view-server', 'view-local', 'view-remote', 'lanes', 'first-frame', 'after-first-frame',
       'mount-plots', 'widths-plots', 'mount-comparison', 'widths-comparison'];
     assert.deepEqual(phases.filter((p) => expected.includes(p)), expected, 'the boot phases, in order');

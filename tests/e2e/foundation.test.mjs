@@ -140,9 +140,9 @@ test('the first frame runs on the small core; the full core takes over after it 
       const pg = new build.Playground(params);
       const out = {};
       for (const kind of ['frames', 'snapshots', 'batches', 'corrections', 'rtt']) out[kind] = Array.from(pg.timeline(kind));
-      // The first-frame build has no metrics() (src/web/analysis.rs): the clock's jumps it does have.
-      const metrics = JSON.stringify(pg.metrics?.().clock.jumpLog ?? pg.clockJumps());
-      const jumps = JSON.stringify(pg.clockJumps());
+      // The first-frame build has no metrics() nor the clock's jump log alone (src/web/analysis.rs).
+      const metrics = pg.metrics ? JSON.stringify(pg.metrics().clock.jumpLog) : null;
+      const jumps = pg.clockJumps ? JSON.stringify(pg.clockJumps()) : null;
       pg.free();
       return { out, metrics, jumps };
     };
@@ -151,10 +151,10 @@ test('the first frame runs on the small core; the full core takes over after it 
     const same = Object.keys(a.out).every((k) => a.out[k].length === b.out[k].length
       && a.out[k].every((v, i) => Object.is(v, b.out[k][i])));
     return {
-      same, sameJumps: a.jumps === b.metrics && b.jumps === b.metrics, jumps: JSON.parse(b.jumps).length,
+      same, sameJumps: b.jumps === b.metrics, jumps: JSON.parse(b.jumps).length,
       frames: a.out.frames.length,
-      pageHasMetrics: ['metrics', 'sweep', 'decayCurves', 'showImported'].filter((m) => m in page.Playground.prototype)
-        .concat(['extrapolationCurves', 'checkTraceSize'].filter((m) => m in page.Playground)),
+      pageHasMetrics: ['metrics', 'clockJumps', 'sweep', 'decayCurves', 'showImported'].filter((m) => m in page.Playground.prototype)
+        .concat(['extrapolationCurves', 'checkTraceSize', 'applyPreset'].filter((m) => m in page.Playground)),
       shownByFull: core === full, pageHasTraces: 'importTrace' in page.Playground.prototype,
       fullHasTraces: 'importTrace' in full.Playground.prototype, pageHasLessons: 'Lessons' in page,
       pageHasExample: 'WorkedExample' in page, fullHasExample: 'WorkedExample' in full,
@@ -164,7 +164,8 @@ test('the first frame runs on the small core; the full core takes over after it 
   assert.ok(seen.frames > 1000, `${seen.frames} numbers in the frames timeline`);
   assert.ok(seen.same, 'every timeline is bit-identical on both builds');
   assert.ok(seen.jumps > 0, 'the run has clock jumps to compare');
-  assert.ok(seen.sameJumps, "the first-frame build's clock jumps are the full build's metrics().clock.jumpLog");
+  assert.ok(seen.sameJumps, "the full build's clockJumps() is its metrics().clock.jumpLog");
+  // Red: `clockJumps` or `applyPreset` (issue 14, stop 25) or any of the analysis back in the first-frame build.
   assert.deepEqual(seen.pageHasMetrics, [], 'what the page shows after its first frame is in the full build only');
   assert.ok(seen.shownByFull, 'after data-complete the page runs on the full core');
   assert.equal(seen.marks, 1, 'the page swapped cores once');
@@ -181,7 +182,8 @@ test('until the full core is in, the first frame shows what the small core has; 
   const held = new Promise((resolve) => { release = resolve; });
   const { page, problems } = await openPage(browser, {
     path: '#clock=reanchor&t=19', // the re-anchoring clock jumps (from ~17 s on, in the default run)
-    before: (p) => p.route(/\/netcode_lab_bg\.wasm$/, async (route) => { await held; await route.continue(); }),
+    // The page's and the simulation worker's fetch of it alike (the worker's core would answer the jump log too).
+    before: (p) => p.context().route(/\/netcode_lab_bg\.wasm$/, async (route) => { await held; await route.continue(); }),
   });
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
   await page.waitForTimeout(300);
@@ -194,6 +196,7 @@ test('until the full core is in, the first frame shows what the small core has; 
       // The status card's last clock jump (readouts.js), and the one the full metrics say (when they can).
       jumpAt: document.getElementById('clock-line').dataset.jumpAt ?? null,
       jumpText: document.getElementById('clock-line').textContent,
+      jumpsPending: document.getElementById('clock-line').dataset.jumpsPending ?? null,
       fromMetrics: model.fullReady ? String(model.metrics().clock.jumpLog.filter((j) => j.at <= t + 1e-9).at(-1)?.at ?? null) : null,
       painters: window.netcodeLab.app.painters.length,
       metricsRows: document.querySelectorAll('#metrics tr').length,
@@ -202,8 +205,11 @@ test('until the full core is in, the first frame shows what the small core has; 
   const early = await state();
   assert.equal(early.complete, null, 'the page is not complete without the full core');
   assert.equal(early.fullReady, false, 'the full core is held back');
-  assert.notEqual(early.jumpAt, null, 'the status card names the last clock jump at the first frame (small core: clockJumps)');
-  assert.match(early.jumpText, /last clock jump at/);
+  // The jump log is the full core's (src/web/analysis.rs): until it is in (here or in the worker), the status card
+  // says so. Red: `clockJumps` back in the first-frame build and read by the card, or no "computing…" state.
+  assert.equal(early.jumpAt, null, 'no last clock jump is named before the full core is in');
+  assert.equal(early.jumpsPending, 'true');
+  assert.match(early.jumpText, /last clock jump: computing…/);
   assert.equal(early.painters, 2, 'only the views and the lanes draw before the full core (no plot calls a missing export)');
   assert.equal(early.metricsRows, 0, 'the metrics table waits for the full core');
   release();
@@ -211,11 +217,48 @@ test('until the full core is in, the first frame shows what the small core has; 
   assert.equal(await page.evaluate(() => window.netcodeLab.model().pg instanceof window.netcodeLab.core.Playground), false,
     'the run on screen was not made again on the full core at data-complete (the metrics table waits to be seen)');
   await figuresDrawn(page); // the figures and the metrics table below the fold, drawn as for a PNG
+  // Red: nothing asks for the jump log once the full core is in (the line says "computing…" for ever).
+  await page.waitForFunction(() => document.getElementById('clock-line').dataset.jumpsPending === undefined);
   const late = await state();
   assert.equal(late.fullReady, true);
-  assert.equal(late.jumpAt, early.jumpAt, 'the same last jump on the full core');
-  assert.equal(late.fromMetrics, early.jumpAt, "it is the full metrics' last jump before the playhead");
+  assert.notEqual(late.jumpAt, null, 'the status card names the last clock jump once the full core is in');
+  assert.match(late.jumpText, /last clock jump at/);
+  assert.equal(late.fromMetrics, late.jumpAt, "it is the full metrics' last jump before the playhead");
   assert.equal(late.painters, 4, 'the plots and the comparison joined');
   assert.ok(late.metricsRows > 5, `the metrics table is filled (${late.metricsRows} rows)`);
+  assert.deepEqual(problems(), []);
+});
+
+test('a network preset picked before the full core is in is applied once it is', async () => {
+  // The presets are the full core's (`applyPreset`, src/web/analysis.rs: out of the first-frame build, issue 14).
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const { page, problems } = await openPage(browser, {
+    before: (p) => p.context().route(/\/netcode_lab_bg\.wasm$/, async (route) => { await held; await route.continue(); }),
+  });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  const early = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    window.__before = structuredClone(app.model.params);
+    const runId = app.model.runId;
+    const select = document.getElementById('control-preset');
+    select.value = 'mobile';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    return { held: app.presetHeld ?? null, pending: app.pending, rerun: app.model.runId !== runId,
+      same: JSON.stringify(app.model.params) === JSON.stringify(window.__before), hasPreset: 'applyPreset' in window.netcodeLab.core.Playground };
+  });
+  // Red: `change` calling the first-frame build's missing `applyPreset` (a TypeError, a console error), or the
+  // preset dropped.
+  assert.deepEqual(early, { held: 'mobile', pending: true, rerun: false, same: true, hasPreset: false }, 'the preset waits for the full core');
+  release();
+  await waitReady(page);
+  await page.waitForFunction(() => !window.netcodeLab.app.presetHeld);
+  const late = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    const expected = window.netcodeLab.core.Playground.applyPreset(window.__before, 'mobile');
+    return { same: JSON.stringify(app.model.params) === JSON.stringify(expected), sendRate: app.model.params.scenario.sendRate,
+      select: document.getElementById('control-preset').value };
+  });
+  assert.deepEqual(late, { same: true, sendRate: 15, select: 'mobile' }, "the run is the mobile preset's, as the full core applies it");
   assert.deepEqual(problems(), []);
 });

@@ -103,3 +103,32 @@ test("an English load keeps the HTML's own texts; a Chinese one rewrites them be
   const zh = await textsRewrittenAtBoot('zh');
   assert.ok(zh.rewritten.includes('tagline') && zh.rewritten.length >= 5, `the Chinese boot translates the HTML's texts (${zh.rewritten.length} of ${zh.tagged})`);
 });
+
+test('the packet inspector, the step-through\'s marks, the league table and the figures\' tools\' actions are fetched after the first frame, and work', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  // By what the fetched scripts hold, not by their names (dist bundles them: later.js is a chunk of its own there).
+  // Red: a static import of inspector.js, lanes-highlight.js, league.js or figure-actions.js back in the first
+  // frame's graph.
+  const scripts = await page.evaluate(async () => {
+    const drawn = performance.getEntriesByName('boot:first-frame')[0].startTime;
+    const entries = performance.getEntriesByType('resource').filter((r) => r.initiatorType !== 'fetch' && /\.m?js$/.test(new URL(r.name).pathname));
+    return Promise.all(entries.map(async (r) => ({
+      name: r.name.replace(/.*\//, ''), beforeFrame: r.startTime < drawn, text: await (await fetch(r.name)).text(),
+    })));
+  });
+  // A call's argument, not the strings table's key (`"inspect.oneWaySplit":`), in either quote style.
+  const holding = (re) => scripts.filter((s) => re.test(s.text)).map((s) => ({ name: s.name, beforeFrame: s.beforeFrame }));
+  for (const [what, re] of [['inspector.js', /["']inspect\.oneWaySplit["'],/], ['lanes-highlight.js', /["']hl\.overtaken["'],/], ['league.js', /["']league-status["']/], ['figure-actions.js', /["']figtools\.copyFailed["']\)/]]) {
+    const found = holding(re);
+    assert.equal(found.length, 1, `${what} is fetched once: ${JSON.stringify(found)}`);
+    assert.equal(found[0].beforeFrame, false, `${what} is fetched after the first frame`);
+  }
+  // …and once the page is complete they are in: the inspector answers a key on the lanes, the league table is there.
+  const after = await page.evaluate(() => ({ inspector: typeof window.netcodeLab.app.inspector?.current, league: Boolean(document.querySelector('#league .league-metrics')) }));
+  assert.deepEqual(after, { inspector: 'function', league: true });
+  await page.focus('#lanes');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.getElementById('inspector').dataset.tick !== '' && document.getElementById('inspector').dataset.tick !== undefined);
+  assert.deepEqual(problems(), []);
+});

@@ -248,6 +248,9 @@ test('the status card says the buffer depth in snapshots and the clock\'s jumps 
   const depth = await page.$eval('#buffer-depth', (e) => ({ text: e.textContent, n: Number(e.dataset.buffered) }));
   assert.ok(depth.n >= 2 && depth.n <= 6, `snapshots held: ${depth.n}`);
   assert.match(depth.text, new RegExp(`^${depth.n} snapshots held · newest \\d+ ms ahead = [\\d.]+ send intervals = [\\d.]+ × delay · generation 0$`));
+  // The jump log is the full core's (the simulation worker's answer on a run still on the first frame's core):
+  // "computing…" until it is in (readouts.js `clockLine`).
+  await page.waitForFunction(() => document.getElementById('clock-line').dataset.jumpsPending === undefined);
   assert.doesNotMatch(await page.textContent('#clock-line'), /last clock jump/, 'no jump before 6 s');
   await freeze(page, 7);
   const line = await page.textContent('#clock-line');

@@ -11,10 +11,12 @@ import EN_FIRST from '../../www/js/strings-en.js';
 import ZH_FIRST from '../../www/js/strings-zh.js';
 import EN_LESSONS from '../../www/js/strings-lessons-en.js';
 import ZH_LESSONS from '../../www/js/strings-lessons-zh.js';
+import EN_LATER from '../../www/js/strings-later-en.js';
+import ZH_LATER from '../../www/js/strings-later-zh.js';
 
-// Each language's table is the first frame's strings and the lessons' part (i18n.js `loadPart('lessons')`).
-const EN = { ...EN_FIRST, ...EN_LESSONS };
-const ZH = { ...ZH_FIRST, ...ZH_LESSONS };
+// Each language's table is the first frame's strings and the parts (i18n.js `loadPart('lessons')`, `'later'`).
+const EN = { ...EN_FIRST, ...EN_LESSONS, ...EN_LATER };
+const ZH = { ...ZH_FIRST, ...ZH_LESSONS, ...ZH_LATER };
 
 const WWW = new URL('../../www/', import.meta.url).pathname;
 
@@ -23,7 +25,7 @@ function sources() {
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) { if (entry.name !== 'pkg') walk(path); } else if (/\.(js|html)$/.test(entry.name) && !/strings-(lessons-)?(en|zh)\.js$/.test(entry.name)) out.push(path);
+      if (entry.isDirectory()) { if (entry.name !== 'pkg') walk(path); } else if (/\.(js|html)$/.test(entry.name) && !/strings-(lessons-|later-)?(en|zh)\.js$/.test(entry.name)) out.push(path);
     }
   };
   walk(WWW);
@@ -40,6 +42,18 @@ test('the lessons\' part holds the lesson.* and step.* strings, and only those, 
     assert.deepEqual(Object.keys(part).filter((k) => k in first), [], `${name}: keys in both tables`);
   }
   assert.ok(Object.keys(EN_LESSONS).length > 200, 'the lessons\' part holds the lessons');
+});
+
+test('the later part holds what only shows after the first frame, in both languages, and the first frame keeps its own', () => {
+  // Red: a plot, league, metrics, inspector or step-through-tag string back in the first frame's table, or a
+  // string the first frame shows (a figure's title, a smoothing mode's name, the inspector's hint) moved out.
+  const later = (k) => /^(league|metrics|hl)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint')
+    || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));
+  for (const [name, first, part] of [['en', EN_FIRST, EN_LATER], ['zh', ZH_FIRST, ZH_LATER]]) {
+    assert.deepEqual(Object.keys(first).filter(later), [], `${name}: later strings in the first frame's table`);
+    assert.deepEqual(Object.keys(part).filter((k) => !later(k)), [], `${name}: first-frame strings in the later part`);
+  }
+  assert.ok(Object.keys(EN_LATER).length > 150, 'the later part holds the plots\' words');
 });
 
 test('zh-CN and English have the same keys', () => {

@@ -3,9 +3,9 @@
 // each (`bootPhase`), so that no task of the load is long on a slow phone and the browser can paint and handle
 // input between them:
 //
-//   painted → core → model → controls, controls-2, rail → engines → panels → mount-views → mounts → teach →
+//   painted → core → model → controls, controls-2, rail → engines → mount-views → mounts → teach →
 //   classroom → widths → hash → readouts → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
-//   mount-plots … → complete (data-complete)
+//   inspector, league, mount-plots … (as each arrives) → complete (data-complete)
 //
 // main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
 import { byId, GROUPS } from './params.js';
@@ -14,14 +14,12 @@ import { buildTransport } from './transport.js';
 import { measureWidths } from './canvas.js';
 import * as views from './views.js';
 import * as lanes from './lanes.js';
-import * as inspector from './inspector.js';
 import { buildEvents } from './events.js';
-import { buildTraceIO } from './trace-io.js';
 import { startLanguage, installTeaching } from './teach.js';
-import { loadLanguages } from './i18n.js';
+import { loadLanguages, t } from './i18n.js';
+import { loadLater } from './marks.js';
 import { loadCore, wasmMemoryBytes } from './core.js';
 import * as engines from './engines.js';
-import * as league from './league.js';
 import { mountClassroom, foldRailOnPhone } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
 import { watchPainter } from './offscreen.js';
@@ -113,12 +111,6 @@ export async function boot(app) {
   });
   app.transport.setPlaying(false);
   app.autoplay = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  buildTraceIO(document.getElementById('trace-io'), {
-    core: () => app.core,
-    model: () => app.model,
-    imported: (summary) => app.onImported(summary),
-    framesDrawn: () => app.framesDrawn,
-  });
   foldRailOnPhone(); // before its first layout (classroom.js)
   bootPhase('rail');
   // The rail is built: laid out in the rendering after this task (playground.css keeps it out of layout until
@@ -126,11 +118,7 @@ export async function boot(app) {
   document.documentElement.dataset.built = 'rail';
   await afterNextRender();
   app.enginesPanel = engines.mount(app); // engines hook: picks before the first draw
-  bootPhase('engines'); // the panel, then the league table and the inspector: each ~40–70 ms at 4× CPU
-  await bootTask();
-  app.league = league.mount(app);
-  app.inspector = inspector.mount(app); // before the painters draw: the lanes and views ask it what to show
-  bootPhase('panels');
+  bootPhase('engines'); // ~40–70 ms at 4× CPU (the league table and the inspector join after the first frame)
   await bootTask();
   // The views and the lanes join `painters` as each has drawn its first frame (below).
   // Each mount in a task of its own (together ~90 ms at 4× CPU).
@@ -166,6 +154,8 @@ export async function boot(app) {
   bootPhase('hash');
   await bootTask();
   app.draw();
+  // The packet inspector joins after the first frame (marks.js); its hint under the lanes is there from the start.
+  document.getElementById('inspector').textContent = t('inspect.hint');
   bootPhase('readouts');
   for (const painter of firstPainters) {
     if (painter.names) {
@@ -200,7 +190,18 @@ export async function boot(app) {
   // worker, which loads a core of its own: when the main thread is idle, so its table does not land amid the
   // boot), then the full core (traces, engines, lessons' helpers: core.js), fetched beside the plots; the tools
   // that need it hold their clicks until it is in. The swap is a task of its own too.
-  whenIdle(() => app.league.refresh(app.model));
+  // The status card's last clock jump (the full core's jump log: src/web/analysis.rs) is asked of the worker then
+  // too: it says "computing…" until the answer (main.js `metricsForFrame`).
+  // The league table comes with them (later.js); its section fills as the worker answers.
+  const leagueLoading = loadLater().then(async (mod) => {
+    await bootTask();
+    app.league = mod.mountLeague(app);
+    bootPhase('league');
+  });
+  whenIdle(() => {
+    leagueLoading.then(() => app.league.refresh(app.model));
+    app.drawReadouts();
+  });
   const full = loadCore('full').then(async (core) => {
     await bootTask();
     if (core && core !== app.core) app.upgrade(core);
@@ -209,6 +210,22 @@ export async function boot(app) {
   // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is
   // instant, and the step-through (teach.js; its button is held with the full core's tools).
   const languages = loadLanguages();
+  // The packet inspector and the step-through's marks (marks.js): nothing is inspected or highlighted before now.
+  const inspecting = loadLater().then(async (mod) => {
+    await bootTask();
+    app.inspector = mod.MARKS.mountInspector(app);
+    bootPhase('inspector');
+    // Trace import and export, at the rail's foot (its clicks are held until the full core is in, below).
+    await bootTask();
+    mod.buildTraceIO(document.getElementById('trace-io'), {
+      core: () => app.core,
+      model: () => app.model,
+      imported: (summary) => app.onImported(summary),
+      framesDrawn: () => app.framesDrawn,
+    });
+    foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
+    bootPhase('trace-io');
+  });
   const stepper = app.teach.loadStepper();
   const lessons = app.teach.loadLessons();
   const tools = Promise.all([full, lessons]).then(([core]) => core);
@@ -240,6 +257,8 @@ export async function boot(app) {
   }
   await full;
   await languages;
+  await inspecting;
+  await leagueLoading;
   await stepper;
   await lessons;
   await bootTask();

@@ -12,9 +12,10 @@ const PHONE = '(max-width: 599px)';
 /**
  * On a phone the rail's groups start folded (a lesson opens its own). main.js calls this as soon as the rail is
  * built, before its first layout: laid out open, a phone's rail cost the boot a long layout it then threw away.
+ * `root`: a part of the rail built later (trace-io.js, after the first frame: boot.js).
  */
-export function foldRailOnPhone() {
-  if (window.matchMedia(PHONE).matches) for (const details of document.querySelectorAll('.rail details.group')) details.open = false;
+export function foldRailOnPhone(root = document) {
+  if (window.matchMedia(PHONE).matches) for (const details of root.querySelectorAll('.rail details.group')) details.open = false;
 }
 
 /** The zoom for present mode at this window width: ×2 on a 1920 px screen, never below 1. */

@@ -7,149 +7,8 @@
 // withExportRatio), with a caption line under it that states the settings — network, render delay, half-life,
 // loss, seed, the moment shown — so a teacher can put the exact picture in slides. The page is redrawn at its own
 // resolution in the same task: nothing flickers.
-import { withExportRatio, FONT } from './canvas.js';
-import { t, tagged, getLang } from './i18n.js';
-import { byId, displayValue } from './params.js';
-import { getPath } from './model.js';
-import { embedSnippet, FIGURES } from './figures.js';
-
-/** The caption drawn under a PNG: the settings that made the picture. */
-export function captionText(app) {
-  const params = app.model.params;
-  const v = (id) => displayValue(byId[id], params, getPath);
-  const preset = app.controls?.inputs?.preset?.input.value ?? 'custom';
-  return t('png.caption', {
-    network: preset === 'custom' ? t('png.custom') : t(`option.preset.${preset}`),
-    latency: v('latency'),
-    jitter: v('jitter'),
-    rate: v('sendRate'),
-    delay: v('renderDelay'),
-    halfLife: v('halfLife'),
-    loss: v('loss'),
-    seed: v('seed'),
-    t: app.state.playhead.toFixed(2),
-  });
-}
-
-/** A copy of a canvas's pixels as they are now. */
-function snapshot(canvas) {
-  const copy = document.createElement('canvas');
-  copy.width = canvas.width;
-  copy.height = canvas.height;
-  copy.getContext('2d').drawImage(canvas, 0, 0);
-  return copy;
-}
-
-/** Splits `text` at " · " into lines no wider than `width` px in the context's font. */
-function wrap(ctx, text, width) {
-  const parts = text.split(' · ');
-  const lines = [];
-  let lineText = '';
-  for (const part of parts) {
-    const next = lineText ? `${lineText} · ${part}` : part;
-    if (lineText && ctx.measureText(next).width > width) {
-      lines.push(lineText);
-      lineText = part;
-    } else lineText = next;
-  }
-  if (lineText) lines.push(lineText);
-  return lines;
-}
-
-const SCALE = 2;
-
-/**
- * Draws `layers()` (rows of canvases; the canvases of a row lie on top of each other, e.g. a plot's static layer
- * and its overlay) at 2× with the caption under them; returns the composed canvas and what it holds.
- */
-export function composePng(app, layers) {
-  const rows = withExportRatio(SCALE, () => {
-    app.lastDraw = { runId: -1 };
-    app.draw();
-    return layers().map((row) => row.map(snapshot));
-  });
-  app.lastDraw = { runId: -1 };
-  app.draw(); // back to the screen's resolution, in the same task
-  const caption = captionText(app);
-  const theme = app.theme;
-  const width = Math.max(...rows.map((row) => Math.max(...row.map((c) => c.width))));
-  const pad = 8 * SCALE;
-  const size = 13 * SCALE;
-  const out = document.createElement('canvas');
-  const measure = out.getContext('2d');
-  measure.font = `${size}px ${FONT}`;
-  const lines = wrap(measure, caption, width - 2 * pad);
-  const figureHeight = rows.reduce((sum, row) => sum + Math.max(...row.map((c) => c.height)), 0);
-  const captionTop = figureHeight;
-  out.width = width;
-  out.height = figureHeight + pad + lines.length * size * 1.4 + pad;
-  const ctx = out.getContext('2d');
-  ctx.fillStyle = theme.panel;
-  ctx.fillRect(0, 0, width, figureHeight);
-  let y = 0;
-  for (const row of rows) {
-    for (const c of row) ctx.drawImage(c, 0, y);
-    y += Math.max(...row.map((c) => c.height));
-  }
-  ctx.fillStyle = theme.paper;
-  ctx.fillRect(0, captionTop, width, out.height - captionTop);
-  ctx.fillStyle = theme.ink;
-  ctx.font = `${size}px ${FONT}`;
-  ctx.textBaseline = 'top';
-  lines.forEach((text, i) => ctx.fillText(text, pad, captionTop + pad + i * size * 1.4));
-  return { canvas: out, caption, lines, captionTop };
-}
-
-function download(app, name, layers) {
-  app.drawDeferred?.(); // a figure below the fold may not have been drawn yet (main.js `deferred`)
-  const { canvas, caption, captionTop } = composePng(app, layers);
-  const file = `netcode-lab-${name}-seed${app.model.params.seed}.png`;
-  // For the end-to-end tests (and curious readers): what the last picture holds.
-  window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop };
-  canvas.toBlob((blob) => {
-    const url = URL.createObjectURL(blob);
-    const a = Object.assign(document.createElement('a'), { href: url, download: file });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 30_000);
-  }, 'image/png');
-}
-
-/** The snippet box under `tools`, filled for `fig` and copied; one at a time on the page. */
-async function showEmbedCode(app, tools, fig) {
-  document.querySelector('.embed-code')?.remove();
-  app.writeHash();
-  const hash = new URLSearchParams(app.writtenHash.replace(/^#/, ''));
-  if (!app.state.playing) hash.set('t', app.state.playhead.toFixed(3));
-  const title = fig === 'lesson' ? t(`lesson.${app.extras?.lesson}.title`) : t(FIGURES[fig].title);
-  const snippet = embedSnippet(new URL('.', location.href).href, fig, hash.toString(), getLang(), title);
-  const box = document.createElement('div');
-  box.className = 'embed-code';
-  box.dataset.fig = fig;
-  const field = document.createElement('textarea');
-  for (const [k, v] of Object.entries({ readonly: '', rows: 3, 'aria-label': t('figtools.codeLabel'), spellcheck: 'false' })) field.setAttribute(k, v);
-  field.value = snippet;
-  const status = Object.assign(document.createElement('span'), { className: 'embed-status' });
-  status.setAttribute('role', 'status');
-  const close = tagged('button', 'figtools.close', { type: 'button' });
-  close.addEventListener('click', () => box.remove());
-  const row = document.createElement('div');
-  row.className = 'row';
-  row.append(status, close);
-  box.append(field, row);
-  tools.after(box);
-  try {
-    if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-    await navigator.clipboard.writeText(snippet);
-    status.textContent = t('figtools.copied');
-    box.dataset.copied = 'true';
-  } catch {
-    field.select();
-    status.textContent = t('figtools.copyFailed');
-    box.dataset.copied = 'false';
-  }
-}
+import { t, tagged } from './i18n.js';
+import { loadLater } from './marks.js';
 
 /** A row of the two buttons for figure `fig` (embed) named `name` (PNG file), after `host`'s last child. */
 function toolsRow(app, host, { fig, name, layers }) {
@@ -160,11 +19,12 @@ function toolsRow(app, host, { fig, name, layers }) {
   row.setAttribute('aria-label', t('aria.figtools'));
   row.dataset.i18nAriaLabel = 'aria.figtools';
   const embed = tagged('button', 'figtools.embed', { type: 'button', class: 'fig-embed' });
-  embed.addEventListener('click', () => showEmbedCode(app, row, typeof fig === 'function' ? fig() : fig));
+  // What the buttons do comes with later.js (figure-actions.js), fetched after the first frame.
+  embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(app, row, typeof fig === 'function' ? fig() : fig)));
   row.append(embed);
   if (layers) {
     const png = tagged('button', 'figtools.png', { type: 'button', class: 'fig-png' });
-    png.addEventListener('click', () => download(app, name, layers));
+    png.addEventListener('click', () => loadLater().then((later) => later.download(app, name, layers)));
     row.append(png);
   }
   host.append(row);

@@ -10,13 +10,17 @@
 // The lessons' and the step-through's strings (`lesson.*`, `step.*`: ~30 KB per language) are a part of their own,
 // `strings-lessons-<lang>.js`, which lessons.js, lesson-data.js and stepper.js await as they load
 // (`await loadPart('lessons')`), so the first frame does without them too: the part comes in every language
-// loaded (English always, as the fallback), and a language loaded later brings its part along.
+// loaded (English always, as the fallback), and a language loaded later brings its part along. So are the words
+// only shown after the first frame (`later`: the plots' and the comparison's, the league table's, the metrics
+// table's, the inspector's sentence, the step-through's tags; issue 14, stop 25): plots/figure.js, league.js and
+// later.js await `loadPart('later')`.
 import EN from './strings-en.js';
 
 const LOADERS = { zh: () => import('./strings-zh.js') };
 const TABLES = { en: { ...EN } };
 const PARTS = {
   lessons: { en: () => import('./strings-lessons-en.js'), zh: () => import('./strings-lessons-zh.js') },
+  later: { en: () => import('./strings-later-en.js'), zh: () => import('./strings-later-zh.js') },
 };
 /** The parts asked for, by name: each language's table gets them as it loads. */
 const wanted = new Set();

@@ -11,8 +11,7 @@
 import { COLORS, cssWidth, square, diamond, ratio } from './canvas.js';
 import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
-import { drawLaneHighlight } from './lanes-highlight.js';
-import { drawInspected } from './lanes-inspect.js';
+import { marks } from './marks.js';
 import { drawLaneMarks } from './engines.js';
 import { t } from './i18n.js';
 
@@ -102,9 +101,9 @@ function drawLanes(ctx, w, layoutL, scene, cache, highlight, inspect) {
   clockRange(g, range);
   const reserved = L.wide ? [] : drawLaneLabels(g);
   // The step-through's event, over everything else (only while a step is shown; its tags keep off the labels).
-  const hl = highlight ? drawLaneHighlight({ ...g, reserved }, model, frames, highlight) : null;
+  const hl = highlight && marks.lane ? marks.lane({ ...g, reserved }, model, frames, highlight) : null;
   // The packet inspector's chain (never while a step is shown: the step-through owns the highlight).
-  const inspected = !highlight && inspect ? drawInspected({ ...g, reserved }, model, frames, index, inspect) : null;
+  const inspected = !highlight && inspect && marks.inspected ? marks.inspected({ ...g, reserved }, model, frames, index, inspect) : null;
   return { ...packets, ...render, bracket: [bracket.left?.tick ?? null, bracket.right?.tick ?? null], window: [t0, t1], layout: L, wide: L.wide, highlight: hl, inspected, engines };
 }
 

@@ -7,7 +7,10 @@
 import { STRATEGY_NAMES, swatch } from './engines-style.js';
 import { strategyName, nameLang } from './engines.js';
 import { el } from './dom.js';
-import { t, onLangChange } from './i18n.js';
+import { t, onLangChange, loadPart } from './i18n.js';
+
+// Its words are a strings part fetched after the first frame (i18n.js).
+await loadPart('later');
 
 export const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
 

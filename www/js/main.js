@@ -11,7 +11,6 @@ import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
 import { loadCore } from './core.js';
 // --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
 import * as engines from './engines.js';
-import * as league from './league.js';
 import { SimWorker } from './worker-client.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
 import { watchPainter } from './offscreen.js';
@@ -171,8 +170,20 @@ class App {
     const base = this.held ?? this.model.params;
     if (spec.kind === 'preset') {
       if (value === 'custom') return;
+      // Seed 004 §5.3's presets are applied by the full core (src/web/analysis.rs): one picked before it is in
+      // waits for it (`presetHeld`, in `pending`) and is applied to the run of that moment — a later change wins.
+      if (!this.core.Playground.applyPreset) {
+        this.presetHeld = value;
+        loadCore('full').then((full) => {
+          if (!full || this.presetHeld !== value) return;
+          this.presetHeld = null;
+          this.applyCoalesced(full.Playground.applyPreset(this.held ?? this.model.params, value));
+        });
+        return;
+      }
       params = this.core.Playground.applyPreset(base, value);
     } else {
+      this.presetHeld = null;
       params = applyValue(spec, base, value, setPath);
       this.controls.setPreset('custom');
     }
@@ -237,7 +248,7 @@ class App {
 
   /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
   get pending() {
-    return Boolean(this.held) || Boolean(this.drawOwed);
+    return Boolean(this.held) || Boolean(this.drawOwed) || Boolean(this.presetHeld);
   }
 
   apply(params, { drawNow = true } = {}) {
@@ -266,7 +277,7 @@ class App {
     }
     // The league table asks the simulation worker — started by its first request, it loads a core of its own: not
     // before the first frame (it would compete with it for the network and the CPU); `start` asks then.
-    if (this.ready) this.league.refresh(this.model);
+    if (this.ready) this.league?.refresh(this.model); // mounted after the first frame (boot.js)
     this.figureTools.sync(); // issue 15 hook: the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
@@ -314,13 +325,14 @@ class App {
    * The metrics table (below the fold, a whole table of DOM): at once after a lone change, but during a drag only
    * once the changes pause (DRAG_GAP), like the lessons' checks.
    */
-  drawMetricsSoon() {
+  drawMetricsSoon({ now = false } = {}) {
     clearTimeout(this.metricsTimer);
     const draw = () => {
       this.metricsTimer = null;
       // A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its way: it waits,
       // so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread in the drag.
-      if (this.sliderHeld || this.metricsOnTheWay(this.model)) {
+      // `now` (`drawDeferred`: a PNG, a print, the tests) fills it at once.
+      if (!now && (this.sliderHeld || this.metricsOnTheWay(this.model))) {
         this.metricsTimer = setTimeout(draw, this.dragGap);
         return;
       }
@@ -344,9 +356,12 @@ class App {
     if (known) return known;
     // Asked for already (the drag's last run, its thumb just released): its answer is on the way.
     if (this.metricsAsked?.model === model && this.metricsAsked.runId === model.runId && !this.metricsAsked.failed) return null;
-    // Not before the run is on the full core (the first frame's has no metrics: readouts.js reads `clockJumps`).
-    if (!this.inDrag) return model.metricsReady ? model.metrics() : null;
-    this.requestMetrics(model);
+    // Outside a drag, on the full core, computed here; a run still on the first frame's core (no `metrics()`, not
+    // even the clock's jump log: src/web/analysis.rs) asks the worker instead of moving to the full core (a
+    // re-simulation) — not before the first frame, so the worker starts after it (the status card says
+    // "computing…" until the answer: readouts.js `clockLine`).
+    if (!this.inDrag && model.metricsReady) return model.metrics();
+    if (this.ready || this.inDrag) this.requestMetrics(model);
     return null;
   }
 
@@ -495,7 +510,7 @@ class App {
    */
   drawDeferred() {
     const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
-    if (this.metricsTable?.deferred) this.drawMetricsSoon();
+    if (this.metricsTable?.deferred) this.drawMetricsSoon({ now: true });
     if (!waiting.length) return 0;
     const ctx = this.scene(true);
     for (const painter of waiting) {
@@ -582,7 +597,7 @@ class App {
       painter.draw(ctx);
       painter.stale = painter.deferred = false;
     }
-    this.inspector.draw(ctx);
+    this.inspector?.draw(ctx); // mounted after the first frame (boot.js, marks.js)
     this.enginesPanel.draw(ctx);
     // The readouts and the transport are words and a range that change every frame (a layout, a paint and a raster
     // of their box each): during a drag, out of the viewport, they wait like a painter (`textPart`). The worker is

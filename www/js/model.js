@@ -130,7 +130,6 @@ export class Model {
       this.columns[kind].__stride = names.length;
     }
     this._metrics = null;
-    this._clockJumps = null;
     this._sweep = null;
     this._engines = new Map();
     this._engineMetrics = new Map();
@@ -153,15 +152,6 @@ export class Model {
   metrics() {
     this._metrics ??= this.full().metrics();
     return this._metrics;
-  }
-
-  /**
-   * The clock's last jumps in this run (`metrics().clock.jumpLog`, on either build: the status card reads them
-   * from the first frame on), cached per run.
-   */
-  clockJumps() {
-    this._clockJumps ??= this.pg.clockJumps();
-    return this._clockJumps;
   }
 
   /** Each smoothing mode's offset after one correction of size `initial` (the full build's; the decay plot). */

@@ -182,21 +182,23 @@ function clockLine(line, model, f, metrics) {
   if (Number.isFinite(f.offsetUncertainty)) parts.push(t('status.uncertainty', { ms: ms(f.offsetUncertainty, 1) }));
   if (Number.isFinite(f.renderDelayError)) parts.push(t('status.delayError', { ms: ms(f.renderDelayError, 1) }));
   if (Number.isFinite(f.adaptiveRtt)) parts.push(t('status.adaptiveRtt', { ms: ms(f.adaptiveRtt) }));
-  // Before the run's metrics can be had without moving the run to the full core (model.js `metricsReady`: the
-  // first frame's core has no `metrics()`), the jump log alone comes from `clockJumps` — this run's, exact.
-  const own = !model.imported && !metrics && !model.metricsReady;
-  const jumps = model.imported ? [] : metrics ? (metrics.clock.jumpLog ?? []) : own ? model.clockJumps() : (line._jumps ?? []);
+  // The jump log is the full core's (`metrics().clock.jumpLog`; the first frame's core has none: src/web/analysis.rs).
+  // Until the first one is known — the first frame's run, before the simulation worker's answer or the full core
+  // (main.js `metricsForFrame`) — the line says it is being computed; later, a run whose metrics are on their way
+  // keeps the jump log shown before (a drag's runs: no line flickering to "computing…" in every frame).
+  const jumps = model.imported ? [] : metrics ? (metrics.clock.jumpLog ?? []) : line._jumps;
   line._jumps = jumps;
   // Which run's jump log the line shows (the end-to-end tests read it): this run's, or the one drawn before.
-  if (metrics || model.imported || own) line._metricsRun = String(model.runId);
-  const last = jumps.filter((j) => j.at <= f.local + 1e-9).at(-1);
-  if (last) {
+  if (metrics || model.imported) line._metricsRun = String(model.runId);
+  const last = jumps?.filter((j) => j.at <= f.local + 1e-9).at(-1);
+  if (!jumps) parts.push(t('status.jumpPending'));
+  else if (last) {
     const cause = last.cause ? t(`status.cause.${last.cause.kind}`, last.cause.kind === 'rtt'
       ? { rtt: ms(last.cause.rtt) } : { server: last.cause.serverTime.toFixed(3), arrival: last.cause.arrival.toFixed(3) }) : t('status.cause.none');
     parts.push(t('status.lastJump', { at: last.at.toFixed(2), from: ms(last.oldOffset, 1), to: ms(last.newOffset, 1),
       step: ms(last.renderAfter - last.renderBefore, 1), cause, estimator: t(`status.estimator.${last.estimator}`) }));
   }
-  put(line, parts.join(' · '), { jumpAt: last ? String(last.at) : undefined, metricsRun: line._metricsRun });
+  put(line, parts.join(' · '), { jumpAt: last ? String(last.at) : undefined, metricsRun: line._metricsRun, jumpsPending: jumps ? undefined : 'true' });
 }
 
 const COUNTERS = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'outOfOrder', 'conflicts', 'late', 'underrunPct'];

@@ -7,6 +7,7 @@
 // with the sandbox alone, at its full width, and a link to a lesson waits for them before its first frame).
 import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
 import { el } from './dom.js';
+import { loadLater } from './marks.js';
 
 /** Sets the language from the URL's `lang=` or the browser's, before the page is built. */
 export function startLanguage() {
@@ -37,7 +38,8 @@ export function installTeaching(app) {
   /** The step-through, once `loadStepper()` has fetched it (its button is held until then: main.js). */
   let stepper = null;
   let stepperLoading = null;
-  const loadStepper = () => (stepperLoading ??= import('./stepper.js').then(({ Stepper }) => {
+  // The step-through's marks on the lanes and views come with it (marks.js).
+  const loadStepper = () => (stepperLoading ??= Promise.all([import('./stepper.js'), loadLater()]).then(([{ Stepper }]) => {
     stepper = new Stepper(document.getElementById('stepper'), {
       app,
       showSeed002: () => {

@@ -10,7 +10,7 @@ import { fadeBuckets, worldSurface } from './views-world.js';
 import { statusText } from './readouts.js';
 import { capInForce } from './params.js';
 import { t } from './i18n.js';
-import { highlightRemote } from './views-highlight.js';
+import { marks } from './marks.js';
 import { drawGhosts } from './engines.js';
 
 const TRAIL_SECONDS = 2;
@@ -98,7 +98,7 @@ export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   // The Engines panel's picks: hollow ghosts, each named (engines.js).
   const engines = drawGhosts(ctx, map, scene);
   const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
-  const hl = highlight ? highlightRemote(ctx, map, theme, highlight, w, h, model) : null;
+  const hl = highlight && marks.remote ? marks.remote(ctx, map, theme, highlight, w, h, model) : null;
   return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl, engines };
 }
 

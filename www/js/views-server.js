@@ -8,7 +8,7 @@ import { COLORS, circle, cross } from './canvas.js';
 import { reader, lowerBound, label, recentFrames, trail, column, fitText } from './view-kit.js';
 import { fadeBuckets, worldSurface } from './views-world.js';
 import { t } from './i18n.js';
-import { highlightServer } from './views-highlight.js';
+import { marks } from './marks.js';
 
 const TRAIL_SECONDS = 2;
 const SENT_SECONDS = 1;
@@ -93,7 +93,7 @@ export function drawServer(canvas, scene, cache = {}, highlight = null) {
   label(ctx, t('view.server.time', { t: serverNow.toFixed(2) }), 8, 16, { color: theme.ink, halo: theme.panel, size: 12, weight: '600' });
   const footer = fitText(ctx, [t('view.server.footer', { rate, sent, lost }), t('view.server.footerShort', { rate, sent, lost })], w - 16, 11);
   label(ctx, footer, 8, h - 8, { color: theme.muted, halo: theme.panel, size: 11 });
-  const hl = highlight ? highlightServer(ctx, map, theme, model, highlight, w, h) : null;
+  const hl = highlight && marks.server ? marks.server(ctx, map, theme, model, highlight, w, h) : null;
   return { rate, sent, lost, respawns: jumps.length, highlight: hl };
 }
 
