@@ -234,6 +234,15 @@ impl RenderClock {
         self
     }
 
+    /// Whether [`RenderClock::render_time`] reads its `view` argument: the timescale clock steers by the buffer's
+    /// depth, an adaptive delay by its jitter and latency, a monitored clock's render-delay error by its newest
+    /// snapshot. An unmonitored clock of another kind with a fixed delay (seed 000's reference replayed by the
+    /// engines' league, `engines::reference`) reads none of it: its caller may pass `BufferView::default()` rather
+    /// than build the view every frame (the same render times, bit for bit).
+    pub fn reads_view(&self) -> bool {
+        self.monitored || self.params.adaptive_delay.enabled || matches!(self.engine, Engine::Timescale(_))
+    }
+
     /// The delay controller (current delay, target, the seed 004 controller's smoothed RTT).
     pub fn delay(&self) -> &DelayController {
         &self.delay
