@@ -373,7 +373,7 @@ impl FrameModes {
 
 /// The run's own frames as its pipeline played them ([`Played`]: what a reference that follows the run reads).
 pub fn played_of(frames: &Timeline) -> impl Iterator<Item = Played> + '_ {
-    (0..frames.len()).filter_map(|i| frames.row(i)).map(played_row)
+    frames.each_row().map(played_row)
 }
 
 /// What the frame row `r` (`sim::record::frame` columns) says the run's pipeline played.
@@ -396,7 +396,7 @@ pub fn played_row(r: &[f64]) -> Played {
 pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
     let modes = FrameModes::default();
     let mut rows = Vec::with_capacity(frames.len() * STRIDE);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         let shown = modes.shown(r);
         rows.extend_from_slice(&[shown.render_time, r[frame::X], r[frame::Y], shown.mode.code()]);
     }
@@ -408,7 +408,7 @@ pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
 pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
     let modes = FrameModes::default();
     let mut scorer = Scorer::new(StrategyKind::Playground, frames.len());
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
     }
     scorer.finish(truth)
@@ -423,7 +423,7 @@ pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
 pub fn score_frames_with(frames: &Timeline, truth: &TruthTrack, metrics: &RemoteMetrics) -> StrategyMetrics {
     let modes = FrameModes::default();
     let mut scorer = Scorer::counting(StrategyKind::Playground);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
     }
     if scorer.mean_lag().to_bits() == metrics.mean_lag.to_bits() {
