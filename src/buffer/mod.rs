@@ -28,7 +28,7 @@ mod insert;
 mod params;
 mod reason;
 mod sample;
-mod window;
+pub(crate) mod window;
 
 pub use insert::{InsertOutcome, DROPPED_MEMORY};
 pub use params::{BeforeOldest, BufferParams, MAX_CAPACITY};
