@@ -191,7 +191,12 @@ impl RenderClock {
 
     /// The render time for the frame at local time `now`, `dt` seconds after the previous frame.
     pub fn render_time(&mut self, now: f64, dt: f64, view: &BufferView) -> ClockReading {
-        let delay = self.delay.update(now, dt, view, self.latency(view), self.rtt_last);
+        // A fixed delay never moves: the latency the adaptive delay would add is not worked out for it.
+        let delay = if self.params.adaptive_delay.enabled {
+            self.delay.update(now, dt, view, self.latency(view), self.rtt_last)
+        } else {
+            self.delay.current()
+        };
         let rtt = self.rtt.mean();
         let before = if self.monitored { self.engine_counters() } else { (0, 0) };
         let estimate = match &mut self.engine {
