@@ -9,6 +9,7 @@
 //!                     2. buffer.sample(render time)                 ─► Sample   (ClockUncertain if the clock says so;
 //!                                                                              an Underrun's reason names the delay)
 //!                     3. buffer.prune(render time)                     what the render time has passed, one anchor kept
+//!                                                                     (by the index the sample found: prune_sampled)
 //!                     4. presenter.show(sample)                     ─► Displayed (interpolated / extrapolated / held /
 //!                                                                                  snapped / hidden)
 //! ```
@@ -157,7 +158,9 @@ impl RemotePlayback {
     /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
     /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
     /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
-    /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
+    /// that only draws). An Underrun past the newest snapshot comes without its reason
+    /// (`SnapshotBuffer::sample_drawn`: nothing that draws reads it); any other sample is the full one, reason
+    /// without the delay (`frame` adds it).
     ///
     /// The frame is lent to `finish` in its parts, with the playback after the frame (to read its buffer and
     /// clock), not returned: in wasm the 280-byte sample moved into a returned struct (or into a closure's
@@ -176,10 +179,10 @@ impl RemotePlayback {
         let reading = self.clock.render_time(now, dt, &view);
         let sample = match &reading.uncertain {
             Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
-            None => self.buffer.sample_between(reading.render_time),
+            None => self.buffer.sample_drawn(reading.render_time),
         };
         if reading.uncertain.is_none() {
-            self.buffer.prune(reading.render_time);
+            self.buffer.prune_sampled(reading.render_time);
         }
         let displayed = match &sample {
             Ok(between) => self.presenter.show_interpolated(between.position),
@@ -196,7 +199,7 @@ impl RemotePlayback {
             Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
             None => self.buffer.sample(reading.render_time),
         };
-        let pruned = if reading.uncertain.is_none() { self.buffer.prune(reading.render_time) } else { 0 };
+        let pruned = if reading.uncertain.is_none() { self.buffer.prune_sampled(reading.render_time) } else { 0 };
         let displayed = self.presenter.show(&sample);
         finish(reading, sample, pruned, displayed)
     }
