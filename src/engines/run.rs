@@ -26,7 +26,13 @@
 //!   ([`score_all_own`] with the run's frames; the league while it logs). The same bits as its replay
 //!   (`tests/engines/reference.rs`).
 //! - The other references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
-//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
+//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`): its fixed-delay clock
+//!   is handed no buffer view (`RenderClock::reads_view`), its frame prunes by the index its sample found
+//!   (`SnapshotBuffer::prune_sampled`), and an Underrun is sampled without the words of its reason
+//!   (`SnapshotBuffer::sample_drawn`, as a following reference samples its buffer copy).
+//! - The run's frames are read in place, row after row (`Timeline::each_row`), not by index.
+//! - geckos' vault and Gambetta's position buffer are windows over a `Vec` (`buffer::window`), read by plain index
+//!   where a `VecDeque` wrapped every index.
 //! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
 //!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
