@@ -9,13 +9,14 @@
 //!                     2. buffer.sample(render time)                 ─► Sample   (ClockUncertain if the clock says so;
 //!                                                                              an Underrun's reason names the delay)
 //!                     3. buffer.prune(render time)                     what the render time has passed, one anchor kept
+//!                                                                     (by the index the sample found: prune_sampled)
 //!                     4. presenter.show(sample)                     ─► Displayed (interpolated / extrapolated / held /
 //!                                                                                  snapped / hidden)
 //! ```
 //! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
 //! and the page cannot disagree about it. Each part stays usable on its own.
 
-use crate::buffer::{Between, BufferParams, InsertOutcome, Reason, Sample, SampleStatus, SnapshotBuffer};
+use crate::buffer::{Between, BufferParams, BufferView, InsertOutcome, Reason, Sample, SampleStatus, SnapshotBuffer};
 use crate::buffer_metrics::BufferMetrics;
 use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
 use crate::display::{Displayed, Presenter};
@@ -157,7 +158,9 @@ impl RemotePlayback {
     /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
     /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
     /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
-    /// that only draws). Any other sample is the full one, reason without the delay (`frame` adds it).
+    /// that only draws). An Underrun past the newest snapshot comes without its reason
+    /// (`SnapshotBuffer::sample_drawn`: nothing that draws reads it); any other sample is the full one, reason
+    /// without the delay (`frame` adds it).
     ///
     /// The frame is lent to `finish` in its parts, with the playback after the frame (to read its buffer and
     /// clock), not returned: in wasm the 280-byte sample moved into a returned struct (or into a closure's
@@ -171,13 +174,15 @@ impl RemotePlayback {
         dt: f64,
         finish: impl FnOnce(&Self, &ClockReading, &Result<Between, Sample>, &Displayed) -> R,
     ) -> R {
-        let reading = self.clock.render_time(now, dt, &self.buffer.view());
+        // A clock that reads no view is not handed a fresh one (`RenderClock::reads_view`).
+        let view = if self.clock.reads_view() { self.buffer.view() } else { BufferView::default() };
+        let reading = self.clock.render_time(now, dt, &view);
         let sample = match &reading.uncertain {
             Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
-            None => self.buffer.sample_between(reading.render_time),
+            None => self.buffer.sample_drawn(reading.render_time),
         };
         if reading.uncertain.is_none() {
-            self.buffer.prune(reading.render_time);
+            self.buffer.prune_sampled(reading.render_time);
         }
         let displayed = match &sample {
             Ok(between) => self.presenter.show_interpolated(between.position),
@@ -194,7 +199,7 @@ impl RemotePlayback {
             Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
             None => self.buffer.sample(reading.render_time),
         };
-        let pruned = if reading.uncertain.is_none() { self.buffer.prune(reading.render_time) } else { 0 };
+        let pruned = if reading.uncertain.is_none() { self.buffer.prune_sampled(reading.render_time) } else { 0 };
         let displayed = self.presenter.show(&sample);
         finish(reading, sample, pruned, displayed)
     }
@@ -219,7 +224,7 @@ impl RemotePlayback {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::ClockKind;
+    use crate::clock::{AdaptiveMode, ClockKind};
     use crate::display::DisplayMode;
     use crate::geom::Vec2;
 
@@ -232,6 +237,54 @@ mod tests {
         p.underrun.max_extrapolation = f64::NAN;
         assert_eq!(RemotePlayback::new(p).unwrap_err().field, "underrun.maxExtrapolation");
         assert_eq!(PlaybackParams::default().with_send_interval(0.1).validate(), Ok(()));
+    }
+
+    /// An unmonitored playback (the engines' references) shows, bit for bit, what a monitored one shows, for every
+    /// clock with a fixed and an adaptive delay: the clocks that read no buffer view are handed a default one
+    /// (`RenderClock::reads_view`). A clock that reads the view but is said not to (drop the timescale clock or the
+    /// adaptive delay from `reads_view`) turns it red: the depth it steers by, or the jitter, is then missing.
+    #[test]
+    fn an_unmonitored_playback_shows_what_a_monitored_one_shows() {
+        for clock in ClockKind::ALL {
+            for adaptive in [None, Some(AdaptiveMode::Jitter), Some(AdaptiveMode::Seed004)] {
+                let mut p = PlaybackParams::default();
+                p.clock.clock = clock;
+                if let Some(mode) = adaptive {
+                    p.clock.adaptive_delay.enabled = true;
+                    p.clock.adaptive_delay.mode = mode;
+                }
+                let (mut watched, mut lean) =
+                    (RemotePlayback::new(p.clone()).unwrap(), RemotePlayback::unmonitored(p).unwrap());
+                assert!(watched.clock().reads_view());
+                let mut state = 0x2545_f491_4f6c_dd1du64;
+                let mut jitter = || {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (state >> 11) as f64 / (1u64 << 53) as f64 * 0.06
+                };
+                let mut tick = 0u64;
+                for frame in 1..=900 {
+                    let now = frame as f64 / 60.0;
+                    while (tick as f64) * 0.05 + 0.04 < now {
+                        let arrival = tick as f64 * 0.05 + 0.03 + jitter();
+                        if tick % 9 != 4 {
+                            let s = Snapshot::moving(tick, tick as f64 * 0.05, Vec2::new(tick as f64, 0.0), Vec2::ZERO);
+                            watched.on_snapshot(s, arrival);
+                            lean.on_snapshot(s, arrival);
+                        }
+                        if tick % 5 == 0 {
+                            let rtt = 0.08 + jitter();
+                            watched.on_rtt_sample(arrival, rtt);
+                            lean.on_rtt_sample(arrival, rtt);
+                        }
+                        tick += 1;
+                    }
+                    let (a, b) = (watched.frame(now, 1.0 / 60.0), lean.frame_shown(now, 1.0 / 60.0));
+                    let what = format!("{clock:?} {adaptive:?} frame {frame}");
+                    assert_eq!(a.reading.render_time.to_bits(), b.render_time.to_bits(), "{what}");
+                    assert_eq!((a.sample.status, a.displayed), (b.status, b.displayed), "{what}");
+                }
+            }
+        }
     }
 
     #[test]

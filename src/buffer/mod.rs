@@ -28,7 +28,7 @@ mod insert;
 mod params;
 mod reason;
 mod sample;
-mod window;
+pub(crate) mod window;
 
 pub use insert::{InsertOutcome, DROPPED_MEMORY};
 pub use params::{BeforeOldest, BufferParams, MAX_CAPACITY};
@@ -155,6 +155,27 @@ impl SnapshotBuffer {
             return 0;
         }
         let passed = self.count_at_or_before(render_time).saturating_sub(1);
+        for _ in 0..passed {
+            self.drop_oldest();
+        }
+        self.counts.pruned += passed as u64;
+        passed
+    }
+
+    /// [`SnapshotBuffer::prune`] at the render time just sampled (`sample`, `sample_between`, with no insert
+    /// since): the sample's lookup left the count of snapshots at or before it in the cursor, so the prune drops
+    /// by that index instead of looking the render time up again (what `RemotePlayback`'s frame does every frame).
+    #[inline]
+    pub fn prune_sampled(&mut self, render_time: f64) -> usize {
+        if !render_time.is_finite() || !self.is_primed() {
+            return 0;
+        }
+        #[cfg(debug_assertions)]
+        {
+            let sampled = self.cursor;
+            assert_eq!(sampled, self.count_at_or_before(render_time), "a prune at another time than sampled");
+        }
+        let passed = self.cursor.saturating_sub(1);
         for _ in 0..passed {
             self.drop_oldest();
         }

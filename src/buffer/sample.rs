@@ -159,6 +159,37 @@ impl SnapshotBuffer {
         Err(self.sample_explained(render_time))
     }
 
+    /// [`SnapshotBuffer::sample_between`] for a caller that only draws what it samples (`RemotePlayback`'s lean
+    /// frame): the same decision, the same counts, the same fields, but a render time past the newest snapshot —
+    /// an Underrun, the usual frame that is not a plain interpolation — comes back without its reason (the words
+    /// are built for nobody there). Its anchor and newest snapshot, which an underrun policy reads, are in place.
+    #[allow(clippy::result_large_err)]
+    #[inline]
+    pub fn sample_drawn(&mut self, render_time: f64) -> Result<Between, Sample> {
+        if let Some(between) = self.between(render_time) {
+            self.record(SampleStatus::Ready, render_time);
+            return Ok(between);
+        }
+        // `between` looked the render time up (finite and primed): the cursor holds the count at or before it.
+        if render_time.is_finite() && self.priming_time.is_some() && self.cursor == self.len() {
+            if let Some(left) = self.entries.last().map(|e| e.snapshot) {
+                if left.server_time != render_time {
+                    self.record(SampleStatus::Underrun, render_time);
+                    return Err(Sample {
+                        status: SampleStatus::Underrun,
+                        left: Some(left.tick),
+                        anchor: Some(left),
+                        newest: Some(left),
+                        generation: Some(left.generation),
+                        reason: None,
+                        ..Sample::not_ready(SampleStatus::Underrun, render_time, Reason::NoSnapshot)
+                    });
+                }
+            }
+        }
+        Err(self.sample_explained(render_time))
+    }
+
     /// A sample explained and counted through every check of `locate`, without the short way (what every sample
     /// that is not a plain interpolation takes; kept out of the hot path's frame; the tests' reference).
     #[cold]

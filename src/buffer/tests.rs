@@ -300,18 +300,19 @@ fn sample_between_is_sample_without_the_snapshots() {
     for before_oldest in BeforeOldest::ALL {
         let params = BufferParams { send_interval: 0.1, before_oldest, ..BufferParams::default() };
         let mut full = SnapshotBuffer::with_params(params).unwrap();
-        let (mut lean, mut public) = (full.clone(), full.clone());
+        let (mut lean, mut public, mut drawn) = (full.clone(), full.clone(), full.clone());
         let mut snapshots: Vec<Snapshot> = (1..=12).map(|k| at(k, 10.0 + 0.1 * k as f64, k as f64)).collect();
         snapshots[4].generation = 1; // ticks 5.. are a new life: 4 → 5 is a respawn
         snapshots.iter_mut().skip(5).for_each(|s| s.generation = 1);
         snapshots[7].teleport = true; // 7 → 8 teleports
         snapshots.remove(9); // 9 → 11 is 0.2 s: still interpolated (gap factor 2.5)
         snapshots.remove(9); // 9 → 12 is 0.3 s: a Gap
-        let (mut ready, mut short) = (0, 0);
+        let (mut ready, mut short, mut underruns) = (0, 0, 0);
         for (i, s) in snapshots.iter().enumerate() {
             full.insert(*s, s.server_time + 0.08);
             lean.insert(*s, s.server_time + 0.08);
             public.insert(*s, s.server_time + 0.08);
+            drawn.insert(*s, s.server_time + 0.08);
             let times = (0..16).map(|j| s.server_time - 0.35 + 0.033 * j as f64);
             for t in times.chain([s.server_time, 9.0, f64::NAN, 10.1 + 0.1 * i as f64]) {
                 let expected = full.sample_explained(t);
@@ -333,11 +334,23 @@ fn sample_between_is_sample_without_the_snapshots() {
                         assert_eq!(format!("{sample:?}"), format!("{expected:?}"), "at {t}");
                     }
                 }
+                // `sample_drawn`: the same, but an Underrun's reason is left out.
+                let mut unexplained = expected.clone();
+                if unexplained.status == SampleStatus::Underrun {
+                    unexplained.reason = None;
+                    underruns += 1;
+                }
+                let drawn_sample = drawn.sample_drawn(t).map_or_else(|s| format!("{s:?}"), |b| format!("{b:?}"));
+                let lean_sample =
+                    full.clone().sample_between(t).map_or_else(|_| format!("{unexplained:?}"), |b| format!("{b:?}"));
+                assert_eq!(drawn_sample, lean_sample, "sample_drawn at {t}");
+                assert_eq!(drawn.metrics(12.0), full.metrics(12.0), "sample_drawn's counters at {t}");
                 assert_eq!(lean.metrics(12.0), full.metrics(12.0), "counters at {t}");
                 assert_eq!(public.metrics(12.0), full.metrics(12.0), "counters at {t}");
             }
         }
         assert!(short > 50 && ready > 5, "both ways taken: {short} short, {ready} Ready the long way");
+        assert!(underruns > 20, "{underruns} underruns");
         let m = full.metrics(12.0);
         assert!(m.samples.priming > 0 && m.samples.underrun > 0 && m.samples.gap > 0 && m.samples.invalid_interval > 0);
     }

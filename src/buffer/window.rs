@@ -24,7 +24,7 @@ const COMPACT_AT: usize = 16;
 const SLACK: usize = 3;
 
 #[derive(Clone, Debug)]
-pub(super) struct Window<T, const KEEP: usize> {
+pub(crate) struct Window<T, const KEEP: usize> {
     items: Vec<T>,
     /// Where the live part begins: everything before it was popped, oldest first.
     start: usize,

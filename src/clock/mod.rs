@@ -191,7 +191,12 @@ impl RenderClock {
 
     /// The render time for the frame at local time `now`, `dt` seconds after the previous frame.
     pub fn render_time(&mut self, now: f64, dt: f64, view: &BufferView) -> ClockReading {
-        let delay = self.delay.update(now, dt, view, self.latency(view), self.rtt_last);
+        // A fixed delay never moves: the latency the adaptive delay would add is not worked out for it.
+        let delay = if self.params.adaptive_delay.enabled {
+            self.delay.update(now, dt, view, self.latency(view), self.rtt_last)
+        } else {
+            self.delay.current()
+        };
         let rtt = self.rtt.mean();
         let before = if self.monitored { self.engine_counters() } else { (0, 0) };
         let estimate = match &mut self.engine {
@@ -232,6 +237,15 @@ impl RenderClock {
     pub fn unmonitored(mut self) -> Self {
         self.monitored = false;
         self
+    }
+
+    /// Whether [`RenderClock::render_time`] reads its `view` argument: the timescale clock steers by the buffer's
+    /// depth, an adaptive delay by its jitter and latency, a monitored clock's render-delay error by its newest
+    /// snapshot. An unmonitored clock of another kind with a fixed delay (seed 000's reference replayed by the
+    /// engines' league, `engines::reference`) reads none of it: its caller may pass `BufferView::default()` rather
+    /// than build the view every frame (the same render times, bit for bit).
+    pub fn reads_view(&self) -> bool {
+        self.monitored || self.params.adaptive_delay.enabled || matches!(self.engine, Engine::Timescale(_))
     }
 
     /// The delay controller (current delay, target, the seed 004 controller's smoothed RTT).

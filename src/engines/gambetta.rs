@@ -24,9 +24,9 @@
 //! between the two updates' server times at the same fraction.
 
 use super::{Shown, ShownMode, Smoother};
+use crate::buffer::window::Window;
 use crate::geom::Vec2;
 use crate::snapshot::Snapshot;
-use std::collections::VecDeque;
 
 /// One buffered update: receive time (client clock), position, and the server time it was true at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,14 +40,16 @@ struct Update {
 #[derive(Clone, Debug)]
 pub struct Gambetta {
     update_interval: f64,
-    position_buffer: VecDeque<Update>,
+    /// The updates not yet passed, oldest first: a window over a `Vec` (`buffer::window`), read by plain index
+    /// every frame where a `VecDeque` wraps each index.
+    position_buffer: Window<Update, 0>,
     shown: Option<(Vec2, f64)>,
 }
 
 impl Gambetta {
     /// `update_interval`: `1 / server.update_rate`, seconds.
     pub fn new(update_interval: f64) -> Self {
-        Gambetta { update_interval, position_buffer: VecDeque::new(), shown: None }
+        Gambetta { update_interval, position_buffer: Window::with_room(8), shown: None }
     }
 
     pub fn buffered(&self) -> usize {

@@ -30,12 +30,12 @@
 //! epoch times). Only x and y are interpolated.
 
 use super::{Shown, ShownMode, Smoother};
+use crate::buffer::window::Window;
 use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
-use std::collections::VecDeque;
 
 /// The time-offset correction threshold in `addSnapshot`, milliseconds (hard-coded in the library).
 pub const AUTO_CORRECT_MS: f64 = 50.0;
@@ -84,7 +84,10 @@ pub struct VaultEntry {
 /// `Vault`: kept sorted by time (oldest first) — the library sorts on every `get`, which finds the same pair.
 #[derive(Clone, Debug)]
 pub struct Vault {
-    entries: VecDeque<VaultEntry>,
+    /// A window over a `Vec` (`buffer::window`, as the snapshot buffer keeps its entries): read as one slice, by
+    /// plain index, where a `VecDeque` wraps every index (several per frame), and the oldest dropped by moving
+    /// the window's start.
+    entries: Window<VaultEntry, 0>,
     max_size: usize,
     /// Where the last [`Vault::get`] found its time (the count of entries at or before it): the next frame's time
     /// is almost always there or one entry on, so it is tried before a binary search. Only a shortcut: the sorted
@@ -94,13 +97,13 @@ pub struct Vault {
 
 impl PartialEq for Vault {
     fn eq(&self, other: &Self) -> bool {
-        (&self.entries, self.max_size) == (&other.entries, other.max_size)
+        (&self.entries[..], self.max_size) == (&other.entries[..], other.max_size)
     }
 }
 
 impl Vault {
     pub fn new(max_size: usize) -> Self {
-        Vault { entries: VecDeque::new(), max_size, hint: Cell::new(0) }
+        Vault { entries: Window::with_room(max_size.min(1024)), max_size, hint: Cell::new(0) }
     }
 
     /// The count of entries with `e.time ≤ time` (they come first: the entries are sorted by time).
@@ -127,7 +130,7 @@ impl Vault {
             self.hint.set(self.hint.get().saturating_sub(1));
         }
         // The usual arrival is the newest: it goes last (where the search would put it) without a search.
-        if self.entries.back().is_none_or(|newest| newest.time <= entry.time) {
+        if self.entries.last().is_none_or(|newest| newest.time <= entry.time) {
             self.entries.push_back(entry);
         } else {
             let at = self.entries.partition_point(|e| e.time <= entry.time);
@@ -154,7 +157,7 @@ impl Vault {
 
     /// The newest snapshot (`get()`).
     pub fn latest(&self) -> Option<VaultEntry> {
-        self.entries.back().copied()
+        self.entries.last().copied()
     }
 }
 

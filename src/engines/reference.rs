@@ -223,7 +223,20 @@ impl Smoother for Following<'_> {
         let sample = if run.status == SampleStatus::ClockUncertain {
             self.buffer.sample_uncertain(render_time, "the run's clock is uncertain")
         } else {
-            let sample = self.buffer.sample(render_time);
+            // Drawn only: an Underrun comes without its reason (`SnapshotBuffer::sample_drawn`).
+            let sample = match self.buffer.sample_drawn(render_time) {
+                Ok(between) => {
+                    debug_assert_eq!(
+                        run.status,
+                        SampleStatus::Ready,
+                        "the buffer copy left the run's at {render_time}"
+                    );
+                    self.owed = render_time;
+                    let displayed = self.presenter.show_interpolated(between.position);
+                    return shown(render_time, SampleStatus::Ready, &displayed);
+                }
+                Err(sample) => sample,
+            };
             self.owed = render_time;
             sample
         };

@@ -26,7 +26,13 @@
 //!   ([`score_all_own`] with the run's frames; the league while it logs). The same bits as its replay
 //!   (`tests/engines/reference.rs`).
 //! - The other references replay a `RemotePlayback` that builds no whole `Frame` per frame and whose clock keeps
-//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`).
+//!   no metrics nobody reads (`RemotePlayback::frame_shown`, `RemotePlayback::unmonitored`): its fixed-delay clock
+//!   is handed no buffer view (`RenderClock::reads_view`), its frame prunes by the index its sample found
+//!   (`SnapshotBuffer::prune_sampled`), and an Underrun is sampled without the words of its reason
+//!   (`SnapshotBuffer::sample_drawn`, as a following reference samples its buffer copy).
+//! - The run's frames are read in place, row after row (`Timeline::each_row`), not by index.
+//! - geckos' vault and Gambetta's position buffer are windows over a `Vec` (`buffer::window`), read by plain index
+//!   where a `VecDeque` wrapped every index.
 //! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
 //!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
@@ -373,7 +379,7 @@ impl FrameModes {
 
 /// The run's own frames as its pipeline played them ([`Played`]: what a reference that follows the run reads).
 pub fn played_of(frames: &Timeline) -> impl Iterator<Item = Played> + '_ {
-    (0..frames.len()).filter_map(|i| frames.row(i)).map(played_row)
+    frames.each_row().map(played_row)
 }
 
 /// What the frame row `r` (`sim::record::frame` columns) says the run's pipeline played.
@@ -396,7 +402,7 @@ pub fn played_row(r: &[f64]) -> Played {
 pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
     let modes = FrameModes::default();
     let mut rows = Vec::with_capacity(frames.len() * STRIDE);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         let shown = modes.shown(r);
         rows.extend_from_slice(&[shown.render_time, r[frame::X], r[frame::Y], shown.mode.code()]);
     }
@@ -408,7 +414,7 @@ pub fn rows_from_frames(frames: &Timeline) -> Vec<f64> {
 pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
     let modes = FrameModes::default();
     let mut scorer = Scorer::new(StrategyKind::Playground, frames.len());
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
     }
     scorer.finish(truth)
@@ -423,7 +429,7 @@ pub fn score_frames(frames: &Timeline, truth: &TruthTrack) -> StrategyMetrics {
 pub fn score_frames_with(frames: &Timeline, truth: &TruthTrack, metrics: &RemoteMetrics) -> StrategyMetrics {
     let modes = FrameModes::default();
     let mut scorer = Scorer::counting(StrategyKind::Playground);
-    for r in (0..frames.len()).filter_map(|i| frames.row(i)) {
+    for r in frames.each_row() {
         scorer.push(r[frame::DT], r[frame::SERVER_NOW], &modes.shown(r));
     }
     if scorer.mean_lag().to_bits() == metrics.mean_lag.to_bits() {

@@ -172,6 +172,15 @@ impl Timeline {
         &self.data
     }
 
+    /// Every row, oldest first, read in place: the ring as its two contiguous parts (from the oldest row to the end of
+    /// the storage, then from its start), without [`Timeline::row`]'s index arithmetic per row — what the engines'
+    /// scoring reads of the run's frames (`engines::run`) walks every row of a 60 s run.
+    pub fn each_row(&self) -> impl Iterator<Item = &[f64]> + '_ {
+        let stride = self.stride().max(1);
+        let (newer, older) = self.data.split_at((self.head * self.stride()).min(self.data.len()));
+        older.chunks_exact(stride).chain(newer.chunks_exact(stride))
+    }
+
     /// One column of every row, oldest first.
     pub fn column(&self, column: usize) -> impl Iterator<Item = f64> + '_ {
         (0..self.rows).filter_map(move |i| self.row(i).map(|r| r[column]))
@@ -200,6 +209,24 @@ mod tests {
         assert_eq!(t.row(0), Some(&[2.0, -2.0][..]));
         assert_eq!(t.rows(), &[2.0, -2.0, 3.0, -3.0, 4.0, -4.0]);
         assert_eq!(t.column(demo::A).collect::<Vec<_>>(), vec![2.0, 3.0, 4.0]);
+    }
+
+    /// `each_row` reads the rows `row` gives, in order: before the ring is full, once it has wrapped (at every
+    /// head), and for a timeline made from rows. The two parts of the ring read the other way round (newest part
+    /// first) turn it red.
+    #[test]
+    fn each_row_reads_the_rows_in_order() {
+        for pushed in 0..12 {
+            let mut t = Timeline::new(demo::NAMES, 5);
+            for i in 0..pushed {
+                t.push(&[i as f64, -(i as f64)]);
+            }
+            let by_index: Vec<&[f64]> = (0..t.len()).filter_map(|i| t.row(i)).collect();
+            assert_eq!(t.each_row().collect::<Vec<_>>(), by_index, "{pushed} rows pushed");
+        }
+        let t = Timeline::from_rows(demo::NAMES, vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+        assert_eq!(t.each_row().collect::<Vec<_>>(), [&[1.0, 2.0][..], &[3.0, 4.0][..]]);
+        assert_eq!(Timeline::default().each_row().count(), 0);
     }
 
     #[test]
