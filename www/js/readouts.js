@@ -147,7 +147,7 @@ export function drawStatus(root, model, frame, metrics = model.imported || !mode
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
   const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line']);
-  p.status.className = 'status';
+  if (p.status.className !== 'status') p.status.className = 'status';
   put(p.status, `${glyph} ${name}`, { status });
   put(p.reason, reasonFor(status, frame));
   put(p['shown-mode'], t('status.shown', {
