@@ -91,47 +91,56 @@ function put(node, text, data = {}) {
 }
 
 /**
- * Keeps `root` at the tallest it has been at its width: its words change every frame while the run plays, and
- * their lines with them (the status card was 125, 167 or 188 px tall from one frame to the next at 1280 px), which
- * moved everything under it — the league table, the plots — up and down as it played: a layout shift, and a
- * repaint and raster of the page below, in every such frame (issue 14). A ResizeObserver reads the height after
- * the browser's own layout (no forced layout); a new width or language starts over from the height of that moment.
+ * A text box whose words change every frame while the run plays (the status card, the counters), laid out on its
+ * own: `root` holds a box in size and layout containment (playground.css `.text-box`: a relayout boundary, so new
+ * words lay out that box alone, not the whole document — a grid item cannot be one itself) and, inside it, the
+ * flow the words are written into (`.text-flow`, returned). The box keeps the tallest height the flow has had at
+ * its width and language: the status card's lines change from one frame to the next (it was 125, 167 or 188 px
+ * tall at 1280 px), which moved everything under it — the league table, the plots — up and down as it played: a
+ * layout shift, and a repaint and raster of the page below (issue 14). A ResizeObserver reads the flow's height
+ * after the browser's own layout (no forced layout); a new width or language starts over from the height of that
+ * moment.
  */
-function holdTallest(root) {
-  if (typeof ResizeObserver !== 'function') return;
+function textBox(root) {
+  const box = document.createElement('div');
+  box.className = 'text-box';
+  const flow = document.createElement('div');
+  flow.className = 'text-flow';
+  box.append(flow);
+  root.replaceChildren(box);
+  if (typeof ResizeObserver !== 'function') {
+    box.classList.add('unbounded'); // no observer to size it: the box follows its words
+    return flow;
+  }
   let width = -1;
   let lang = null;
   let tallest = 0;
   new ResizeObserver(([entry]) => {
-    const box = entry.borderBoxSize?.[0];
-    const w = box ? box.inlineSize : entry.contentRect.width;
-    const h = box ? box.blockSize : entry.contentRect.height;
+    const b = entry.borderBoxSize?.[0];
+    const w = b ? b.inlineSize : entry.contentRect.width;
+    const h = b ? b.blockSize : entry.contentRect.height;
     if (Math.abs(w - width) > 0.5 || lang !== getLang()) {
       width = w;
       lang = getLang();
       tallest = 0;
-      if (root.style.minHeight) {
-        root.style.minHeight = ''; // measured again at its own height (the observer reports it next)
-        return;
-      }
     }
-    if (h > tallest + 0.5) {
+    if (h > tallest + 0.5 || (tallest === 0 && h > 0)) {
       tallest = h;
-      root.style.minHeight = `${h}px`; // box-sizing: border-box (style.css)
+      box.style.height = `${h}px`;
     }
-  }).observe(root);
+  }).observe(flow);
+  return flow;
 }
 
 /** `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change). */
 function parts(root, ids) {
   if (root._parts) return root._parts;
-  holdTallest(root);
-  root.replaceChildren();
+  const flow = textBox(root);
   root._parts = {};
   for (const id of ids) {
     const node = document.createElement('div');
     if (id) node.id = id;
-    root.append(node);
+    flow.append(node);
     root._parts[id] = node;
   }
   return root._parts;
@@ -203,7 +212,7 @@ const COUNTERS = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'o
 
 export function drawCounters(root, counters) {
   if (!root._values) {
-    root.replaceChildren();
+    const flow = textBox(root);
     root._values = {};
     for (const key of COUNTERS) {
       const c = document.createElement('div');
@@ -214,7 +223,7 @@ export function drawCounters(root, counters) {
       label.textContent = t(`counter.${key}`);
       const value = document.createElement('b');
       c.append(label, value);
-      root.append(c);
+      flow.append(c);
       root._values[key] = value;
     }
   }
