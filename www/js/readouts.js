@@ -91,7 +91,7 @@ function put(node, text, data = {}) {
 }
 
 /**
- * A text box whose words change every frame while the run plays (the status card, the counters), laid out on its
+ * A text box whose words change every frame while the run plays (the status card), laid out on its
  * own: `root` holds a box in size and layout containment (playground.css `.text-box`: a relayout boundary, so new
  * words lay out that box alone, not the whole document — a grid item cannot be one itself) and, inside it, the
  * flow the words are written into (`.text-flow`, returned). The box keeps the tallest height the flow has had at
@@ -212,7 +212,7 @@ const COUNTERS = ['sent', 'received', 'lost', 'duplicates', 'lateDuplicates', 'o
 
 export function drawCounters(root, counters) {
   if (!root._values) {
-    const flow = textBox(root);
+    root.replaceChildren();
     root._values = {};
     for (const key of COUNTERS) {
       const c = document.createElement('div');
@@ -221,10 +221,15 @@ export function drawCounters(root, counters) {
       const label = document.createElement('span');
       label.dataset.i18n = `counter.${key}`;
       label.textContent = t(`counter.${key}`);
+      // The number changes every frame while the run plays: it is written into a box of a fixed size in size and
+      // layout containment (playground.css `.counters .n`), a relayout boundary (the `<b>`, a flex item, cannot be).
       const value = document.createElement('b');
+      const number = document.createElement('span');
+      number.className = 'n';
+      value.append(number);
       c.append(label, value);
-      flow.append(c);
-      root._values[key] = value;
+      root.append(c);
+      root._values[key] = number;
     }
   }
   for (const key of COUNTERS) put(root._values[key], key === 'underrunPct' ? `${counters.underrunPct.toFixed(1)} %` : String(counters[key]));
