@@ -32,7 +32,7 @@ function formatValue(spec, value) {
 
 /**
  * How wide (in `ch` of the value's monospace font; a CJK character counted as two) the widest value a slider can
- * show is written: its box is that wide (playground.css `.value-text`, a relayout boundary of a fixed size), so
+ * show is written: its box is that wide (playground.css `.value-text`: held, a relayout boundary of a fixed size), so
  * a drag's new value lays out that box alone, and the label beside it no longer moves as the value's digits do.
  */
 function valueWidth(spec) {
