@@ -132,12 +132,37 @@ export function eventLatencies(traceEvents) {
 export const SLIDERS = ['renderDelay', 'halfLife', 'loss'];
 
 /**
- * Each slider dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`;
+ * The floor under the page's figure: the same drag, measured the same way, of a bare slider on a page that does
+ * nothing per input (only the thumb moves). What it takes is the browser's own share on this machine — the wait
+ * for the rAF-aligned frame, the commit, the software raster and viz's draw — whatever the page does; a page's
+ * figure below it is not possible here. Sized and placed like the rail's sliders at 1280×800.
+ */
+export const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><title>floor</title>
+<body style="margin:0"><div style="position:absolute;left:956px;top:120px;width:276px">
+<input id="control-floor" type="range" min="0" max="500" step="5" value="100" style="width:100%;margin:0"></div></body>`;
+
+/** The floor's drag (see FLOOR_PAGE) in a fresh desktop context: drag()'s result. */
+export async function measureFloor(browser, { cpu = 1, ms = 3000 } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.setContent(FLOOR_PAGE);
+    await page.evaluate(instrument);
+    await page.waitForTimeout(500);
+    if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
+    return await drag(page, 'floor', ms);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Each slider (of `sliders`) dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`;
  * `cpu` > 1 slows the CPU that much (DevTools emulation, as the load bench does) for the drag.
  */
-export async function measureDrags(browser, url, { cpu = 1 } = {}) {
+export async function measureDrags(browser, url, { cpu = 1, sliders = SLIDERS } = {}) {
   const out = {};
-  for (const id of SLIDERS) {
+  for (const id of sliders) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.addInitScript(instrument);
@@ -152,4 +177,39 @@ export async function measureDrags(browser, url, { cpu = 1 } = {}) {
     await context.close();
   }
   return out;
+}
+
+// A quick A/B without building a baseline: `node benches/page/drag.mjs [--rounds N] [--sliders a,b] URL...` drags
+// each slider on each URL in turn (interleaved, so the machine's load falls on every side alike), and the floor
+// (FLOOR_PAGE) between them, then prints the presented p95 / median per side (median over the rounds).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const opt = (name, fallback) => { const i = args.indexOf(name); return i < 0 ? fallback : args.splice(i, 2)[1]; };
+  const rounds = Number(opt('--rounds', 1));
+  const sliders = opt('--sliders', SLIDERS.join(',')).split(',');
+  const urls = args;
+  const { launch } = await import('./load.mjs');
+  const browser = await launch();
+  const got = {};
+  const keep = (side, id, r) => { ((got[side] ??= {})[id] ??= []).push(r); console.log(`${side} ${id}: presented p95 ${r.presented?.p95?.toFixed(1)} median ${r.presented?.median?.toFixed(1)} (${r.presented?.events} moves), old ${r.p95.toFixed(1)} / ${r.median.toFixed(1)}, long tasks ${r.longTasks} (longest ${r.longestTask.toFixed(0)} ms)`); };
+  try {
+    for (let round = 0; round < rounds; round++) {
+      keep('floor', 'floor', await measureFloor(browser));
+      for (const id of sliders) {
+        for (const url of urls) {
+          const one = await measureDrags(browser, url, { sliders: [id] });
+          keep(url, id, one[id]);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const mid = (xs) => pct(xs, 0.5);
+  console.log('\nmedian over rounds of each drag\'s presented p95 / median (ms):');
+  for (const [side, ids] of Object.entries(got)) {
+    for (const [id, rs] of Object.entries(ids)) {
+      console.log(`  ${side} ${id}: ${mid(rs.map((r) => r.presented.p95)).toFixed(1)} / ${mid(rs.map((r) => r.presented.median)).toFixed(1)}  (long tasks ${rs.reduce((n, r) => n + r.longTasks, 0)})`);
+    }
+  }
 }

@@ -1,9 +1,9 @@
 // The rail: one labelled control per parameter, grouped, each beside a numeric readout with its unit.
 // Controls never simulate: they report a new value and let main.js re-run and redraw. Every word is `t(key)`
 // and tagged `data-i18n`, so a language switch rewrites it in place.
-import { CONTROLS, GROUPS, displayValue } from './params.js';
+import { CONTROLS, GROUPS, displayValue, roundToStep } from './params.js';
 import { getPath } from './model.js';
-import { t, has } from './i18n.js';
+import { t, has, getLang } from './i18n.js';
 
 function element(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);
@@ -28,6 +28,17 @@ function unitText(unit) {
 function formatValue(spec, value) {
   if (spec.kind !== 'range') return String(value);
   return `${value}${spec.unit === '%' ? ' %' : ` ${unitText(spec.unit)}`}`;
+}
+
+/**
+ * How wide (in `ch` of the value's monospace font; a CJK character counted as two) the widest value a slider can
+ * show is written: its box is that wide (playground.css `.value-text`: held, a relayout boundary of a fixed size), so
+ * a drag's new value lays out that box alone, and the label beside it no longer moves as the value's digits do.
+ */
+function valueWidth(spec) {
+  const values = [spec.min, spec.max, spec.min + spec.step, spec.max - spec.step].map((v) => roundToStep(spec, v));
+  const width = (s) => [...s].reduce((n, c) => n + (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(c) ? 2 : 1), 0);
+  return Math.max(...values.map((v) => width(formatValue(spec, v))));
 }
 
 /**
@@ -68,7 +79,13 @@ export function buildControls(root, onChange, { onNewSeed, only = null, flat = f
         if (spec.engine) setIf(input.closest('.control').dataset, 'disabled', String(input.disabled));
         if (spec.kind === 'check') setIf(input, 'checked', Boolean(value));
         else setIf(input, 'value', String(value));
-        if (output) setIf(output, 'textContent', formatValue(spec, value));
+        if (output) {
+          if (output.dataset.lang !== getLang()) { // the unit's words, so the box's width, follow the language
+            output.dataset.lang = getLang();
+            output.style.width = `${valueWidth(spec)}ch`;
+          }
+          setIf(output, 'textContent', formatValue(spec, value));
+        }
       }
     },
     setPreset(name) {
@@ -86,8 +103,14 @@ function buildOne(spec, inputs, onChange, onNewSeed) {
   let output = null;
   if (spec.kind === 'range') {
     input = element('input', { id, type: 'range', min: spec.min, max: spec.max, step: spec.step });
-    output = element('output', { for: id, class: 'value' });
-    wrap.append(label, output, input);
+    const shown = element('output', { for: id, class: 'value' });
+    output = element('span', { class: 'value-text' }); // the words, in a box of their own (`valueWidth`)
+    shown.append(output);
+    // The grid item is a box around the slider, so the slider can be a relayout boundary (playground.css
+    // `.range-box`): its thumb moves on every change of a drag.
+    const box = element('span', { class: 'range-box' });
+    box.append(input);
+    wrap.append(label, shown, box);
     input.addEventListener('input', () => onChange(spec, Number(input.value)));
   } else if (spec.kind === 'select' || spec.kind === 'preset') {
     input = element('select', { id });

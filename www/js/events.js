@@ -46,7 +46,10 @@ export function buildEvents(root, api) {
         const signed = (s) => `${s >= 0 ? '+' : '−'}${Math.round(Math.abs(s) * 1000)}`;
         parts.push(t('events.linkStep', { at: events.linkStepAt.toFixed(2), rtt: signed(2 * events.linkStepLatency), jitter: signed(events.linkStepJitter) }));
       }
-      status.textContent = parts.length ? parts.join(' · ') : t('events.none');
+      // Only a different sentence is written: this runs on every change of a drag, and a text node replaced by the
+      // same words still lays the rail out again.
+      const text = parts.length ? parts.join(' · ') : t('events.none');
+      if (status.textContent !== text) status.textContent = text;
     },
   };
 }

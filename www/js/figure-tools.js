@@ -62,7 +62,10 @@ export function mountFigureTools(app) {
   const card = byId_('lesson-card');
   const lessonTools = toolsRow(app, document.createElement('div'), { fig: 'lesson', name: 'lesson' });
   card.after(lessonTools);
-  const sync = () => { lessonTools.hidden = card.hidden || !app.extras?.lesson; };
+  const sync = () => { // every change of a drag: written only when it differs
+    const hidden = card.hidden || !app.extras?.lesson;
+    if (lessonTools.hidden !== hidden) lessonTools.hidden = hidden;
+  };
   sync();
   return { adopt, sync };
 }

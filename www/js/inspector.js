@@ -208,7 +208,8 @@ export function mount(app) {
     draw({ model, frames, index }) {
       const c = this.current();
       const next = c ? describe(packetFacts(model, frames, index, c.i)) : t('inspect.hint');
-      row.dataset.tick = c ? String(c.tick) : '';
+      const tick = c ? String(c.tick) : '';
+      if (row.dataset.tick !== tick) row.dataset.tick = tick; // an attribute set, even to its value, restyles the row
       if (next !== text) row.textContent = text = next;
     },
   };

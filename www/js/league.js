@@ -51,8 +51,10 @@ export function mount(app) {
 
   /** The state and its sentence, without touching the table: what a change costs while its table is computed. */
   function renderStatus() {
-    root.dataset.state = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
-    root.setAttribute('aria-busy', String(state.pending));
+    // Written only when they differ: a drag calls this on every change, and each attribute set restyles the table.
+    const shown = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
+    if (root.dataset.state !== shown) root.dataset.state = shown;
+    if (root.getAttribute('aria-busy') !== String(state.pending)) root.setAttribute('aria-busy', String(state.pending));
     const r = state.result;
     const text = state.error
       ? t('league.failed', { message: state.error })

@@ -177,7 +177,7 @@ export class Lessons {
       this.update();
       return;
     }
-    this.cardRoot.dataset.pending = 'true';
+    if (this.cardRoot.dataset.pending !== 'true') this.cardRoot.dataset.pending = 'true';
     const later = () => {
       if (this.app.sliderHeld) this.pending = setTimeout(later, DRAG_GAP);
       else this.update();

@@ -230,11 +230,17 @@ class App {
     rail.addEventListener('pointerover', nearing, { passive: true });
     rail.addEventListener('focusin', nearing);
     rail.addEventListener('pointerdown', (e) => {
-      if (e.target.matches?.('input[type=range]')) this.sliderHeld = true;
+      if (!e.target.matches?.('input[type=range]')) return;
+      this.sliderHeld = true;
+      // The held slider and its value lay out on their own while it moves (playground.css `.control.held`).
+      this.heldControl = e.target.closest('.control');
+      this.heldControl?.classList.add('held');
     }, true);
     const release = () => {
       if (!this.sliderHeld) return;
       this.sliderHeld = false;
+      this.heldControl?.classList.remove('held');
+      this.heldControl = null;
       this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
       if (this.hashAtRelease) { // the URL the drag left unwritten (`writeHash`)
         this.hashAtRelease = false;

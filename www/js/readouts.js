@@ -91,47 +91,56 @@ function put(node, text, data = {}) {
 }
 
 /**
- * Keeps `root` at the tallest it has been at its width: its words change every frame while the run plays, and
- * their lines with them (the status card was 125, 167 or 188 px tall from one frame to the next at 1280 px), which
- * moved everything under it — the league table, the plots — up and down as it played: a layout shift, and a
- * repaint and raster of the page below, in every such frame (issue 14). A ResizeObserver reads the height after
- * the browser's own layout (no forced layout); a new width or language starts over from the height of that moment.
+ * A text box whose words change every frame while the run plays (the status card), laid out on its
+ * own: `root` holds a box in size and layout containment (playground.css `.text-box`: a relayout boundary, so new
+ * words lay out that box alone, not the whole document — a grid item cannot be one itself) and, inside it, the
+ * flow the words are written into (`.text-flow`, returned). The box keeps the tallest height the flow has had at
+ * its width and language: the status card's lines change from one frame to the next (it was 125, 167 or 188 px
+ * tall at 1280 px), which moved everything under it — the league table, the plots — up and down as it played: a
+ * layout shift, and a repaint and raster of the page below (issue 14). A ResizeObserver reads the flow's height
+ * after the browser's own layout (no forced layout); a new width or language starts over from the height of that
+ * moment.
  */
-function holdTallest(root) {
-  if (typeof ResizeObserver !== 'function') return;
+function textBox(root) {
+  const box = document.createElement('div');
+  box.className = 'text-box';
+  const flow = document.createElement('div');
+  flow.className = 'text-flow';
+  box.append(flow);
+  root.replaceChildren(box);
+  if (typeof ResizeObserver !== 'function') {
+    box.classList.add('unbounded'); // no observer to size it: the box follows its words
+    return flow;
+  }
   let width = -1;
   let lang = null;
   let tallest = 0;
   new ResizeObserver(([entry]) => {
-    const box = entry.borderBoxSize?.[0];
-    const w = box ? box.inlineSize : entry.contentRect.width;
-    const h = box ? box.blockSize : entry.contentRect.height;
+    const b = entry.borderBoxSize?.[0];
+    const w = b ? b.inlineSize : entry.contentRect.width;
+    const h = b ? b.blockSize : entry.contentRect.height;
     if (Math.abs(w - width) > 0.5 || lang !== getLang()) {
       width = w;
       lang = getLang();
       tallest = 0;
-      if (root.style.minHeight) {
-        root.style.minHeight = ''; // measured again at its own height (the observer reports it next)
-        return;
-      }
     }
-    if (h > tallest + 0.5) {
+    if (h > tallest + 0.5 || (tallest === 0 && h > 0)) {
       tallest = h;
-      root.style.minHeight = `${h}px`; // box-sizing: border-box (style.css)
+      box.style.height = `${h}px`;
     }
-  }).observe(root);
+  }).observe(flow);
+  return flow;
 }
 
 /** `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change). */
 function parts(root, ids) {
   if (root._parts) return root._parts;
-  holdTallest(root);
-  root.replaceChildren();
+  const flow = textBox(root);
   root._parts = {};
   for (const id of ids) {
     const node = document.createElement('div');
     if (id) node.id = id;
-    root.append(node);
+    flow.append(node);
     root._parts[id] = node;
   }
   return root._parts;
@@ -147,7 +156,7 @@ export function drawStatus(root, model, frame, metrics = model.imported || !mode
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
   const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line']);
-  p.status.className = 'status';
+  if (p.status.className !== 'status') p.status.className = 'status';
   put(p.status, `${glyph} ${name}`, { status });
   put(p.reason, reasonFor(status, frame));
   put(p['shown-mode'], t('status.shown', {
@@ -214,10 +223,15 @@ export function drawCounters(root, counters) {
       const label = document.createElement('span');
       label.dataset.i18n = `counter.${key}`;
       label.textContent = t(`counter.${key}`);
+      // The number changes every frame while the run plays: it is written into a box of a fixed size in size and
+      // layout containment (playground.css `.counters .n`), a relayout boundary (the `<b>`, a flex item, cannot be).
       const value = document.createElement('b');
+      const number = document.createElement('span');
+      number.className = 'n';
+      value.append(number);
       c.append(label, value);
       root.append(c);
-      root._values[key] = value;
+      root._values[key] = number;
     }
   }
   for (const key of COUNTERS) put(root._values[key], key === 'underrunPct' ? `${counters.underrunPct.toFixed(1)} %` : String(counters[key]));

@@ -1,6 +1,6 @@
 // Time controls: play/pause, step one frame back or forward, step to the next snapshot tick, scrub, speed.
 // Time here is the client's local time over the simulated window (model time, not wall time).
-import { t } from './i18n.js';
+import { t, getLang } from './i18n.js';
 
 function button(id, i18n, titleKey) {
   const b = document.createElement('button');
@@ -32,7 +32,16 @@ export function buildTransport(root, api) {
   speed.dataset.i18nAriaLabel = 'aria.speed';
   for (const s of [0.1, 0.25, 0.5, 1]) speed.append(new Option(`${s}×`, String(s), false, s === 1));
   const time = Object.assign(document.createElement('output'), { id: 'time', className: 'time' });
-  root.append(play, back, fwd, tick, scrubLabel, scrub, speed, time);
+  // The time changes every frame while the run plays: it is written into a box in size and layout containment
+  // (playground.css `.time`), a relayout boundary inside a flex item as wide as the run's longest time, so a new
+  // time lays out that box alone — not the whole document — and the scrub beside it no longer moves at t = 10 s.
+  const timeBox = Object.assign(document.createElement('span'), { className: 'time-box' });
+  timeBox.append(time);
+  // The scrub's thumb moves every frame while the run plays: the flex item is a box around it, so the scrub itself
+  // can be a relayout boundary (playground.css `.scrub-box`).
+  const scrubBox = Object.assign(document.createElement('span'), { className: 'scrub-box' });
+  scrubBox.append(scrub);
+  root.append(play, back, fwd, tick, scrubLabel, scrubBox, speed, timeBox);
 
   const { state } = api;
   const pause = () => setPlaying(false);
@@ -77,7 +86,15 @@ export function buildTransport(root, api) {
       if (scrub.min !== min) scrub.min = min;
       if (scrub.max !== max) scrub.max = max;
       scrub.value = String(state.playhead);
-      const text = t('transport.time', { t: state.playhead.toFixed(3), end: model.end.toFixed(2) });
+      // Its box is as wide as the longest time of this run (monospace digits: one `ch` each), set when that changes.
+      const end = model.end.toFixed(2);
+      const span = `${model.start}|${end}|${getLang()}`;
+      if (timeBox.span !== span) {
+        timeBox.span = span;
+        const chars = Math.max(...[model.start, model.end].map((x) => t('transport.time', { t: x.toFixed(3), end }).length));
+        timeBox.style.width = `${chars}ch`;
+      }
+      const text = t('transport.time', { t: state.playhead.toFixed(3), end });
       if (time.textContent !== text) time.textContent = text;
     },
   };
