@@ -2,7 +2,7 @@
 // the render-delay trade-off sets the Render delay slider (click and keys), and nothing logs an error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitReady, canvasStats, figuresDrawn, screenshot } from './harness.mjs';
+import { launch, openPage, waitReady, canvasStats, figuresDrawn, paintedPixels, screenshot } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,7 +16,7 @@ const FIGURES = ['#plot-extrapolation', '#plot-decay', '#plot-sweep', '#plot-clo
  */
 async function figureStats(page, figure) {
   await figuresDrawn(page);
-  return page.$eval(figure, (fig) => {
+  return page.$eval(figure, (fig, paint) => {
     const [base, overlay] = fig.querySelectorAll('canvas');
     const c = document.createElement('canvas');
     c.width = base.width;
@@ -24,15 +24,8 @@ async function figureStats(page, figure) {
     const ctx = c.getContext('2d');
     ctx.drawImage(base, 0, 0);
     ctx.drawImage(overlay, 0, 0);
-    const { data } = ctx.getImageData(0, 0, c.width, c.height);
-    let painted = 0;
-    let checksum = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3] !== 0) painted += 1;
-      checksum = (checksum * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2] + 17 * data[i + 3]) % 2147483647;
-    }
-    return { painted, total: data.length / 4, checksum };
-  });
+    return new Function(`return (${paint})`)()(c);
+  }, paintedPixels.toString());
 }
 
 /** Opens the playground paused at `t` seconds with the sweep measured, so what is drawn is deterministic. */

@@ -5,6 +5,7 @@ import { t, tagged, getLang } from './i18n.js';
 import { byId, displayValue } from './params.js';
 import { getPath } from './model.js';
 import { embedSnippet, FIGURES } from './figures.js';
+import { saveFile } from './save-file.js';
 
 /** The caption drawn under a PNG: the settings that made the picture. */
 export function captionText(app) {
@@ -99,14 +100,7 @@ export function download(app, name, layers) {
   const file = `netcode-lab-${name}-seed${app.model.params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.
   window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop };
-  canvas.toBlob((blob) => {
-    const url = URL.createObjectURL(blob);
-    const a = Object.assign(document.createElement('a'), { href: url, download: file });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 30_000);
-  }, 'image/png');
+  canvas.toBlob((blob) => saveFile(file, blob), 'image/png');
 }
 
 /** The snippet box under `tools`, filled for `fig` and copied; one at a time on the page. */

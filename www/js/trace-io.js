@@ -4,15 +4,7 @@
 // freezes the page; a refused trace leaves the current run as it was and says why in a notice.
 import { showError, showNotice } from './banner.js';
 import { t } from './i18n.js';
-
-function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { saveFile } from './save-file.js';
 
 /** Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}. */
 export function buildTraceIO(root, api) {
@@ -94,7 +86,7 @@ export function buildTraceIO(root, api) {
   for (const kind of ['snapshots', 'paths']) {
     root.querySelector(`#export-${kind}`).addEventListener('click', () => {
       const model = api.model();
-      download(`netcode-lab-${kind}-seed${model.params.seed}.json`, model.exportBlob(kind));
+      saveFile(`netcode-lab-${kind}-seed${model.params.seed}.json`, model.exportBlob(kind));
     });
   }
   document.addEventListener('dragover', (e) => {
