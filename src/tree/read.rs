@@ -136,7 +136,17 @@ pub fn object(
     set: &mut dyn FnMut(&str, Tree) -> Result<bool, TreeError>,
 ) -> Result<(), TreeError> {
     let Tree::Object(entries) = tree else { return Err(TreeError::invalid_type(tree.unexpected(), expecting)) };
+    // serde's derive refuses a field met twice before it reads the second value, and names the object, not the
+    // field (`script[0]`: "duplicate field `keys`"): a JSON text, unlike a JavaScript object, can say a key twice.
+    debug_assert!(fields.len() <= 64, "{expecting}: more fields than the duplicate check's bits");
+    let mut seen = 0u64;
     for (key, value) in entries {
+        if let Some(i) = fields.iter().position(|f| *f == key) {
+            if seen & (1 << i) != 0 {
+                return Err(TreeError::duplicate_field(fields[i]));
+            }
+            seen |= 1 << i;
+        }
         match set(&key, value) {
             Ok(true) => {}
             Ok(false) => return Err(TreeError::unknown_field(&key, fields).at_key(&key)),
