@@ -31,6 +31,8 @@
 //!   (`SnapshotBuffer::prune_sampled`), and an Underrun is sampled without the words of its reason
 //!   (`SnapshotBuffer::sample_drawn`, as a following reference samples its buffer copy).
 //! - The run's frames are read in place, row after row (`Timeline::each_row`), not by index.
+//! - Every strategy matches each input of the log; `ClientInput` is `repr(u8)`, so that match is one byte
+//!   compared, not a variant decoded from a niche of `Snapshot`.
 //! - geckos' vault and Gambetta's position buffer are windows over a `Vec` (`buffer::window`), read by plain index
 //!   where a `VecDeque` wrapped every index.
 //! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
