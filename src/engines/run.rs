@@ -31,9 +31,12 @@
 //!   (`SnapshotBuffer::prune_sampled`), and an Underrun is sampled without the words of its reason
 //!   (`SnapshotBuffer::sample_drawn`, as a following reference samples its buffer copy).
 //! - The run's frames are read in place, row after row (`Timeline::each_row`), not by index.
+//! - Every strategy matches each input of the log; `ClientInput` is `repr(u8)`, so that match is one byte
+//!   compared, not a variant decoded from a niche of `Snapshot`.
 //! - geckos' vault and Gambetta's position buffer are windows over a `Vec` (`buffer::window`), read by plain index
 //!   where a `VecDeque` wrapped every index.
-//! - A [`Scorer`] counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
+//! - A [`Scorer`] tells a finite lag or coordinate by `x − x == 0` (a subtraction and a compare; `is_finite` masks
+//!   and compares with a constant it loads first), and counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
 //!   from the per-mode counts at the end).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
@@ -169,12 +172,12 @@ impl Scorer {
     pub fn push(&mut self, dt: f64, server_now: f64, shown: &Shown) {
         self.modes[shown.mode as usize] += 1;
         let lag = server_now - shown.render_time;
-        if lag.is_finite() {
+        if finite(lag) {
             self.lag_sum += lag;
             self.lag_n += 1;
         }
         if self.gather {
-            let position = shown.position.filter(|p| p.is_finite());
+            let position = shown.position.filter(|p| finite(p.x) && finite(p.y));
             self.points.push(position.map(|pos| Point { dt, server_now, pos }));
         }
     }
@@ -204,6 +207,15 @@ impl Scorer {
             mean_lag: self.mean_lag(),
         }
     }
+}
+
+/// Whether `x` is finite, as `f64::is_finite` says, told by `x − x` (0 for a finite `x`, NaN for ±∞ and NaN): a
+/// subtraction and a compare, where `is_finite` masks the sign bit off and compares with a 64-bit constant it must
+/// load first (the scoring step asks twice a frame and strategy).
+#[inline(always)]
+#[allow(clippy::eq_op)] // `x - x` is the point: 0 or NaN
+fn finite(x: f64) -> bool {
+    x - x == 0.0
 }
 
 /// Feeds `inputs` to `smoother` in order, handing each frame's tick and what it showed to `on_frame`.
@@ -517,5 +529,44 @@ impl Bank {
             self.runs.insert(kind, (inputs_id, key, made));
         }
         Ok(&self.runs[&kind].2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `finite` says what `f64::is_finite` says, on the edges (±0, the subnormals, the largest finite values, ±∞,
+    /// NaNs of both signs and any payload) and on a spread of bit patterns. A test that lets ∞ through (`x == x`)
+    /// or that stops the largest finite values (`x.abs() < 1e308`) turns it red.
+    #[test]
+    fn finite_is_is_finite() {
+        let edges = [
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::from_bits(1),
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::from_bits(0x7ff0_0000_0000_0001),
+            f64::from_bits(0xfff8_dead_beef_0001),
+            1.0,
+            -3.5e300,
+        ];
+        let mut bits = 0x9e37_79b9_7f4a_7c15u64;
+        let spread = (0..100_000).map(|_| {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            f64::from_bits(bits)
+        });
+        for x in edges.into_iter().chain(spread) {
+            assert_eq!(finite(x), x.is_finite(), "{x:e} ({:#x})", x.to_bits());
+        }
     }
 }
