@@ -57,6 +57,8 @@ fn params(clock: ClockKind, policy: UnderrunPolicy) -> SimParams {
 
 /// One clock's pipeline and what was seen of it.
 struct Lane {
+    /// The lane's clocks (its frames' readings and server times).
+    map: TimeMap,
     clock: ClockKind,
     pipeline: RemotePipeline,
     truth: TruthTrack,
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
             let p = params(clock, policies[i % policies.len()]);
             let map = TimeMap::new(&p);
             Lane {
+                map,
                 clock,
                 pipeline: RemotePipeline::new(&p, map).expect("valid soak parameters"),
                 truth: TruthTrack::new(p.scenario.motion, p.scenario.speed),
@@ -112,8 +115,10 @@ fn main() -> ExitCode {
     let uncertain_code = SampleStatus::ALL.iter().position(|s| *s == SampleStatus::ClockUncertain).unwrap_or(0) as f64;
     for k in 1..=frames {
         let local_time = k as f64 / FPS;
-        let tick = FrameTick { index: k as usize, local: local_time, dt: 1.0 / FPS, reading: local_time };
+        // Every lane has the same network, so one map's tick serves the local pipeline too.
+        let tick = FrameTick::at(k as usize, local_time, 1.0 / FPS, &lanes[0].map);
         for lane in &mut lanes {
+            let tick = FrameTick::at(k as usize, local_time, 1.0 / FPS, &lane.map);
             row.fill(f64::NAN);
             lane.pipeline.step(&tick, &lane.truth, &mut row, &mut lane.recording);
             let render = row[frame::RENDER_TIME];

@@ -257,7 +257,12 @@ pub fn drive(
                 if keep.rows {
                     push_row(shown);
                 }
-                scorer.push(tick.dt, map.server_of_local(tick.local), shown);
+                debug_assert_eq!(
+                    tick.server_now.to_bits(),
+                    map.server_of_local(tick.local).to_bits(),
+                    "inputs of another run"
+                );
+                scorer.push(tick.dt, tick.server_now, shown);
             });
             Some(scorer.finish(truth))
         }
@@ -341,7 +346,15 @@ impl<'a> Scoring<'a> {
     fn score_on<S: Smoother>(&mut self, kind: StrategyKind, smoother: &mut S) -> StrategyMetrics {
         let mut scorer = Scorer::reusing(kind, std::mem::take(&mut self.track));
         let map = self.map;
-        replay(smoother, self.inputs, |tick, shown| scorer.push(tick.dt, map.server_of_local(tick.local), shown));
+        replay(smoother, self.inputs, |tick, shown| {
+            // The frames carry their server time (`FrameTick::server_now`); they must be this run's.
+            debug_assert_eq!(
+                tick.server_now.to_bits(),
+                map.server_of_local(tick.local).to_bits(),
+                "inputs of another run"
+            );
+            scorer.push(tick.dt, tick.server_now, shown)
+        });
         let (metrics, track) = scorer.finish_keeping(self.truth);
         self.track = track;
         metrics

@@ -47,27 +47,36 @@ use remote::RemotePipeline;
 use serde::Serialize;
 use world::{TimeMap, TruthTrack};
 
-/// One client frame: its index, when it happens (true local time), its length, and what the client's clock
-/// reads then.
+/// One client frame: its index, when it happens (true local time), its length, what the client's clock reads
+/// then, and the true server time then (`TimeMap::server_of_local(local)`, worked out once: the frame's row, the
+/// delay sweep and each of the engines' strategies scored on the run's inputs all read it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrameTick {
     pub index: usize,
     pub local: f64,
     pub dt: f64,
     pub reading: f64,
+    pub server_now: f64,
+}
+
+impl FrameTick {
+    /// Frame `index` at true local time `local`, `dt` long, on the clocks of `map`.
+    pub fn at(index: usize, local: f64, dt: f64, map: &TimeMap) -> FrameTick {
+        FrameTick { index, local, dt, reading: map.reading(local), server_now: map.server_of_local(local) }
+    }
 }
 
 /// The frame after `previous` (or the first frame): `1 / fps` apart, `1 / stallFps` inside the stall.
 fn next_tick(params: &SimParams, map: &TimeMap, previous: Option<&FrameTick>) -> FrameTick {
     let normal = 1.0 / params.fps;
     let Some(prev) = previous else {
-        return FrameTick { index: 0, local: 0.0, dt: normal, reading: map.reading(0.0) };
+        return FrameTick::at(0, 0.0, normal, map);
     };
     let events = &params.events;
     let stalled = events.stall_at.is_some_and(|at| prev.local >= at && prev.local < at + events.stall_duration);
     let dt = if stalled { 1.0 / events.stall_fps } else { normal };
     let local = prev.local + dt;
-    FrameTick { index: prev.index + 1, local, dt, reading: map.reading(local) }
+    FrameTick::at(prev.index + 1, local, dt, map)
 }
 
 /// Counters and quality metrics of a run.

@@ -142,9 +142,9 @@ impl RemotePipeline {
         }
         // The frame's parts are read where the playback made them (`frame_lean` lends them), not moved out (in
         // wasm a 280-byte `memory.copy` per frame).
-        let (map, presenters) = (&self.map, &mut self.presenters);
+        let presenters = &mut self.presenters;
         let displayed_at = self.playback.frame_lean(tick.reading, tick.dt, |playback, reading, sample, displayed| {
-            let server_now = map.server_of_local(tick.local);
+            let server_now = tick.server_now;
             let truth_now = truth_table.at(server_now);
             let newest = playback.buffer().view().newest_server_time;
             let depth = newest.map(|n| n - reading.render_time);

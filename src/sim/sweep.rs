@@ -80,7 +80,7 @@ fn variants<T>(
         .map(|value| {
             let mut p = params.clone();
             apply(&mut p, value);
-            replay(&p, map, &log, &truth)
+            replay(&p, &log, &truth)
         })
         .collect()
 }
@@ -120,7 +120,7 @@ pub(crate) fn client_inputs_with(
 }
 
 /// One delay's point: the client alone, replayed on the logged inputs.
-fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
+fn replay(params: &SimParams, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
     let mut playback = RemotePlayback::new(params.effective_remote())?;
     let mut points: Vec<Option<Point>> = Vec::new();
     let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
@@ -135,7 +135,7 @@ fn replay(params: &SimParams, map: TimeMap, log: &[ClientInput], truth: &TruthTr
             }
             ClientInput::Frame(tick) => {
                 let played = playback.frame(tick.reading, tick.dt);
-                let server_now = map.server_of_local(tick.local);
+                let server_now = tick.server_now;
                 underruns += usize::from(played.sample.status == SampleStatus::Underrun);
                 ready += usize::from(played.sample.status == SampleStatus::Ready);
                 gaps += usize::from(played.sample.status == SampleStatus::Gap);
