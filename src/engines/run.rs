@@ -36,8 +36,11 @@
 //! - geckos' vault and Gambetta's position buffer are windows over a `Vec` (`buffer::window`), read by plain index
 //!   where a `VecDeque` wrapped every index.
 //! - A [`Scorer`] tells a finite lag or coordinate by `x − x == 0` (a subtraction and a compare; `is_finite` masks
-//!   and compares with a constant it loads first), and counts a frame's mode with one increment (the underrun, extrapolation and frame counts are read
-//!   from the per-mode counts at the end).
+//!   and compares with a constant it loads first), and counts a frame's mode with one increment (the underrun,
+//!   extrapolation and frame counts are read from the per-mode counts at the end).
+//! - Each frame of the log carries its true server time (`sim::FrameTick::server_now`, worked out once by the run),
+//!   so a strategy's frame is scored without converting the frame's local time again (debug builds check that the
+//!   inputs belong to the map given).
 //! - A replay and a frame read feed the same [`Scorer`], so both are scored by one piece of code.
 //! - Strategies scored one after another on the same inputs ([`Scoring`]: [`score_all_own`], the league) count
 //!   the frames once and gather each track in the same buffer (`sim::metrics::ShownTrack`: the shown points only,
