@@ -248,6 +248,15 @@ test('zh: no English left in the panel, the table and the lesson; screenshots in
       assert.deepEqual(await page.evaluate(englishWords, ALLOWED), [], `no English (${viewport.width})`);
     }
     assert.deepEqual(await page.evaluate(rawKeys, RAW_KEY), [], 'no raw string keys');
+    // Every ghost's name is readable: none covers another, the page's ◆ or the "truth now" label (which the
+    // names covered in Chinese, where that label is three times as wide, before the view handed its boxes over).
+    const remote = await page.evaluate(() => window.netcodeLab.app.painters[0].last.remote);
+    assert.equal(remote.engines.length, 4, 'the lesson draws four ghosts');
+    const boxes = [...remote.engines.map((g) => [g.name, g.label]), ...(remote.truthLabel ? [['truth now', remote.truthLabel]] : [])];
+    const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    for (const [i, [name, box]] of boxes.entries()) {
+      for (const [other, o] of boxes.slice(i + 1)) assert.ok(!overlap(box, o), `${lang} ${viewport.width}: ${name}'s label covers ${other}'s: ${JSON.stringify([box, o])}`);
+    }
     await screenshot(page, `engines-${lang}-${viewport.width}`);
     assert.deepEqual(problems(), []);
     await page.close();

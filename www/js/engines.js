@@ -115,9 +115,11 @@ export function mount(app) {
 
 /**
  * The picked strategies' ghosts in the Remote view: a thin trail of the last second and the hollow mark at
- * the playhead, each named beside it (labels stacked so two ghosts on one spot stay readable).
+ * the playhead, each named beside it (labels stacked so two ghosts on one spot stay readable). `taken`: boxes
+ * (CSS px) the view has already written in — the page's ◆ and its "truth now" label — that no name may cover.
+ * Returns each drawn ghost with the box its name took.
  */
-export function drawGhosts(ctx, map, scene) {
+export function drawGhosts(ctx, map, scene, taken = []) {
   const engines = scene.engines ?? [];
   if (!engines.length) return [];
   const { theme, index, frames } = scene;
@@ -159,20 +161,22 @@ export function drawGhosts(ctx, map, scene) {
     ghostMark(ctx, e.name, px, py, 6.5, theme, { filled: e.name === 'playground' });
     drawn.push({ name: e.name, x, y, px, py, color });
   });
-  nameGhosts(ctx, drawn, theme);
-  return drawn.map(({ name, x, y }) => ({ name, x, y }));
+  const names = nameGhosts(ctx, drawn, theme, taken);
+  return drawn.map(({ name, x, y }, k) => ({ name, x, y, label: names[k] }));
 }
 
 /**
  * Names each ghost beside its mark: the first free spot of right, left, above, below (ghosts often sit on one
- * spot: their names must not pile up on each other), then further out in the same order with a thin leader
- * line back to the mark.
+ * spot: their names must not pile up on each other, nor on what the view wrote before them, `taken`), then
+ * further out in the same order with a thin leader line back to the mark. Returns the box of each name.
  */
-function nameGhosts(ctx, drawn, theme) {
+function nameGhosts(ctx, drawn, theme, taken) {
   const w = (ctx.canvas.clientWidth || ctx.canvas.width) / getZoom();
   const h = (ctx.canvas.clientHeight || ctx.canvas.height) / getZoom();
-  // The marks themselves, and the status lines the Remote view writes along its top (views-remote.js corner()).
-  const boxes = [...drawn.map((d) => ({ x: d.px - 7, y: d.py - 7, w: 14, h: 14 })), { x: 0, y: 0, w, h: 50 }];
+  // The marks themselves, the status lines the Remote view writes along its top (views-remote.js corner()), and
+  // what the view wrote where the ghosts are.
+  const boxes = [...drawn.map((d) => ({ x: d.px - 7, y: d.py - 7, w: 14, h: 14 })), { x: 0, y: 0, w, h: 50 }, ...taken];
+  const names = [];
   const free = (b) => b.x >= 2 && b.y >= 2 && b.x + b.w <= w - 2 && b.y + b.h <= h - 2
     && !boxes.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
   for (const d of drawn) {
@@ -191,6 +195,7 @@ function nameGhosts(ctx, drawn, theme) {
     }
     spot ??= { x: Math.min(d.px + 9, w - tw - 2), y: d.py - th / 2, w: tw, h: th, reach: 9 };
     boxes.push(spot);
+    names.push({ x: spot.x, y: spot.y, w: spot.w, h: spot.h });
     if (spot.reach > 9) {
       ctx.strokeStyle = d.color;
       ctx.lineWidth = 1;
@@ -203,6 +208,7 @@ function nameGhosts(ctx, drawn, theme) {
     }
     label(ctx, text, spot.x, spot.y + th - 2, { color: d.color, halo: theme.panel, size: 10, weight: '600' });
   }
+  return names;
 }
 
 /**

@@ -77,9 +77,12 @@ export function drawRemote(canvas, scene, cache = {}, highlight = null) {
   const mode = modes[at(index, 'mode')] ?? 'hidden';
   const x = at(index, 'x');
   const y = at(index, 'y');
+  // What the ghosts' names must leave readable: the ◆ and the "truth now" label (boxes in CSS px).
+  const taken = [];
   if (Number.isFinite(x)) {
     const px = map.x(x);
     const py = map.y(y);
+    taken.push({ x: px - 8, y: py - 8, w: 16, h: 16 });
     if (mode === 'extrapolated') {
       if (bracket.left) {
         casedStroke(ctx, () => { ctx.beginPath(); ctx.moveTo(bracket.left.x, bracket.left.y); ctx.lineTo(px, py); }, COLORS.extrapolated, 1.5, [3, 2]);
@@ -91,15 +94,18 @@ export function drawRemote(canvas, scene, cache = {}, highlight = null) {
       diamond(ctx, px, py, 7, COLORS.render, { cased: true });
     }
     if (Number.isFinite(tx) && Math.hypot(map.x(tx) - px, map.y(ty) - py) > 24) {
-      label(ctx, t('view.truthNow'), map.x(tx) + 7, map.y(ty) - 6, { color: theme.muted, halo: theme.panel, size: 10 });
+      const text = t('view.truthNow');
+      label(ctx, text, map.x(tx) + 7, map.y(ty) - 6, { color: theme.muted, halo: theme.panel, size: 10 });
+      taken.push({ x: map.x(tx) + 5, y: map.y(ty) - 16, w: measure(ctx, text, 10) + 4, h: 13, truthNow: true });
     }
   }
 
   // The Engines panel's picks: hollow ghosts, each named (engines.js).
-  const engines = drawGhosts(ctx, map, scene);
+  const engines = drawGhosts(ctx, map, scene, taken);
   const status = corner(ctx, theme, model, frames, index, mode, bracket, w);
   const hl = highlight && marks.remote ? marks.remote(ctx, map, theme, highlight, w, h, model) : null;
-  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl, engines };
+  const truthLabel = taken.find((b) => b.truthNow) ?? null;
+  return { status, mode, left: bracket.left?.tick ?? null, right: bracket.right?.tick ?? null, highlight: hl, engines, truthLabel };
 }
 
 /**
