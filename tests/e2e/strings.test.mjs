@@ -7,12 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import EN_FIRST from '../../www/js/strings-en.js';
-import ZH_FIRST from '../../www/js/strings-zh.js';
-import EN_LESSONS from '../../www/js/strings-lessons-en.js';
-import ZH_LESSONS from '../../www/js/strings-lessons-zh.js';
-import EN_LATER from '../../www/js/strings-later-en.js';
-import ZH_LATER from '../../www/js/strings-later-zh.js';
+import EN_FIRST from '../../www/js/strings/strings-en.js';
+import ZH_FIRST from '../../www/js/strings/strings-zh.js';
+import EN_LESSONS from '../../www/js/strings/strings-lessons-en.js';
+import ZH_LESSONS from '../../www/js/strings/strings-lessons-zh.js';
+import EN_LATER from '../../www/js/strings/strings-later-en.js';
+import ZH_LATER from '../../www/js/strings/strings-later-zh.js';
 
 // Each language's table is the first frame's strings and the parts (i18n.js `loadPart('lessons')`, `'later'`).
 const EN = { ...EN_FIRST, ...EN_LESSONS, ...EN_LATER };

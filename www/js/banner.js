@@ -1,7 +1,7 @@
 // The error banner: any failure (load error, panic, uncaught exception) becomes visible text, never a blank page.
 // Its words are in the page's language (i18n.js knows it from the URL or the browser before anything loads);
 // the failure's own message (from the browser or the Rust core) is quoted as it is.
-import { t } from './i18n.js';
+import { t } from './strings/i18n.js';
 
 const PANIC_EVENT = 'netcode-lab-panic';
 let shown = false;

@@ -5,7 +5,7 @@
 // Phone (< 600 px): the page starts with the views, the lanes and the transport (playground.css orders them);
 // the rail's groups start collapsed; a sticky button jumps to the controls and back in one tap.
 import { setZoom } from './canvas.js';
-import { t, tagged, onLangChange } from './i18n.js';
+import { t, tagged, onLangChange } from './strings/i18n.js';
 
 const PHONE = '(max-width: 599px)';
 

@@ -12,7 +12,7 @@
 import { COLORS, cssWidth, triangle } from './canvas.js';
 import { createFigure, ensureStylesheet, redrawSoon, swatch, watchSize } from './plots/figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, cursor } from './plots/axes.js';
-import { t, getLang } from './i18n.js';
+import { t, getLang } from './strings/i18n.js';
 
 const TRUTH_WINDOW = 2.5;
 const TRAIL = 1.5;

@@ -3,7 +3,7 @@
 // and tagged `data-i18n`, so a language switch rewrites it in place.
 import { CONTROLS, GROUPS, displayValue, roundToStep } from './params.js';
 import { getPath } from './model.js';
-import { t, has, getLang } from './i18n.js';
+import { t, has, getLang } from './strings/i18n.js';
 
 function element(tag, attrs = {}, children = []) {
   const el = document.createElement(tag);

@@ -12,7 +12,7 @@
 // They have the same API for what the smaller ones have; `loadCore(build)` returns the module (its exports:
 // `Playground`, `WorkedExample`, …) and loads each build once.
 import { showError } from './banner.js';
-import { t } from './i18n.js';
+import { t } from './strings/i18n.js';
 
 const builds = {
   page: () => import('../pkg/netcode_lab_page.js'),

@@ -15,9 +15,9 @@ import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { theme, measureWidths } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
-import { detectLang, setLang, getLang, t, tagged, onLangChange, loadPart } from './i18n.js';
+import { detectLang, setLang, getLang, t, tagged, onLangChange, loadPart } from './strings/i18n.js';
 import { FIGURES, LESSON_VISUAL, lessonControls } from './figures.js';
-import { byLessonId, lessonParams } from './lesson-data.js';
+import { byLessonId, lessonParams } from './lessons/lesson-data.js';
 // core.js is imported when the core is needed, not statically: the build would otherwise preload the first-frame
 // core for every embed (xtask/src/dist.rs follows static imports), while embed.html preloads the one its figure uses.
 const coreModule = import('./core.js');
@@ -85,7 +85,7 @@ class EmbedApp {
       model: () => this.model,
       seek: (time) => this.seek(time),
     });
-    if (spec.view) this.painters.push(...[await import('./views.js'), await import('./lanes.js')].map((m) => m.mount(this)));
+    if (spec.view) this.painters.push(...[await import('./views/views.js'), await import('./lanes/lanes.js')].map((m) => m.mount(this)));
     if (spec.plot) {
       const module = await import(`./plots/${spec.plot}.js`);
       (await import('./plots/figure.js')).ensureStylesheet();
@@ -93,7 +93,7 @@ class EmbedApp {
     }
     if (spec.comparison) this.painters.push((await import('./comparison.js')).mount(this));
     if (this.fig === 'lesson') {
-      const { Lessons } = await import('./lessons.js');
+      const { Lessons } = await import('./lessons/lessons.js');
       this.lessons = new Lessons(this, { menuRoot: document.getElementById('lesson-menu'), cardRoot: document.getElementById('lesson-card'), onStepThrough: () => {} });
     }
     measureWidths(document);

@@ -2,7 +2,7 @@
 // the client's clock, and a step of the remote view's network — +100 ms of RTT without jitter, or +25 ms of
 // jitter without an RTT change (seed 004 §4.1–4.2; the adaptive-delay lesson runs both). They are part of the
 // run's parameters (and of the URL: `stall=`, `kick=`, `net=T:latency:jitter`).
-import { t } from './i18n.js';
+import { t } from './strings/i18n.js';
 import { quoted } from './params.js';
 
 export function buildEvents(root, api) {

@@ -1,7 +1,7 @@
 // What the buttons of figure-tools.js do — the PNG with its caption line, the embed code copied — fetched with
 // later.js after the first frame (issue 14, stop 25): the first frame draws the buttons, not this.
 import { withExportRatio, FONT } from './canvas.js';
-import { t, tagged, getLang } from './i18n.js';
+import { t, tagged, getLang } from './strings/i18n.js';
 import { byId, displayValue } from './params.js';
 import { getPath } from './model.js';
 import { embedSnippet, FIGURES } from './figures.js';

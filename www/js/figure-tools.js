@@ -7,7 +7,7 @@
 // withExportRatio), with a caption line under it that states the settings — network, render delay, half-life,
 // loss, seed, the moment shown — so a teacher can put the exact picture in slides. The page is redrawn at its own
 // resolution in the same task: nothing flickers.
-import { t, tagged } from './i18n.js';
+import { t, tagged } from './strings/i18n.js';
 import { loadLater } from './marks.js';
 
 /** A row of the two buttons for figure `fig` (embed) named `name` (PNG file), after `host`'s last child. */

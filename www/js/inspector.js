@@ -10,8 +10,8 @@
 // or next packet (the playhead follows when paused and it is out of the window), Esc lets go. The pin is a
 // tick, so it survives a slider change: drag the jitter and watch the same packet's fate change.
 // While the step-through shows a step, it owns the highlight and the inspector stays quiet.
-import { reader, lowerBound, bracketOf, tickRows } from './view-kit.js';
-import { t } from './i18n.js';
+import { reader, lowerBound, bracketOf, tickRows } from './views/view-kit.js';
+import { t } from './strings/i18n.js';
 import { getZoom } from './canvas.js';
 
 /** How near (CSS px) the pointer must come to a packet's ■ → ○ line to pick it. */

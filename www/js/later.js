@@ -4,14 +4,14 @@
 // inspector itself (its pointer and key handling on the lanes, its sentence under them), the league table, and
 // trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone), and what
 // the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's).
-import { drawLaneHighlight } from './lanes-highlight.js';
-import { highlightServer, highlightRemote } from './views-highlight.js';
-import { drawInspected } from './lanes-inspect.js';
+import { drawLaneHighlight } from './lanes/lanes-highlight.js';
+import { highlightServer, highlightRemote } from './views/views-highlight.js';
+import { drawInspected } from './lanes/lanes-inspect.js';
 import { mount as mountInspector } from './inspector.js';
 
-import { loadPart } from './i18n.js';
+import { loadPart } from './strings/i18n.js';
 
-export { mount as mountLeague } from './league.js';
+export { mount as mountLeague } from './engines/league.js';
 export { buildTraceIO } from './trace-io.js';
 export { showEmbedCode, download } from './figure-actions.js';
 

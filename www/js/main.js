@@ -6,11 +6,11 @@ import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js
 import { theme } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
 // --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
-import { t as tr } from './i18n.js'; // `t` is a local name in applyHash
+import { t as tr } from './strings/i18n.js'; // `t` is a local name in applyHash
 
 import { loadCore } from './core.js';
 // --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
-import * as engines from './engines.js';
+import * as engines from './engines/engines.js';
 import { SimWorker } from './worker-client.js';
 // --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
 import { watchPainter } from './offscreen.js';

@@ -1,7 +1,7 @@
 // Every control of the rail: where its value lives in the run's parameters, its range, unit and label.
 // `scale` converts the parameter (seconds, fractions) into what the control shows (ms, %).
 // The URL hash stores control values by id, in display units, so a link reproduces a view.
-import { ENGINE_CONTROLS } from './engine-params.js';
+import { ENGINE_CONTROLS } from './engines/engine-params.js';
 
 export const GROUPS = [
   { id: 'network', label: 'Network' },

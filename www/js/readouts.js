@@ -3,7 +3,7 @@
 // clock jump with its cause), the seed-002 counters so far, and (per run) the quality metrics of every strategy.
 // Every word comes from `t()` (zh / en).
 import { fixed, ms } from './canvas.js';
-import { t, getLang } from './i18n.js';
+import { t, getLang } from './strings/i18n.js';
 
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 

@@ -9,7 +9,7 @@
 //   {kind: 'frame', index, step: 'renderTime' | 'bracket' | 'factor' | 'status', time, renderTime, delay,
 //    left, right: {tick, serverTime, x, y, index} | null, factor, x, y, status, mode, buffered: [ticks]}
 //                                                                          index = row in model.table('frames')
-import { t, loadPart } from './i18n.js';
+import { t, loadPart } from './strings/i18n.js';
 
 // The lessons' and the step-through's words (`lesson.*`, `step.*`) are fetched with this module, after the first
 // frame (i18n.js `loadPart`), and are in before it draws one.

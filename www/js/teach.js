@@ -5,7 +5,7 @@
 // frame `teach.loadStepper()` fetches the step-through and `teach.loadLessons()` the lessons (lessons.js and
 // lesson-data.js are not part of the first frame's download either: until they are in, the top bar shows the menu
 // with the sandbox alone, at its full width, and a link to a lesson waits for them before its first frame).
-import { detectLang, getLang, setLang, onLangChange, t, tagged } from './i18n.js';
+import { detectLang, getLang, setLang, onLangChange, t, tagged } from './strings/i18n.js';
 import { el } from './dom.js';
 import { loadLater } from './marks.js';
 
@@ -58,7 +58,7 @@ export function installTeaching(app) {
   let lessons = null;
   let lessonData = null;
   let lessonsLoading = null;
-  const loadLessons = () => (lessonsLoading ??= Promise.all([import('./lessons.js'), import('./lesson-data.js')]).then(([{ Lessons }, data]) => {
+  const loadLessons = () => (lessonsLoading ??= Promise.all([import('./lessons/lessons.js'), import('./lessons/lesson-data.js')]).then(([{ Lessons }, data]) => {
     lessonData = data;
     lessons = new Lessons(app, {
       menuRoot: tools,

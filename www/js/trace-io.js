@@ -3,7 +3,7 @@
 // A dropped file is read by a worker with its own core (trace-worker.js), with progress, so a large trace never
 // freezes the page; a refused trace leaves the current run as it was and says why in a notice.
 import { showError, showNotice } from './banner.js';
-import { t } from './i18n.js';
+import { t } from './strings/i18n.js';
 import { saveFile } from './save-file.js';
 
 /** Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}. */

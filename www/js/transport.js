@@ -1,6 +1,6 @@
 // Time controls: play/pause, step one frame back or forward, step to the next snapshot tick, scrub, speed.
 // Time here is the client's local time over the simulated window (model time, not wall time).
-import { t, getLang } from './i18n.js';
+import { t, getLang } from './strings/i18n.js';
 
 function button(id, i18n, titleKey) {
   const b = document.createElement('button');

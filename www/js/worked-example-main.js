@@ -3,7 +3,7 @@
 // switch keeps the choice in the URL.
 import { showError, hasFailed, watchForErrors } from './banner.js';
 import { ExampleView } from './worked-example-view.js';
-import { detectLang, getLang, setLang, onLangChange, t, tagged, loadLanguages } from './i18n.js';
+import { detectLang, getLang, setLang, onLangChange, t, tagged, loadLanguages } from './strings/i18n.js';
 
 // core.js by a dynamic import, started now: a static one would have the dist build preload the playground's
 // first-frame core (core.js's `page` glue) for this page, which loads its own build ('example', preloaded by the

@@ -4,7 +4,7 @@
 // glyph as on the playground, and the core's reason is re-worded from its numbers (`reasonText`).
 
 import { COLORS, FONT, theme as themeColors, line, text as label, square, circle, diamond } from './canvas.js';
-import { t } from './i18n.js';
+import { t } from './strings/i18n.js';
 import { statusText } from './readouts.js';
 
 const STATUS_READY = 1;

@@ -473,7 +473,7 @@ mod tests {
     fn the_playground_preloads_the_first_frame_core_only() {
         let www = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www");
         let core = std::fs::read_to_string(www.join("js/core.js")).unwrap();
-        assert_eq!(static_imports(&core), ["./banner.js", "./i18n.js", "../pkg/netcode_lab_page.js"]);
+        assert_eq!(static_imports(&core), ["./banner.js", "./strings/i18n.js", "../pkg/netcode_lab_page.js"]);
     }
 
     #[test]
@@ -483,7 +483,7 @@ mod tests {
         let names: Vec<String> =
             graph.iter().map(|p| p.strip_prefix(www.canonicalize().unwrap()).unwrap().display().to_string()).collect();
         assert_eq!(names[0], "js/main.js");
-        for needed in ["js/banner.js", "js/core.js", "js/i18n.js", "js/strings-en.js", "js/views.js"] {
+        for needed in ["js/banner.js", "js/core.js", "js/strings/i18n.js", "js/strings/strings-en.js", "js/views/views.js"] {
             assert!(names.iter().any(|n| n == needed), "{needed} missing from {names:?}");
         }
         // Loaded after the first frame (dynamic imports in main.js): not preloaded.

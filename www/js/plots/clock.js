@@ -13,7 +13,7 @@
 import { COLORS, cross, cssWidth } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor, needsCasing } from './axes.js';
-import { t, getLang } from '../i18n.js';
+import { t, getLang } from '../strings/i18n.js';
 
 /** Everything the plot needs from one run, copied out of wasm memory once. */
 function readRun(model) {

@@ -13,7 +13,7 @@
 import { COLORS, cross, cssWidth } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing, cursor } from './axes.js';
-import { t, getLang } from '../i18n.js';
+import { t, getLang } from '../strings/i18n.js';
 
 const RANGES = [0.5, 1, 2, 3];
 const EPS = 1e-6;

@@ -10,7 +10,7 @@
 import { COLORS, diamond } from '../canvas.js';
 import { createFigure } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing } from './axes.js';
-import { t, getLang } from '../i18n.js';
+import { t, getLang } from '../strings/i18n.js';
 import { capInForce } from '../params.js';
 
 const POINTS = 161;

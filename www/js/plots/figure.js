@@ -9,7 +9,7 @@
 // off-screen); paused, every figure follows a seek so the whole page always shows one moment.
 
 import { COLORS, cssWidth, ratio, getZoom } from '../canvas.js';
-import { t, loadPart } from '../i18n.js';
+import { t, loadPart } from '../strings/i18n.js';
 
 // The plots' and the comparison's words are a strings part fetched after the first frame (i18n.js).
 await loadPart('later');

@@ -16,7 +16,7 @@
 import { COLORS, diamond } from '../canvas.js';
 import { createFigure, redrawSoon } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, hatchPath, needsCasing } from './axes.js';
-import { t, getLang } from '../i18n.js';
+import { t, getLang } from '../strings/i18n.js';
 
 const DELAYS = Array.from({ length: 31 }, (_, i) => i * 0.01);
 const MAX = 0.3;

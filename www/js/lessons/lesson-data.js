@@ -18,7 +18,7 @@
 // `digits` · `format(value)` instead of unit and digits · `articleVars(ctx)` for the article text ·
 // `info: true` · `expect: 'fail'`.
 
-import { t } from './i18n.js';
+import { t } from '../strings/i18n.js';
 
 const both = (p, field, value) => {
   p.network.downlink[field] = value;

@@ -9,11 +9,11 @@
 // The other steps (arrived, inserted, render time) happen on the clocks, not in the world: the lanes show them.
 // The packet inspector (inspector.js) reuses the Server view's `sent` mark, and rings the snapshot's ■ in the
 // Remote view too.
-import { COLORS, square, diamond } from './canvas.js';
+import { COLORS, square, diamond } from '../canvas.js';
 import { reader, openDiamond } from './view-kit.js';
-import { halo, thickSegment, tagAt } from './highlight-kit.js';
-import { statusText } from './readouts.js';
-import { t } from './i18n.js';
+import { halo, thickSegment, tagAt } from '../highlight-kit.js';
+import { statusText } from '../readouts.js';
+import { t } from '../strings/i18n.js';
 
 const BOUNDS_PAD = 4;
 

@@ -6,8 +6,8 @@
 // computed the old numbers stay, marked as updating; a result overtaken by a newer change is dropped.
 import { STRATEGY_NAMES, swatch } from './engines-style.js';
 import { strategyName, nameLang } from './engines.js';
-import { el } from './dom.js';
-import { t, onLangChange, loadPart } from './i18n.js';
+import { el } from '../dom.js';
+import { t, onLangChange, loadPart } from '../strings/i18n.js';
 
 // Its words are a strings part fetched after the first frame (i18n.js).
 await loadPart('later');

@@ -12,10 +12,10 @@
 //     — each named with glyph + word where there is room (statuses never get a new hue).
 // Clock strip — the client's server-clock estimate minus the true server time over the window, against
 // the zero line (the truth), so the hidden clock is visible.
-import { COLORS, diamond } from './canvas.js';
-import { reader, column, label, measure, casedStroke, fitText } from './view-kit.js';
-import { statusText } from './readouts.js';
-import { t } from './i18n.js';
+import { COLORS, diamond } from '../canvas.js';
+import { reader, column, label, measure, casedStroke, fitText } from '../views/view-kit.js';
+import { statusText } from '../readouts.js';
+import { t } from '../strings/i18n.js';
 
 const NICE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 

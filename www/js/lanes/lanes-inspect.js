@@ -6,11 +6,11 @@
 //   render lane   its ■ at its server time (the render lane's axis), haloed, joined to the ○ by a dotted
 //                 line: the wait in the buffer until the render cursor reaches it, "waited 88 ms" — or, when
 //                 the render time passed it before it arrived, "too late by 12 ms".
-import { COLORS, square } from './canvas.js';
-import { halo, thickSegment, tagAt } from './highlight-kit.js';
-import { serverToLocal } from './view-kit.js';
-import { packetFacts } from './inspector.js';
-import { t } from './i18n.js';
+import { COLORS, square } from '../canvas.js';
+import { halo, thickSegment, tagAt } from '../highlight-kit.js';
+import { serverToLocal } from '../views/view-kit.js';
+import { packetFacts } from '../inspector.js';
+import { t } from '../strings/i18n.js';
 
 /** Draws packet `inspect` (`{tick, i}`) over the lanes; returns what it drew (for the tests). */
 export function drawInspected(g, model, frames, index, inspect) {

@@ -4,11 +4,11 @@
 // ✕ where a snapshot was lost on the way (the client will never see that sample); a dotted hop and the
 // word "respawn" where the entity teleported (the snapshot carrying the teleport flag is ringed). Same world scale as the Remote view, so the two compare
 // mark for mark.
-import { COLORS, circle, cross } from './canvas.js';
+import { COLORS, circle, cross } from '../canvas.js';
 import { reader, lowerBound, label, recentFrames, trail, column, fitText } from './view-kit.js';
 import { fadeBuckets, worldSurface } from './views-world.js';
-import { t } from './i18n.js';
-import { marks } from './marks.js';
+import { t } from '../strings/i18n.js';
+import { marks } from '../marks.js';
 
 const TRAIL_SECONDS = 2;
 const SENT_SECONDS = 1;

@@ -2,8 +2,8 @@
 // name, finding the rows inside a time window, mapping server time onto the client's time axis, legible
 // canvas labels (text with a paper-coloured halo, so a label stays readable over a trail), trails that
 // break at teleports, and the inline legends (SVG keys built once, never per frame).
-import { COLORS, FONT, diamondPath, fontSize, ratio } from './canvas.js';
-import { t, getLang } from './i18n.js';
+import { COLORS, FONT, diamondPath, fontSize, ratio } from '../canvas.js';
+import { t, getLang } from '../strings/i18n.js';
 
 /** `(row, column) → value` for a table from `model.table(kind)` (for a few reads; loops use `column`). */
 export function reader(table) {

@@ -4,14 +4,14 @@
 // as a thin ghost (● now), so the render delay shows as distance behind it. The snapshots in the jitter
 // buffer as ■ (arrived, not yet played past) with the two around the render time outlined and joined: the
 // ◆ slides along that segment. The sample status is a glyph + word in the corner (never a new hue).
-import { COLORS, circle, square, diamond } from './canvas.js';
+import { COLORS, circle, square, diamond } from '../canvas.js';
 import { reader, lowerBound, label, measure, recentFrames, trail, casedStroke, openDiamond, bracketOf, column, fitText } from './view-kit.js';
 import { fadeBuckets, worldSurface } from './views-world.js';
-import { statusText } from './readouts.js';
-import { capInForce } from './params.js';
-import { t } from './i18n.js';
-import { marks } from './marks.js';
-import { drawGhosts } from './engines.js';
+import { statusText } from '../readouts.js';
+import { capInForce } from '../params.js';
+import { t } from '../strings/i18n.js';
+import { marks } from '../marks.js';
+import { drawGhosts } from '../engines/engines.js';
 
 const TRAIL_SECONDS = 2;
 

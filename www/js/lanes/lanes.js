@@ -8,12 +8,12 @@
 // lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard. Pointing at a packet, or
 // focusing the lanes and pressing ← →, inspects it (inspector.js; its chain is drawn by lanes-inspect.js).
-import { COLORS, cssWidth, square, diamond, ratio } from './canvas.js';
-import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
+import { COLORS, cssWidth, square, diamond, ratio } from '../canvas.js';
+import { reader, column, lowerBound, label, measure, serverToLocal, bracketOf, fresh, staticLayer, themeKey, fitText } from '../views/view-kit.js';
 import { drawRenderLane, drawClockStrip, clockFrame, clockRange } from './lanes-render.js';
-import { marks } from './marks.js';
-import { drawLaneMarks } from './engines.js';
-import { t } from './i18n.js';
+import { marks } from '../marks.js';
+import { drawLaneMarks } from '../engines/engines.js';
+import { t } from '../strings/i18n.js';
 
 const PAST = 1.5;
 const FUTURE = 0.5;

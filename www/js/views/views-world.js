@@ -1,6 +1,6 @@
 // What the Server and Remote views share: one world scale (the remote world is about ±120 × ±70 units,
 // centred on 0), the faint arena outline with a scale bar, and the age buckets that fade trails.
-import { surface, worldMapper } from './canvas.js';
+import { surface, worldMapper } from '../canvas.js';
 import { column, label, fresh, staticLayer, themeKey } from './view-kit.js';
 
 /** Half-extent mapped into each view; the same for Server and Remote, so they compare mark for mark. */

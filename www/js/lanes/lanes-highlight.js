@@ -12,11 +12,11 @@
 // While a step is shown the lanes zoom in (lanes.js STEP_ZOOM): seed 002's events are 20–100 ms apart.
 //   status      glyph + word at the cursor (the Underrun hatch, the Invalid cross-hatch and ⊘, the Gap box).
 // Everything is placed by the same clocks as the lanes (lanes.js): server times through the run's true clock map.
-import { COLORS, diamond } from './canvas.js';
-import { reader, label, tickRows } from './view-kit.js';
-import { halo, thickSegment, tagAt } from './highlight-kit.js';
-import { statusText } from './readouts.js';
-import { t } from './i18n.js';
+import { COLORS, diamond } from '../canvas.js';
+import { reader, label, tickRows } from '../views/view-kit.js';
+import { halo, thickSegment, tagAt } from '../highlight-kit.js';
+import { statusText } from '../readouts.js';
+import { t } from '../strings/i18n.js';
 
 /** Draws highlight `h` over the lanes; returns what it drew (for the tests), or null when `h` does not apply. */
 export function drawLaneHighlight(g, model, frames, h) {

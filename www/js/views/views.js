@@ -2,7 +2,7 @@
 // and their inline legends. Each view lives in its own module (views-server/-local/-remote.js); this one
 // mounts them, fills the legend spans in the figure captions once (their words follow the language), and
 // redraws all three per frame, with the step-through's subject (`app.highlight`, views-highlight.js) on top.
-import { COLORS } from './canvas.js';
+import { COLORS } from '../canvas.js';
 import { fillLegend } from './view-kit.js';
 import { drawServer } from './views-server.js';
 import { drawLocal } from './views-local.js';

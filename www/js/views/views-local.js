@@ -5,10 +5,10 @@
 // run from predicted to drawn and decay by the half-life. Trails: the drawn path (thick) against the
 // predicted path (thin). A readout column: pending inputs (sent, not yet acknowledged), the offset, and
 // a loupe that magnifies the few units around you (offsets of 1–5 units are a few pixels in the arena).
-import { COLORS, surface, circle, square, diamond } from './canvas.js';
+import { COLORS, surface, circle, square, diamond } from '../canvas.js';
 import { reader, label, measure, recentFrames, trail, casedStroke, fresh, staticLayer, themeKey, fitText } from './view-kit.js';
 import { fadeBuckets } from './views-world.js';
-import { t } from './i18n.js';
+import { t } from '../strings/i18n.js';
 
 const TRAIL_SECONDS = 2;
 const OFFSET_VISIBLE = 0.05; // world units; below this the band would be a dot

@@ -7,10 +7,10 @@
 // Drawing reads copies of each strategy's rows (render time, x, y, mode per frame) that the core makes once per
 // run (model.engine); nothing is simulated per frame.
 import { STRATEGY_STYLES, STRATEGY_NAMES, ENGINE_NAMES, MAX_PICKED, ghostMark, strategyColor, swatch } from './engines-style.js';
-import { label, measure } from './view-kit.js';
-import { el } from './dom.js';
-import { getZoom } from './canvas.js';
-import { t } from './i18n.js';
+import { label, measure } from '../views/view-kit.js';
+import { el } from '../dom.js';
+import { getZoom } from '../canvas.js';
+import { t } from '../strings/i18n.js';
 
 const TRAIL_SECONDS = 1;
 

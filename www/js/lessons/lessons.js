@@ -8,10 +8,10 @@
 // the article gets wrong at its own settings carries `expect: 'fail'` and its explanation under the row when it
 // shows ✗. A row whose computation throws shows "error" (data-error) and logs it with console.error, so the
 // end-to-end tests — which fail on any console error — cannot pass over it.
-import { t, has, tagged, loadPart } from './i18n.js';
+import { t, has, tagged, loadPart } from '../strings/i18n.js';
 import { LESSONS, byLessonId, lessonParams, PRESETS, ARTICLE_PRESETS, ADAPTIVE_ROWS, adaptiveRun, settled, meanLag, statusPct, presetRun } from './lesson-data.js';
-import { quoted } from './params.js';
-import { el } from './dom.js';
+import { quoted } from '../params.js';
+import { el } from '../dom.js';
 import { LessonContext, STATUSES } from './lesson-context.js';
 
 // The lessons' and the step-through's words (`lesson.*`, `step.*`) are fetched with this module, after the first

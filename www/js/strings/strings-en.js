@@ -1,6 +1,6 @@
 // English strings, by key (the reference table: every key exists here; strings-zh.js translates them).
 // Control labels, options and hints come from params.js so the rail and this table cannot disagree.
-import { CONTROLS, GROUPS } from './params.js';
+import { CONTROLS, GROUPS } from '../params.js';
 
 const fromControls = {};
 for (const g of GROUPS) fromControls[`group.${g.id}`] = g.label;

@@ -3,7 +3,7 @@
 // lighter twin for the dark theme — AND a shape of its own AND its name written beside it, so colour never
 // carries the meaning alone. Ghosts are hollow (drawn, not the ◆ the page renders); `playground` is that ◆
 // itself (the page's own pipeline), in the render colour.
-import { FONT } from './canvas.js';
+import { FONT } from '../canvas.js';
 
 /** name → {light, dark, shape, letter}; the order is the table's. */
 export const STRATEGY_STYLES = {
