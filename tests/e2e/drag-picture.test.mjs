@@ -74,6 +74,10 @@ async function pauseAt(page) {
     app.seek(moment);
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   }, MOMENT);
+  // The status card's jump log is the full core's (the worker's answer on a run still on the first frame's core):
+  // "computing…" until it is in (readouts.js `clockLine`). A fresh page read before it was in differed from the
+  // dragged one by those words alone (seen once in CI).
+  await page.waitForFunction(() => document.getElementById('clock-line').dataset.jumpsPending === undefined);
 }
 
 // Paused, a drag draws what is in view each change and leaves the rest (the views above the rail's slider, the

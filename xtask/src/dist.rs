@@ -483,7 +483,9 @@ mod tests {
         let names: Vec<String> =
             graph.iter().map(|p| p.strip_prefix(www.canonicalize().unwrap()).unwrap().display().to_string()).collect();
         assert_eq!(names[0], "js/main.js");
-        for needed in ["js/banner.js", "js/core.js", "js/strings/i18n.js", "js/strings/strings-en.js", "js/views/views.js"] {
+        for needed in
+            ["js/banner.js", "js/core.js", "js/strings/i18n.js", "js/strings/strings-en.js", "js/views/views.js"]
+        {
             assert!(names.iter().any(|n| n == needed), "{needed} missing from {names:?}");
         }
         // Loaded after the first frame (dynamic imports in main.js): not preloaded.
