@@ -12,8 +12,10 @@ import { mount as mountDecay } from './plots/decay.js';
 import { mount as mountSweep } from './plots/sweep.js';
 import { mount as mountClock } from './plots/clock.js';
 
+/** Their stylesheet, fetched as this module loads (after the first frame); boot.js mounts them once it applies. */
+export const styled = ensureStylesheet();
+
 export function mount(app) {
-  ensureStylesheet();
   const root = document.getElementById('plots');
   const plots = [mountExtrapolation, mountDecay, mountSweep, mountClock].map((start) => start(root, app));
   window.__plots = plots;
