@@ -1,8 +1,9 @@
 // What the first frame waits for, checked as behaviour (never as timings: those are `cargo xtask bench-page` and
 // `node benches/page/load.mjs URL --list`):
 //   - its requests: the first frame's core fetched once, from the page's head, before main.js has even arrived
-//     (index.html starts it; core.js takes the compiled module), one stylesheet in dist, and nothing the first
-//     frame does not draw (the full core, the plots, the comparison, the lessons, the step-through, the worker);
+//     (index.html starts it; core.js takes the compiled module), one stylesheet in dist (plots.css comes with
+//     the plots, after it), seven requests in dist besides the page, and nothing the first frame does not draw
+//     (the full core, the plots, the comparison, the lessons, the step-through, the worker);
 //   - its boot: the rail and the main column stay out of layout until their DOM is built (playground.css
 //     `data-built`), and the engines' swatches are painted only after `data-ready`.
 import { test, before, after } from 'node:test';
@@ -43,11 +44,22 @@ test("the first frame's requests: the core fetched once from the head, one style
     /\/stepper(-\w+)?\.js$/, /\/sim-worker\.js$/, /\/strings-zh(-\w+)?\.js$/]) {
     assert.deepEqual(beforeFrame.filter((f) => later.test(f)), [], `${later} is not fetched before the first frame`);
   }
+  // The plots' sheet (plots.css) comes with the plots, after the first frame (plots/figure.js `ensureStylesheet`),
+  // and applies before they are laid out. Red: plots.css linked from index.html again (fetched before the frame),
+  // or `ensureStylesheet` not adding it (the plots' grid unstyled).
+  const sheets = requests.filter((r) => r.file.endsWith('.css'));
+  assert.deepEqual(sheets.filter((r) => r.start < drawn).map((r) => r.file), [dist ? '/index.bundle.css' : '/style.css', ...(dist ? [] : ['/playground.css'])],
+    'the first frame fetches the page\'s own sheets only');
+  assert.deepEqual(sheets.filter((r) => r.start >= drawn).map((r) => r.file), ['/plots.css'], 'the plots\' sheet, once, after the first frame');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('plots')).display), 'grid', 'the plots are styled');
   if (dist) {
-    // dist merges the page's sheets (xtask dist `merge_stylesheets`); the plots' own sheet is in it, so mounting
-    // them fetches nothing more (plots/figure.js `ensureStylesheet` reads the link's data-holds).
-    const sheets = requests.filter((r) => r.file.endsWith('.css')).map((r) => r.file);
-    assert.deepEqual(sheets, ['/index.bundle.css'], 'one stylesheet, and no sheet fetched again later');
+    // What the first frame fetches in dist (issue 14: ≤ 150 KB): the sheet, main.js and its three static chunks,
+    // the first-frame core's glue and its wasm — no tiny chunk of its own (each ~310 B of headers). Red: dom.js
+    // imported without i18n.js (its own 190 B chunk), an `import * as` used as a value (esbuild's `__export`
+    // helper as a chunk every part imports), or a new static import of a module only later code shares.
+    const scripts = beforeFrame.filter((f) => /\.js$/.test(f));
+    assert.equal(scripts.length, 5, `main.js, its chunks and the core's glue: ${scripts.join(' ')}`);
+    assert.equal(beforeFrame.length, 7, `the first frame's requests besides the page itself: ${beforeFrame.join(' ')}`);
   }
   assert.deepEqual(problems(), []);
   await page.close();

@@ -239,6 +239,7 @@ export async function boot(app) {
   await full;
   for (const [section, loading] of later) {
     const module = await loading;
+    await module.styled; // their sheet (plots.css) applies before they are laid out: no shift (figure.js)
     await bootTask();
     const painter = module.mount(app);
     painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside

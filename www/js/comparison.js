@@ -328,8 +328,10 @@ function mountSpeed(root, app) {
   };
 }
 
+/** Its stylesheet (plots.css), fetched as this module loads; boot.js mounts it once the sheet applies. */
+export const styled = ensureStylesheet();
+
 export function mount(app) {
-  ensureStylesheet();
   const root = document.getElementById('comparison');
   const heading = document.createElement('h2');
   const title = Object.assign(document.createElement('span'), { textContent: t('comparison.title') });

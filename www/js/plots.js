@@ -5,15 +5,19 @@
 //   clock          seed 004 §2, §4.2 — RTT samples, outliers, smoothed RTT, render delay, clock error
 // Each draws its static layer once per run (or size/theme) and only its cursor per frame.
 import { ensureStylesheet, watchSize } from './plots/figure.js';
-import * as extrapolation from './plots/extrapolation.js';
-import * as decay from './plots/decay.js';
-import * as sweep from './plots/sweep.js';
-import * as clock from './plots/clock.js';
+// Each module's `mount` by name, not `import * as`: a namespace used as a value makes esbuild emit its `__export`
+// helper as a chunk of its own that every part of the page imports — one more request for the first frame (issue 14).
+import { mount as mountExtrapolation } from './plots/extrapolation.js';
+import { mount as mountDecay } from './plots/decay.js';
+import { mount as mountSweep } from './plots/sweep.js';
+import { mount as mountClock } from './plots/clock.js';
+
+/** Their stylesheet, fetched as this module loads (after the first frame); boot.js mounts them once it applies. */
+export const styled = ensureStylesheet();
 
 export function mount(app) {
-  ensureStylesheet();
   const root = document.getElementById('plots');
-  const plots = [extrapolation, decay, sweep, clock].map((m) => m.mount(root, app));
+  const plots = [mountExtrapolation, mountDecay, mountSweep, mountClock].map((start) => start(root, app));
   window.__plots = plots;
   watchSize(app, plots.map((p) => p.figure.canvas));
   return {

@@ -16,18 +16,30 @@ await loadPart('later');
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+let sheetLoaded = null;
+
 /**
- * Adds the plots' stylesheet once, unless the page links it already (index.html and embed.html do). Its address
- * is the page's, not this module's: in dist (`cargo xtask dist`) this code sits in a bundled chunk elsewhere.
+ * Adds the plots' stylesheet once, unless the page links it already (embed.html does; index.html no longer: its
+ * first frame shows no plot, so their sheet is fetched with them, after it — ~0.7 KB less before data-ready, issue
+ * 14). Resolves once the sheet applies, so a figure is never laid out unstyled and then moved (a layout shift):
+ * boot.js mounts the plots and the comparison after it (`styled`). A sheet that fails to load resolves too — the
+ * figures still work, unstyled. Its address is the page's, not this module's: in dist (`cargo xtask dist`) this
+ * code sits in a bundled chunk elsewhere.
  */
 export function ensureStylesheet() {
   // dist merges a page's sheets into one that says what it holds (xtask/src/dist.rs `merge_stylesheets`).
-  if (document.querySelector('link[data-plots-css], link[rel=stylesheet][href$="plots.css"], link[data-holds~="plots.css"]')) return;
+  if (document.querySelector('link[rel=stylesheet][href$="plots.css"]:not([data-plots-css]), link[data-holds~="plots.css"]')) return Promise.resolve();
+  if (sheetLoaded) return sheetLoaded;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('plots.css', document.baseURI).href;
   link.dataset.plotsCss = '';
+  sheetLoaded = new Promise((resolve) => {
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+  });
   document.head.append(link);
+  return sheetLoaded;
 }
 
 /** Asks the app for one redraw on the next animation frame (used when paused: hover, async data, resize). */
