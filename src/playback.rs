@@ -149,6 +149,26 @@ impl RemotePlayback {
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
+        if !self.clock.reads_view() {
+            // An unmonitored clock with a fixed delay: its reading without the general path
+            // (`RenderClock::render_time_unwatched`), then the steps of `frame_lean`.
+            let reading = self.clock.render_time_unwatched(now, dt);
+            let (status, displayed) = match &reading.uncertain {
+                Some(reason) => {
+                    let sample = self.buffer.sample_uncertain(reading.render_time, reason.clone());
+                    (sample.status, self.presenter.show(&sample))
+                }
+                None => {
+                    let sample = self.buffer.sample_drawn(reading.render_time);
+                    self.buffer.prune_sampled(reading.render_time);
+                    match &sample {
+                        Ok(between) => (SampleStatus::Ready, self.presenter.show_interpolated(between.position)),
+                        Err(sample) => (sample.status, self.presenter.show(sample)),
+                    }
+                }
+            };
+            return FrameShown { render_time: reading.render_time, status, displayed };
+        }
         self.frame_lean(now, dt, |_, reading, sample, displayed| {
             let status = sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
             FrameShown { render_time: reading.render_time, status, displayed: *displayed }

@@ -57,6 +57,23 @@ impl ReanchorClock {
     }
 
     /// `update(dt)`: the timeline advances by the frame's dt.
+    /// The render time [`ReanchorClock::advance`] would give, when it would give it as certain (a snapshot seen,
+    /// and an RTT sample if the estimate needs one); nothing changes. [`ReanchorClock::set_render`] then takes it.
+    #[inline(always)]
+    pub fn peek_certain(&self, dt: f64, last_rtt: Option<f64>) -> Option<f64> {
+        let render = self.render?;
+        if self.estimate == ReanchorEstimate::Packet && last_rtt.is_none() {
+            return None;
+        }
+        Some(if dt.is_finite() { render + dt } else { render })
+    }
+
+    /// Takes the render time [`ReanchorClock::peek_certain`] gave: the state `advance` leaves.
+    #[inline(always)]
+    pub fn set_render(&mut self, render: f64) {
+        self.render = Some(render);
+    }
+
     pub fn advance(&mut self, dt: f64, last_rtt: Option<f64>) -> Estimate {
         let Some(render) = self.render else {
             return Estimate::uncertain(f64::NAN, "no snapshot yet to anchor the render time on");

@@ -201,3 +201,51 @@ fn offset_uncertainty_and_render_delay_error_per_clock() {
     assert!(m.offset_uncertainty.unwrap() < 1e-3, "a steady link: {:?}", m.offset_uncertainty);
     assert!(m.render_delay_error.unwrap().abs() < 2e-3, "{:?}", m.render_delay_error);
 }
+
+/// `render_time_unwatched` is `render_time` for a clock that reads no view: the same reading, bit for bit, and the
+/// same clock after every frame (the whole `RenderClock` compared), for every clock that reads no view (all but the
+/// timescale clock, which steers by the buffer's depth) and both reanchor estimates,
+/// through the frames before the first snapshot and RTT sample (uncertain: the general path), a frame of NaN
+/// length, an infinite `now`, and lost packets. Its fast path forgetting a field the general path sets
+/// (`last_now`, `input_since_frame`), adding the dt when it is not finite, or calling an uncertain reading
+/// certain (drop the RTT check of `peek_certain`) turns it red.
+#[test]
+fn the_unwatched_reading_is_the_general_one() {
+    for kind in [ClockKind::Known, ClockKind::Reanchor, ClockKind::Smooth] {
+        for estimate in [ReanchorEstimate::Packet, ReanchorEstimate::Known] {
+            let params =
+                ClockParams { clock: kind, clock_offset: 5.0, reanchor_estimate: estimate, ..Default::default() };
+            let mut general = RenderClock::new(params).unwrap().unmonitored();
+            assert!(!general.reads_view());
+            let mut lean = general.clone();
+            let mut state = 0x9e37_79b9_7f4a_7c15u64;
+            let mut jitter = || {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 11) as f64 / (1u64 << 53) as f64 * 0.03
+            };
+            for frame in 1..=600u32 {
+                let now = if frame == 333 { f64::INFINITY } else { 0.01 * frame as f64 };
+                let dt = if frame == 200 { f64::NAN } else { 0.01 };
+                if frame % 5 == 0 && frame % 35 != 0 {
+                    let server = 0.01 * frame as f64 - 0.04 + 5.0 - jitter();
+                    general.on_snapshot(server, now);
+                    lean.on_snapshot(server, now);
+                }
+                if frame > 60 && frame % 20 == 0 {
+                    let rtt = 0.08 + jitter();
+                    general.on_rtt_sample(now, rtt);
+                    lean.on_rtt_sample(now, rtt);
+                }
+                let (a, b) =
+                    (general.render_time(now, dt, &BufferView::default()), lean.render_time_unwatched(now, dt));
+                let what = format!("{kind:?} {estimate:?} frame {frame}");
+                assert_eq!(
+                    (a.render_time.to_bits(), a.delay.to_bits(), &a.uncertain),
+                    (b.render_time.to_bits(), b.delay.to_bits(), &b.uncertain),
+                    "{what}"
+                );
+                assert_eq!(format!("{general:?}"), format!("{lean:?}"), "{what}");
+            }
+        }
+    }
+}

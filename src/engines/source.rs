@@ -171,8 +171,11 @@ impl ClockDrift {
         }
         // AdjustAverageDifferenceBy: "Don't adjust the average if it's already tiny" (c in ticks; negative c
         // returns early too, as in Valve's code).
+        // With no adjustment the factor is exactly 1 (0 / c is ±0, 1 + ±0 is 1) and the samples would be multiplied
+        // by 1, i.e. left as they are, and their mean summed again to the very same bits: skipped (most frames
+        // of a steady clock, between 0.05 tick and 10 ms off).
         let c = diff / tick_interval;
-        if c >= 0.05 {
+        if c >= 0.05 && adjustment != 0.0 {
             let factor = 1.0 + (adjustment / tick_interval) / c;
             for offset in &mut self.offsets {
                 *offset *= factor;
@@ -478,6 +481,64 @@ impl Smoother for Source {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `AdjustFrameTime` as Valve writes it: the samples scaled whenever the clock is at least 0.05 tick ahead, by
+    /// a factor of exactly 1 when there is no adjustment (what `adjust_frame_time` skips).
+    fn plain_adjust_frame_time(clock: &mut ClockDrift, input_frame_time: f64, tick_interval: f64) -> f64 {
+        let diff = mean(&clock.offsets);
+        let diff_ms = diff * 1000.0;
+        let mut adjustment = 0.0;
+        if diff_ms > ADJUSTMENT_MIN_OFFSET_MS {
+            adjustment = (input_frame_time * -ClockDrift::adjustment_amount(diff_ms)).max(-diff);
+        } else if diff_ms < -ADJUSTMENT_MIN_OFFSET_MS {
+            adjustment = (input_frame_time * ClockDrift::adjustment_amount(-diff_ms)).min(-diff);
+        }
+        let c = diff / tick_interval;
+        if c >= 0.05 {
+            let factor = 1.0 + (adjustment / tick_interval) / c;
+            for offset in &mut clock.offsets {
+                *offset *= factor;
+            }
+        }
+        input_frame_time + adjustment
+    }
+
+    /// Skipping the scaling when there is no adjustment leaves the samples, the frame time and the kept mean bit for
+    /// bit what the plain `AdjustFrameTime` gives, on a clock that is now and then a few ms ahead (the frames that
+    /// skip), further ahead (the frames that scale) and behind. Skipping also when the adjustment is not 0 (drop
+    /// `adjustment != 0.0`'s test for `true`) turns it red.
+    #[test]
+    fn skipping_a_factor_of_one_is_the_plain_adjustment() {
+        let (tick, mut server) = (1.0 / 20.0, 0.0);
+        let (mut clock, mut plain) = (ClockDrift::default(), ClockDrift::default());
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let (mut skipped, mut scaled) = (0, 0);
+        for i in 0..3000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let jitter = ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.03;
+            server += tick + if i % 50 < 10 { 0.006 } else { jitter };
+            clock.set_server_tick(server);
+            plain.set_server_tick(server);
+            for _ in 0..3 {
+                let (diff, before) = (clock.difference(), clock.offsets);
+                let a = clock.adjust_frame_time(1.0 / 60.0, tick);
+                let b = plain_adjust_frame_time(&mut plain, 1.0 / 60.0, tick);
+                assert_eq!(a.to_bits(), b.to_bits(), "packet {i}");
+                assert_eq!(clock.offsets.map(f64::to_bits), plain.offsets.map(f64::to_bits), "packet {i}");
+                assert_eq!(clock.difference().to_bits(), mean(&plain.offsets).to_bits(), "packet {i}");
+                if diff / tick >= 0.05 {
+                    if before == clock.offsets {
+                        skipped += 1
+                    } else {
+                        scaled += 1
+                    }
+                }
+                plain.client_time = clock.client_time.map(|c| c + a);
+                clock.client_time = plain.client_time;
+            }
+        }
+        assert!(skipped > 100 && scaled > 100, "skipped {skipped}, scaled {scaled}");
+    }
 
     /// The difference is kept rather than summed per frame: after every packet and every frame (which may scale the
     /// samples) it must be, bit for bit, the mean of the samples as `GetCurrentClockDifference` sums them. A sample
