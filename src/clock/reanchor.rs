@@ -56,7 +56,6 @@ impl ReanchorClock {
         }
     }
 
-    /// `update(dt)`: the timeline advances by the frame's dt.
     /// The render time [`ReanchorClock::advance`] would give, when it would give it as certain (a snapshot seen,
     /// and an RTT sample if the estimate needs one); nothing changes. [`ReanchorClock::set_render`] then takes it.
     #[inline(always)]
@@ -74,6 +73,7 @@ impl ReanchorClock {
         self.render = Some(render);
     }
 
+    /// `update(dt)`: the timeline advances by the frame's dt.
     pub fn advance(&mut self, dt: f64, last_rtt: Option<f64>) -> Estimate {
         let Some(render) = self.render else {
             return Estimate::uncertain(f64::NAN, "no snapshot yet to anchor the render time on");
