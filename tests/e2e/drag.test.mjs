@@ -303,6 +303,9 @@ test('a held drag leaves the readouts and the transport out of view unwritten (a
       input.dispatchEvent(new Event('input', { bubbles: true }));
       await frame();
     }
+    // What writes the readouts outside a frame — the boot's idle callback, the worker's metrics arriving — waits
+    // for the drag's end too (red, seen in CI before it did: 5 writes, an idle moment between the drag's frames).
+    app.drawReadouts();
     await frame();
     observer.disconnect();
     app.transport.setPlaying(false); // paused before the release: only the release's own redraw can catch them up

@@ -405,8 +405,19 @@ class App {
     this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
   }
 
-  /** The readouts beside the views, for the playhead (the painters left as they are). */
+  /**
+   * The readouts beside the views, for the playhead (the painters left as they are). Called outside the frame (the
+   * boot's idle callback, the worker's metrics arriving while paused): during a drag, with the readouts out of
+   * view, they are marked stale for the drag's end instead, as a frame does (`textPart`) — an idle moment between
+   * a drag's frames used to write them (seen in CI: 5 writes in a held drag).
+   */
   drawReadouts() {
+    const part = this.textParts?.readouts;
+    if (this.inDrag && part?.visible === false) {
+      part.stale = true;
+      this.drawWhenDragPauses();
+      return;
+    }
     const model = this.model;
     const index = model.frameAt(this.state.playhead);
     drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
