@@ -149,30 +149,17 @@ impl RemotePlayback {
     /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
     /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
     pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        if !self.clock.reads_view() {
-            // An unmonitored clock with a fixed delay: its reading without the general path
-            // (`RenderClock::render_time_unwatched`), then the steps of `frame_lean`.
-            let reading = self.clock.render_time_unwatched(now, dt);
-            let (status, displayed) = match &reading.uncertain {
-                Some(reason) => {
-                    let sample = self.buffer.sample_uncertain(reading.render_time, reason.clone());
-                    (sample.status, self.presenter.show(&sample))
-                }
-                None => {
-                    let sample = self.buffer.sample_drawn(reading.render_time);
-                    self.buffer.prune_sampled(reading.render_time);
-                    match &sample {
-                        Ok(between) => (SampleStatus::Ready, self.presenter.show_interpolated(between.position)),
-                        Err(sample) => (sample.status, self.presenter.show(sample)),
-                    }
-                }
-            };
-            return FrameShown { render_time: reading.render_time, status, displayed };
-        }
-        self.frame_lean(now, dt, |_, reading, sample, displayed| {
+        let shown = |_: &Self, reading: &ClockReading, sample: &Result<Between, Sample>, displayed: &Displayed| {
             let status = sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
             FrameShown { render_time: reading.render_time, status, displayed: *displayed }
-        })
+        };
+        if !self.clock.reads_view() {
+            // An unmonitored clock with a fixed delay: its reading without the general path
+            // (`RenderClock::render_time_unwatched`), then the same steps as `frame_lean`.
+            let reading = self.clock.render_time_unwatched(now, dt);
+            return self.play_reading(reading, shown);
+        }
+        self.frame_lean(now, dt, shown)
     }
 
     /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
@@ -197,6 +184,17 @@ impl RemotePlayback {
         // A clock that reads no view is not handed a fresh one (`RenderClock::reads_view`).
         let view = if self.clock.reads_view() { self.buffer.view() } else { BufferView::default() };
         let reading = self.clock.render_time(now, dt, &view);
+        self.play_reading(reading, finish)
+    }
+
+    /// `frame_lean`'s steps after the clock's reading: the buffer sampled at its render time (or told the clock is
+    /// uncertain), pruned, the sample presented; the parts lent to `finish`.
+    #[inline(always)]
+    fn play_reading<R>(
+        &mut self,
+        reading: ClockReading,
+        finish: impl FnOnce(&Self, &ClockReading, &Result<Between, Sample>, &Displayed) -> R,
+    ) -> R {
         let sample = match &reading.uncertain {
             Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
             None => self.buffer.sample_drawn(reading.render_time),
