@@ -637,6 +637,8 @@ class App {
 }
 
 async function main() {
+  // Where the page's own JavaScript starts running (tests/e2e/load.test.mjs: the head's fetch of the core came first).
+  performance.mark('main-start');
   // The core is fetched and compiled meanwhile (preloaded by the HTML in dist).
   const loading = loadCore(NEEDS_FULL_CORE.test(location.hash) ? 'full' : 'page');
   await firstPaint();
