@@ -8,7 +8,7 @@
 //! - `respawn` — `turns`, but every few seconds the entity dies and reappears elsewhere: a new lifetime
 //!   generation and a teleport flag, which must never be interpolated across (seed 002 "实体重生", "传送").
 
-use crate::geom::Vec2;
+use crate::geom::{self, Vec2};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +57,7 @@ pub const RESPAWN_SKIP: f64 = 1.7;
 /// The true state of `script` at server time `t` for a cruising speed `speed` (units per second).
 #[inline(always)]
 pub fn truth(script: MotionScript, speed: f64, t: f64) -> TruthState {
-    let t = t.max(0.0);
+    let t = geom::at_least(t, 0.0);
     match script {
         MotionScript::Turns => along_loop(&TURNS, speed, t, 0),
         MotionScript::Circle => circle(speed, t),
@@ -98,7 +98,7 @@ fn along_loop(points: &[Vec2; TURNS.len()], speed: f64, t: f64, generation: u32)
             // The segment's end: the next point, or the first after the last (without a `%` per lookup).
             let (a, b) = (points[i], if i + 1 < points.len() { points[i + 1] } else { points[0] });
             let dir = (b - a) * (1.0 / len);
-            return TruthState { pos: a.lerp(b, (d / len).min(1.0)), vel: dir * speed, generation };
+            return TruthState { pos: a.lerp(b, geom::at_most(d / len, 1.0)), vel: dir * speed, generation };
         }
         d -= len;
     }

@@ -42,7 +42,7 @@
 //! times, which is the same thing). A teleport (`IsTeleportingNextFrame`) is `ResetTo` the new position.
 
 use super::{Shown, ShownMode, Smoother};
-use crate::geom::Vec2;
+use crate::geom::{self, Vec2};
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -278,7 +278,7 @@ impl Interpolator {
             let mut t = 1.0;
             let range = self.end_time_consumed - self.start_time_consumed;
             if range > SMALL_VALUE {
-                t = ((render_time - self.start_time_consumed) / range).max(0.0);
+                t = geom::at_least((render_time - self.start_time_consumed) / range, 0.0);
                 if t > self.max_interpolation_bound {
                     t = 1.0;
                 }
@@ -331,7 +331,7 @@ impl Ngo {
 
     /// Whether the server sent a time sync with the snapshot of this tick (`Tick % m_TimeSyncFrequencyTicks == 0`).
     pub fn carries_time_sync(&self, server_time: f64) -> bool {
-        let tick = (server_time / self.tick_interval).round();
+        let tick = geom::round_half_away(server_time / self.tick_interval);
         tick >= 0.0 && (tick as u64) % self.sync_every == 0
     }
 

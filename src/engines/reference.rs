@@ -33,7 +33,7 @@ use crate::buffer::{BeforeOldest, SampleStatus, SnapshotBuffer};
 use crate::clock::{ClockKind, ReanchorEstimate};
 use crate::display::{DisplayMode, Displayed, Presenter};
 use crate::extrapolate::{CapRule, UnderrunPolicy};
-use crate::geom::Vec2;
+use crate::geom::{self, Vec2};
 use crate::param::ParamError;
 use crate::playback::{PlaybackParams, RemotePlayback};
 use crate::snapshot::Snapshot;
@@ -215,7 +215,7 @@ impl Smoother for Following<'_> {
         // non-finite render time, which prunes nothing either) samples without consulting the buffer and prunes
         // nothing.
         if run.status == SampleStatus::Ready && run.position.is_finite() {
-            self.owed = self.owed.max(render_time);
+            self.owed = geom::at_least(self.owed, render_time); // finite: a Ready sample's
             let displayed = self.presenter.show_interpolated(run.position);
             return Shown { position: displayed.position, render_time, mode: ShownMode::Interpolated };
         }

@@ -37,7 +37,7 @@
 //! (one entity, updated by every packet); a teleport (`EF_NOINTERP`) resets the history to the new position.
 
 use super::{Shown, ShownMode, Smoother};
-use crate::geom::Vec2;
+use crate::geom::{self, Vec2};
 use crate::param::{in_range, ParamError};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -325,7 +325,7 @@ impl History {
             let mut frac = 0.0;
             let mut oldest = None;
             if newer_time - older.changetime > 0.0001 {
-                frac = ((target_time - older.changetime) / (newer_time - older.changetime)).min(2.0);
+                frac = geom::at_most((target_time - older.changetime) / (newer_time - older.changetime), 2.0);
                 if let Some(o) = self.entries.get(i + 1) {
                     if older.changetime - o.changetime > 0.0001 {
                         oldest = Some(i + 1);
@@ -379,7 +379,7 @@ fn extrapolate(old: &Entry, new: &Entry, destination_time: f64, max_amount: f64)
     if (old.changetime - new.changetime).abs() < 0.001 || destination_time <= new.changetime {
         return new.value;
     }
-    let amount = (destination_time - new.changetime).min(max_amount);
+    let amount = geom::at_most(destination_time - new.changetime, max_amount);
     let divisor = 1.0 / (new.changetime - old.changetime);
     // ExtrapolateInterpolatedVarType: Lerp(1 + amount·divisor, old, new).
     old.value.lerp(new.value, 1.0 + amount * divisor)
