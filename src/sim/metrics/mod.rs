@@ -15,15 +15,15 @@
 //!
 //! Cost: every strategy of the league and every policy of a run is scored here, so the truth is looked up as
 //! rarely as the result allows — once per shown frame in a single pass for all the per-frame metrics, and in the
-//! shift scan only until a shift is proven worse than the best so far (the scan goes outwards from the guess, where
-//! the best usually is). Both give the very numbers of the plain computation (shift.rs's tests hold the plain scan).
+//! shift scan only until a shift is proven worse than the best so far (the scan walks downhill from the guess,
+//! near which the best usually is, then looks at the rest). Both give the very numbers of the plain computation (shift.rs's tests hold the plain scan).
 //! A track is gathered as its shown points only ([`ShownTrack`]: no slot per unshown frame, the breaks between
 //! runs kept aside), so the scan picks its points by index and the pass walks them without a check per frame.
 //!
 //! ```text
 //!  frames ──► track.rs   a track's shown points and the breaks between runs (ShownTrack); the per-frame pass
 //!                │        (error after the shift, stalls, snaps, jerk)
-//!                └──────► shift.rs   the best-fit shift τ: a 20 ms grid scanned outwards from a guess, then a parabola
+//!                └──────► shift.rs   the best-fit shift τ: a 20 ms grid scanned downhill from a guess, then a parabola
 //!  mod.rs: what each view reports (remote policies and statuses, paths, local modes), built from tracks
 //! ```
 
