@@ -57,6 +57,58 @@ pub fn round_half_away(x: f64) -> f64 {
     }
 }
 
+/// `v.length() < limit` and `v.length() > limit` told without the square root, with the same answer for every
+/// vector (NaN and infinite ones too): the root is correctly rounded and never falls as its argument grows, so
+/// `length() < limit` holds exactly for the squared lengths below the least one whose rounded root reaches `limit`,
+/// found once from `limit²` and its neighbours. The per-frame pass of the metrics asks twice a frame and track
+/// (sim/metrics/track.rs); a square root is the slowest arithmetic it does.
+#[derive(Clone, Copy, Debug)]
+pub struct LengthLimit {
+    /// The least squared length whose root is ≥ the limit.
+    reached_from: f64,
+    /// The greatest squared length whose root is ≤ the limit.
+    kept_up_to: f64,
+}
+
+impl LengthLimit {
+    /// The tests for `limit`, a positive finite length whose square is finite and normal (the core's thresholds,
+    /// constants between 1e-6 and 1e6); anything else yields tests that are never true.
+    pub fn new(limit: f64) -> Self {
+        let square = limit * limit;
+        if !(square.is_normal() && limit > 0.0 && square < f64::MAX) {
+            return LengthLimit { reached_from: f64::NEG_INFINITY, kept_up_to: f64::INFINITY };
+        }
+        // The rounded root moves by at most one step when its argument does, so a few steps from limit² suffice.
+        let mut reached_from = square;
+        while reached_from.sqrt() >= limit {
+            reached_from = reached_from.next_down();
+        }
+        while reached_from.sqrt() < limit {
+            reached_from = reached_from.next_up();
+        }
+        let mut kept_up_to = square;
+        while kept_up_to.sqrt() > limit {
+            kept_up_to = kept_up_to.next_down();
+        }
+        while kept_up_to.next_up().sqrt() <= limit {
+            kept_up_to = kept_up_to.next_up();
+        }
+        LengthLimit { reached_from, kept_up_to }
+    }
+
+    /// `v.length() < limit`, bit for bit.
+    #[inline(always)]
+    pub fn is_shorter(&self, v: Vec2) -> bool {
+        v.length_squared() < self.reached_from
+    }
+
+    /// `v.length() > limit`, bit for bit.
+    #[inline(always)]
+    pub fn is_longer(&self, v: Vec2) -> bool {
+        v.length_squared() > self.kept_up_to
+    }
+}
+
 /// A point or a displacement in the plane.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vec2 {
@@ -78,7 +130,13 @@ impl Vec2 {
 
     /// Euclidean length (`sqrt(x² + y²)`: positions here are far from overflow, and libm's `hypot` is slow).
     pub fn length(self) -> f64 {
-        (self.x * self.x + self.y * self.y).sqrt()
+        self.length_squared().sqrt()
+    }
+
+    /// `x² + y²`, the very number [`Vec2::length`] takes the root of.
+    #[inline(always)]
+    pub fn length_squared(self) -> f64 {
+        self.x * self.x + self.y * self.y
     }
 
     pub fn distance(self, other: Vec2) -> f64 {
@@ -185,12 +243,54 @@ mod tests {
         }
     }
 
+    /// The limits' squares sit exactly where the rounded root crosses the limit: the squared length just below is
+    /// shorter, the one at it is not (and likewise for longer). Red: the plain `limit²` as the bound (for 1e-3 and
+    /// 0.1, whose squares round so that the root of the next float still rounds to the limit), or a step of the
+    /// search left out.
+    #[test]
+    fn a_length_limit_is_where_the_root_crosses_it() {
+        for limit in [1e-3, 8.0, 0.1, 0.3, 1.0 / 3.0, 2.0_f64.sqrt(), 1e-6, 1e6] {
+            let l = LengthLimit::new(limit);
+            assert!(l.reached_from.sqrt() >= limit && l.reached_from.next_down().sqrt() < limit, "{limit:e}");
+            assert!(l.kept_up_to.sqrt() <= limit && l.kept_up_to.next_up().sqrt() > limit, "{limit:e}");
+            for x in [l.reached_from, l.kept_up_to] {
+                for sq in [x.next_down(), x, x.next_up()] {
+                    let v = Vec2::new(sq.sqrt(), 0.0);
+                    let v_sq = v.length_squared();
+                    assert_eq!(l.is_shorter(v), v.length() < limit, "{limit:e} at {v_sq:e}");
+                    assert_eq!(l.is_longer(v), v.length() > limit, "{limit:e} at {v_sq:e}");
+                }
+            }
+        }
+        let nothing = LengthLimit::new(f64::NAN);
+        assert!(!nothing.is_shorter(Vec2::ZERO) && !nothing.is_longer(Vec2::new(1e300, 0.0)));
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
+        /// Vectors near the limits the metrics use, and anywhere: the same answer as the square root's.
+        #[test]
+        fn a_length_limit_answers_as_the_root_does(
+            x in proptest::prop_oneof![-10.0f64..10.0, -2e-3f64..2e-3, proptest::num::f64::ANY],
+            y in proptest::prop_oneof![-10.0f64..10.0, -2e-3f64..2e-3, proptest::num::f64::ANY],
+        ) {
+            let v = Vec2::new(x, y);
+            for limit in [1e-3, 8.0] {
+                let l = LengthLimit::new(limit);
+                proptest::prop_assert_eq!(l.is_shorter(v), v.length() < limit);
+                proptest::prop_assert_eq!(l.is_longer(v), v.length() > limit);
+            }
+        }
+
         #[test]
         fn the_comparisons_agree_with_std_everywhere(bits in proptest::num::u64::ANY, bound in -1e6f64..1e6) {
             let x = f64::from_bits(bits);
-            proptest::prop_assert_eq!(round_half_away(x).to_bits(), x.round().to_bits());
+            // A NaN stays a NaN (its payload is the platform's business).
+            if x.is_nan() {
+                proptest::prop_assert!(round_half_away(x).is_nan());
+            } else {
+                proptest::prop_assert_eq!(round_half_away(x).to_bits(), x.round().to_bits());
+            }
             proptest::prop_assert!(at_least(x, bound) == x.max(bound));
             proptest::prop_assert!(at_most(x, bound) == x.min(bound));
         }

@@ -10,10 +10,11 @@
 use super::track::Point;
 use crate::sim::world::TruthTrack;
 
-/// The squared distance between a shown point and the truth `tau` seconds before it.
+/// The squared distance between a shown point and the truth `tau` seconds before it (`x² + y²`, not the square
+/// of a rounded root: no square root per point of the scan).
 #[inline(always)]
 fn square_error(p: &Point, truth: &TruthTrack, tau: f64) -> f64 {
-    (p.pos - truth.at(p.server_now - tau)).length().powi(2)
+    (p.pos - truth.at(p.server_now - tau)).length_squared()
 }
 
 fn mean_square_error(points: &[&Point], truth: &TruthTrack, tau: f64) -> f64 {

@@ -3,7 +3,7 @@
 //! (the table in the parent module's doc).
 
 use super::shift::best_shift_of;
-use crate::geom::Vec2;
+use crate::geom::{LengthLimit, Vec2};
 use crate::sim::record::frame;
 use crate::sim::timeline::Timeline;
 use crate::sim::world::TruthTrack;
@@ -141,6 +141,7 @@ pub fn metrics_of_track(track: &ShownTrack, truth: &TruthTrack, guess: f64) -> T
     let (mut jerk_sum, mut jerk_n) = (0.0, 0usize);
     let (mut pos_a, mut pos_b, mut pos_c, mut truth_c) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
     let (mut dt_b, mut dt_c) = (0.0, 0.0);
+    let (still, snap) = (LengthLimit::new(STILL), LengthLimit::new(SNAP_DISTANCE));
     for r in track.runs() {
         for (run, d) in r.iter().enumerate() {
             let td = truth.at(d.server_now - tau);
@@ -154,10 +155,11 @@ pub fn metrics_of_track(track: &ShownTrack, truth: &TruthTrack, guess: f64) -> T
             if run >= 3 {
                 let step = d.pos - pos_c;
                 let truth_step = td - truth_c;
-                if step.length() < STILL && truth_step.length() > 10.0 * STILL {
+                // `step.length() < STILL` and `(step − truth_step).length() > SNAP_DISTANCE`, without the roots.
+                if still.is_shorter(step) && truth_step.length() > 10.0 * STILL {
                     metrics.stalls += 1;
                 }
-                if (step - truth_step).length() > SNAP_DISTANCE {
+                if snap.is_longer(step - truth_step) {
                     metrics.snaps += 1;
                 }
                 let dt = d.dt;
