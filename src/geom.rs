@@ -81,17 +81,17 @@ impl LengthLimit {
         // The rounded root moves by at most one step when its argument does, so a few steps from limit² suffice.
         let mut reached_from = square;
         while reached_from.sqrt() >= limit {
-            reached_from = reached_from.next_down();
+            reached_from = float_below(reached_from);
         }
         while reached_from.sqrt() < limit {
-            reached_from = reached_from.next_up();
+            reached_from = float_above(reached_from);
         }
         let mut kept_up_to = square;
         while kept_up_to.sqrt() > limit {
-            kept_up_to = kept_up_to.next_down();
+            kept_up_to = float_below(kept_up_to);
         }
-        while kept_up_to.next_up().sqrt() <= limit {
-            kept_up_to = kept_up_to.next_up();
+        while float_above(kept_up_to).sqrt() <= limit {
+            kept_up_to = float_above(kept_up_to);
         }
         LengthLimit { reached_from, kept_up_to }
     }
@@ -107,6 +107,17 @@ impl LengthLimit {
     pub fn is_longer(&self, v: Vec2) -> bool {
         v.length_squared() > self.kept_up_to
     }
+}
+
+/// The next float above a positive finite `x` (`f64::next_up`, stable only since Rust 1.86; the crate's MSRV is
+/// 1.85, Debian's wasm route).
+fn float_above(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() + 1)
+}
+
+/// The next float below a positive finite `x` (`f64::next_down`).
+fn float_below(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() - 1)
 }
 
 /// A point or a displacement in the plane.
@@ -251,10 +262,10 @@ mod tests {
     fn a_length_limit_is_where_the_root_crosses_it() {
         for limit in [1e-3, 8.0, 0.1, 0.3, 1.0 / 3.0, 2.0_f64.sqrt(), 1e-6, 1e6] {
             let l = LengthLimit::new(limit);
-            assert!(l.reached_from.sqrt() >= limit && l.reached_from.next_down().sqrt() < limit, "{limit:e}");
-            assert!(l.kept_up_to.sqrt() <= limit && l.kept_up_to.next_up().sqrt() > limit, "{limit:e}");
+            assert!(l.reached_from.sqrt() >= limit && float_below(l.reached_from).sqrt() < limit, "{limit:e}");
+            assert!(l.kept_up_to.sqrt() <= limit && float_above(l.kept_up_to).sqrt() > limit, "{limit:e}");
             for x in [l.reached_from, l.kept_up_to] {
-                for sq in [x.next_down(), x, x.next_up()] {
+                for sq in [float_below(x), x, float_above(x)] {
                     let v = Vec2::new(sq.sqrt(), 0.0);
                     let v_sq = v.length_squared();
                     assert_eq!(l.is_shorter(v), v.length() < limit, "{limit:e} at {v_sq:e}");
