@@ -257,3 +257,24 @@ fn the_engines_replay_the_run_and_the_league_refuses_an_unknown_network() {
     assert!(message(Playground::league(params(r#"{"duration": 4}"#), bad).unwrap_err())
         .contains("`networks[1]`: unknown `wifi`"));
 }
+
+/// `engineMetrics` answers `{name: metrics}` for the names asked, in their order, a name asked twice once, each
+/// entry naming its strategy; an unknown name is refused by name. Red: keys other than the strategies' serde names
+/// (the map's keys are now the strategies themselves, whose names serde-wasm-bindgen caches), or a key per ask.
+#[wasm_bindgen_test]
+fn engine_metrics_are_keyed_by_the_names_asked() {
+    let mut playground = Playground::new(params(r#"{"duration": 4}"#)).unwrap();
+    let asked = ["latest", "mirror", "latest", "seed004"].map(String::from).to_vec();
+    let out = playground.engine_metrics(asked).unwrap();
+    let keys: Vec<String> = js_sys::Object::keys(out.unchecked_ref()).iter().map(|k| k.as_string().unwrap()).collect();
+    assert_eq!(keys, ["latest", "mirror", "seed004"]);
+    for key in &keys {
+        let entry = js_sys::Reflect::get(&out, &key.into()).unwrap();
+        let name = js_sys::Reflect::get(&entry, &"strategy".into()).unwrap().as_string();
+        assert_eq!(name.as_deref(), Some(key.as_str()));
+        let rms = js_sys::Reflect::get(&entry, &"rmsError".into()).unwrap().as_f64().unwrap();
+        assert!(rms.is_finite() && rms >= 0.0, "{key}: rmsError {rms}");
+    }
+    let unknown = vec!["mirror".to_string(), "unity".to_string()];
+    assert!(message(playground.engine_metrics(unknown).unwrap_err()).contains("unknown `unity`"));
+}

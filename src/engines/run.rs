@@ -78,14 +78,13 @@ pub const COLUMNS: [&str; 4] = ["renderTime", "x", "y", "mode"];
 /// Values per row.
 pub const STRIDE: usize = COLUMNS.len();
 
-/// One strategy's quality on one run (seconds, world units, shares 0..1).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// One strategy's quality on one run (seconds, world units, shares 0..1). Serialized as one flat object, the
+/// track's metrics beside the rest (see the `Serialize` impl below).
+#[derive(Clone, Debug, PartialEq)]
 pub struct StrategyMetrics {
     pub strategy: StrategyKind,
     /// Share of frames with a position, best-fit shift (`addedLatency`), RMS and max error after it, stalls,
     /// snaps, jerk (see `sim::metrics`).
-    #[serde(flatten)]
     pub track: TrackMetrics,
     /// Share of frames whose render point had run past the data (extrapolating or holding); `None` for `latest`,
     /// which renders no point behind its data.
@@ -94,6 +93,30 @@ pub struct StrategyMetrics {
     pub extrapolation_share: f64,
     /// Mean of (true server now − the strategy's render time): the lag it aims for.
     pub mean_lag: f64,
+}
+
+/// What `#[serde(flatten)]` of the track's metrics wrote, as a struct: a flattened struct is written as a map whose
+/// keys serde-wasm-bindgen decodes from wasm memory one by one (~130 TextDecoder calls per `engineMetrics` of the
+/// nine strategies), where a struct's field names are made into JS strings once and cached. The same JSON as the
+/// flattened derive (a test holds it).
+impl Serialize for StrategyMetrics {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let t = &self.track;
+        let mut s = serializer.serialize_struct("StrategyMetrics", 11)?;
+        s.serialize_field("strategy", &self.strategy)?;
+        s.serialize_field("shown", &t.shown)?;
+        s.serialize_field("addedLatency", &t.added_latency)?;
+        s.serialize_field("rmsError", &t.rms_error)?;
+        s.serialize_field("maxError", &t.max_error)?;
+        s.serialize_field("stalls", &t.stalls)?;
+        s.serialize_field("snaps", &t.snaps)?;
+        s.serialize_field("jerk", &t.jerk)?;
+        s.serialize_field("underrunShare", &self.underrun_share)?;
+        s.serialize_field("extrapolationShare", &self.extrapolation_share)?;
+        s.serialize_field("meanLag", &self.mean_lag)?;
+        s.end()
+    }
 }
 
 /// A strategy's run: its rows and its metrics, each when asked for.
@@ -552,6 +575,43 @@ impl Bank {
 
 #[cfg(test)]
 mod tests {
+    /// The hand-written `Serialize` of [`StrategyMetrics`] writes what the derive with the track flattened wrote,
+    /// key for key and in order. Red: a field of `TrackMetrics` added without its line, or a key misspelt.
+    #[test]
+    fn strategy_metrics_serialize_as_the_flattened_derive() {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Flattened {
+            strategy: super::StrategyKind,
+            #[serde(flatten)]
+            track: super::TrackMetrics,
+            underrun_share: Option<f64>,
+            extrapolation_share: f64,
+            mean_lag: f64,
+        }
+        let track = super::TrackMetrics {
+            shown: 0.9,
+            added_latency: 0.1,
+            rms_error: 1.5,
+            max_error: 4.0,
+            stalls: 3,
+            snaps: 2,
+            jerk: 1e5,
+        };
+        for underrun_share in [Some(0.25), None] {
+            let m = super::StrategyMetrics {
+                strategy: super::StrategyKind::Mirror,
+                track,
+                underrun_share,
+                extrapolation_share: 0.125,
+                mean_lag: 0.2,
+            };
+            let derived =
+                Flattened { strategy: m.strategy, track, underrun_share, extrapolation_share: 0.125, mean_lag: 0.2 };
+            assert_eq!(serde_json::to_string(&m).unwrap(), serde_json::to_string(&derived).unwrap());
+        }
+    }
+
     use super::*;
 
     /// `finite` says what `f64::is_finite` says, on the edges (±0, the subnormals, the largest finite values, ±∞,
