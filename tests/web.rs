@@ -2,7 +2,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use netcode_lab::web::{Playground, WorkedExample};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -259,15 +259,17 @@ fn the_engines_replay_the_run_and_the_league_refuses_an_unknown_network() {
 }
 
 /// `engineMetrics` answers `{name: metrics}` for the names asked, in their order, a name asked twice once, each
-/// entry naming its strategy; an unknown name is refused by name. Red: keys other than the strategies' serde names
-/// (the map's keys are now the strategies themselves, whose names serde-wasm-bindgen caches), or a key per ask.
+/// entry naming its strategy; an unknown name is refused by name. Red: the names sorted (the map it was before),
+/// or keys other than the strategies' serde names (the keys are the strategies themselves, whose names
+/// serde-wasm-bindgen caches).
 #[wasm_bindgen_test]
 fn engine_metrics_are_keyed_by_the_names_asked() {
     let mut playground = Playground::new(params(r#"{"duration": 4}"#)).unwrap();
-    let asked = ["latest", "mirror", "latest", "seed004"].map(String::from).to_vec();
+    let asked = ["mirror", "latest", "mirror", "seed004"].map(String::from).to_vec();
     let out = playground.engine_metrics(asked).unwrap();
-    let keys: Vec<String> = js_sys::Object::keys(out.unchecked_ref()).iter().map(|k| k.as_string().unwrap()).collect();
-    assert_eq!(keys, ["latest", "mirror", "seed004"]);
+    let object: &js_sys::Object = out.unchecked_ref();
+    let keys: Vec<String> = js_sys::Object::keys(object).iter().map(|k| k.as_string().unwrap()).collect();
+    assert_eq!(keys, ["mirror", "latest", "seed004"]);
     for key in &keys {
         let entry = js_sys::Reflect::get(&out, &key.into()).unwrap();
         let name = js_sys::Reflect::get(&entry, &"strategy".into()).unwrap().as_string();
