@@ -173,7 +173,7 @@ fn found_words(found: &str) -> String {
         return n.to_string();
     }
     if let Some(n) = literal("floating point `") {
-        return n.parse::<f64>().map_or_else(|_| n.to_string(), |v| num(v).to_string());
+        return number::num_of_decimal(n).unwrap_or_else(|| n.to_string());
     }
     if let Some(b) = literal("boolean `") {
         return b.to_string();

@@ -38,11 +38,22 @@ impl fmt::Display for Num {
         if v.is_infinite() {
             return f.write_str(if v > 0.0 { "Infinity" } else { "-Infinity" });
         }
-        let digits = Digits::of(v);
-        let plain = digits.decimal();
-        let exponent = digits.exponent();
-        // Exponent form only when it saves at least four characters: 1e6 but 100000, 3600000, 0.0001.
-        f.write_str(if plain.len() >= exponent.len() + 4 { &exponent } else { &plain })
+        f.write_str(&Digits::of(v).shown())
+    }
+}
+
+/// The number a message quotes as Rust's `{}` wrote it (serde's `floating point `1000000000000.0``: `{}`, and `.0`
+/// when there is no point) or as serde_json writes it (`1e+308`), spelt as [`num`] spells it (`1e12`, `1e308`): read
+/// from its digits, never parsed into an `f64`.
+/// Parsing would bring in core's float parser (`dec2flt`) and its table of powers of five: 14 KB of the first-frame
+/// wasm after brotli, for the words of a refusal (issue 14). `{}` writes the shortest digits that read back, the
+/// same digits [`num`] writes, so moving the point is all it takes. `None` for a text `{}` never writes.
+pub fn num_of_decimal(text: &str) -> Option<String> {
+    match text {
+        "NaN" => Some("NaN".into()),
+        "inf" => Some("Infinity".into()),
+        "-inf" => Some("-Infinity".into()),
+        _ => Digits::of_decimal(text).map(|d| d.shown()),
     }
 }
 
@@ -190,6 +201,54 @@ impl Digits {
         out
     }
 
+    /// The digits of a finite number in the forms `{}`, `{:e}` and serde_json write (`-0.0005`, `1200`, `3.25`,
+    /// `1.5e-7`, `1e+308`; at most 19 significant digits, the shortest ones have at most 17).
+    fn of_decimal(text: &str) -> Option<Digits> {
+        let (negative, unsigned) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (unsigned, power) = match unsigned.split_once('e') {
+            Some((mantissa, power)) => {
+                let digits = power.strip_prefix(['-', '+']).unwrap_or(power);
+                if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let magnitude = digits.bytes().fold(0i32, |n, c| n * 10 + i32::from(c - b'0'));
+                (mantissa, if power.starts_with('-') { -magnitude } else { magnitude })
+            }
+            None => (unsigned, 0),
+        };
+        let (whole, part) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+        let is_digits = |s: &str| s.bytes().all(|c| c.is_ascii_digit());
+        if whole.is_empty() || !is_digits(whole) || !is_digits(part) || (unsigned.contains('.') && part.is_empty()) {
+            return None;
+        }
+        // |v| = 0.`significant` × 10^point: the digits between the first and the last that are not zero.
+        let all = || whole.bytes().chain(part.bytes());
+        let Some(first) = all().position(|c| c != b'0') else {
+            return Some(Digits { negative, digits: 0, count: 1, point: 1 });
+        };
+        let last = all().enumerate().filter(|&(_, c)| c != b'0').last()?.0;
+        let count = (last - first + 1) as i32;
+        if count > 19 {
+            return None;
+        }
+        let digits = all().skip(first).take(count as usize).fold(0u64, |n, c| n * 10 + u64::from(c - b'0'));
+        Some(Digits { negative, digits, count, point: whole.len() as i32 - first as i32 + power })
+    }
+
+    /// As [`num`] writes it: the exponent form only when it saves at least four characters (1e6 but 100000,
+    /// 3600000, 0.0001).
+    fn shown(&self) -> String {
+        let (plain, exponent) = (self.decimal(), self.exponent());
+        if plain.len() >= exponent.len() + 4 {
+            exponent
+        } else {
+            plain
+        }
+    }
+
     /// Whether |v| is exactly `digits` followed by a 5 (at this point): the tie between two shortest texts. Only
     /// a value with one significant digit more than the text can be, and it is checked exactly in integers
     /// (|v| < 10³⁸, which is where such ties are found: a wider one needs 5^k in a 53-bit mantissa).
@@ -286,11 +345,52 @@ mod tests {
     }
 
     /// `decimal`, `exponent`, `with_decimal_point` and `fixed` against Rust's own `{}`, `{:e}` and `{:.N}` over
-    /// random bit patterns (every exponent, subnormals), numbers a page writes (k/1000, k × 10^j, halves at every
-    /// decimal place: the ties) and the corners. Red: ryu's digits read off wrongly (a point moved, a zero lost),
+    /// [`numbers_to_write`]. Red: ryu's digits read off wrongly (a point moved, a zero lost),
     /// `fixed` rounding half up, its sign lost on `-0.0004`.
     #[test]
     fn numbers_are_written_as_rust_writes_them() {
+        for v in numbers_to_write() {
+            assert_eq!(decimal(v), format!("{v}"), "{{}} of {v:?}");
+            assert_eq!(exponent(v), format!("{v:e}"), "{{:e}} of {v:?}");
+            let serde = serde::de::Unexpected::Float(v).to_string();
+            assert_eq!(format!("floating point `{}`", with_decimal_point(v)), serde, "serde's words for {v:?}");
+            if v.abs() < 9.007e15 || !v.is_finite() {
+                assert_eq!(fixed(v, 0), format!("{v:.0}"), "{{:.0}} of {v:?}");
+                assert_eq!(fixed(v, 1), format!("{v:.1}"), "{{:.1}} of {v:?}");
+                assert_eq!(fixed(v, 3), format!("{v:.3}"), "{{:.3}} of {v:?}");
+            }
+        }
+    }
+
+    /// A number quoted as Rust's `{}` writes it (and as serde quotes it, with `.0`) is spelt as [`num`] spells the
+    /// number itself, over the same numbers. Red, seen: a fraction's leading zeros counted as significant (1e-7 spelt
+    /// 0.0000001), the point not moved past them (0.1 spelt 1), serde_json's `e+308` left unread (the words said
+    /// "found 1e+308", tests/bad_inputs.rs). And what no writer writes is left alone.
+    #[test]
+    fn a_quoted_number_is_spelt_as_num_spells_it() {
+        for v in numbers_to_write() {
+            let spelt = Some(num(v).to_string());
+            assert_eq!(num_of_decimal(&format!("{v}")), spelt, "{{}} of {v:?}");
+            assert_eq!(num_of_decimal(&with_decimal_point(v)), spelt, "serde's words for {v:?}");
+            let scientific = format!("{v:e}");
+            assert_eq!(num_of_decimal(&scientific), spelt, "{{:e}} of {v:?}");
+            if !scientific.contains("e-") {
+                assert_eq!(num_of_decimal(&scientific.replace('e', "e+")), spelt, "serde_json's words for {v:?}");
+            }
+        }
+        let quoted = |json: &str| serde_json::from_str::<u64>(json).unwrap_err().to_string();
+        assert!(quoted("1e308").contains("floating point `1e+308`"), "serde_json writes the exponent's sign");
+        for never in
+            ["", "-", ".5", "5.", "1e", "1e+", "1e12345", "1ee5", "0x10", "+1", "1.2.3", "١", "123456789012345678901"]
+        {
+            assert_eq!(num_of_decimal(never), None, "{never}");
+        }
+        assert_eq!(num_of_decimal("0001200.000").as_deref(), Some("1200"));
+    }
+
+    /// Random bit patterns (every exponent, subnormals), numbers a page writes (k/1000, k × 10^j, halves at every
+    /// decimal place: the ties) and the corners.
+    fn numbers_to_write() -> Vec<f64> {
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = move || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -341,16 +441,6 @@ mod tests {
             values.push(k * 10f64.powi((next() % 40) as i32 - 20));
             values.push((k + 0.5) / 10f64.powi((next() % 4) as i32));
         }
-        for v in values {
-            assert_eq!(decimal(v), format!("{v}"), "{{}} of {v:?}");
-            assert_eq!(exponent(v), format!("{v:e}"), "{{:e}} of {v:?}");
-            let serde = serde::de::Unexpected::Float(v).to_string();
-            assert_eq!(format!("floating point `{}`", with_decimal_point(v)), serde, "serde's words for {v:?}");
-            if v.abs() < 9.007e15 || !v.is_finite() {
-                assert_eq!(fixed(v, 0), format!("{v:.0}"), "{{:.0}} of {v:?}");
-                assert_eq!(fixed(v, 1), format!("{v:.1}"), "{{:.1}} of {v:?}");
-                assert_eq!(fixed(v, 3), format!("{v:.3}"), "{{:.3}} of {v:?}");
-            }
-        }
+        values
     }
 }
