@@ -78,7 +78,11 @@ export async function drag(page, id, ms = 3000, { presented = true } = {}) {
     const drags = eventLatencies(traceEvents).filter((e) => e.type === 'MOUSE_DRAGGED');
     // Only the moves whose effect reached the screen (a move that changed nothing ends without a presentation).
     const moves = drags.filter((e) => e.presented).map((e) => e.ms);
-    shown = { events: moves.length, unpresented: drags.length - moves.length, median: pct(moves, 0.5), p95: pct(moves, 0.95), max: moves.length ? Math.max(...moves) : NaN };
+    // Where the time went: each stage's median over the presented moves (a stage a move skipped counts 0).
+    const presented = drags.filter((e) => e.presented);
+    const stageNames = [...new Set(presented.flatMap((e) => Object.keys(e.stages)))];
+    const stageMedians = Object.fromEntries(stageNames.map((n) => [n, Number(pct(presented.map((e) => e.stages[n] ?? 0), 0.5).toFixed(1))]));
+    shown = { events: moves.length, unpresented: drags.length - moves.length, median: pct(moves, 0.5), p95: pct(moves, 0.95), max: moves.length ? Math.max(...moves) : NaN, stageMedians };
   }
   return {
     presented: shown,
@@ -141,12 +145,24 @@ export const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><title>floor</ti
 <body style="margin:0"><div style="position:absolute;left:956px;top:120px;width:276px">
 <input id="control-floor" type="range" min="0" max="500" step="5" value="100" style="width:100%;margin:0"></div></body>`;
 
-/** The floor's drag (see FLOOR_PAGE) in a fresh desktop context: drag()'s result. */
-export async function measureFloor(browser, { cpu = 1, ms = 3000 } = {}) {
+/**
+ * The floor of a page that animates: the same bare slider beside one canvas the size of the lanes, redrawn every
+ * frame with next to nothing (a clear, a dot, a time) — what any playing page pays here before its own work. On
+ * this machine (headless Chromium, software compositing) a canvas that changes in every frame costs the input a
+ * frame: the compositor draws a frame after the one the input's commit could have made (EventLatency's
+ * EndActivateToSubmitCompositorFrame ~0 → ~7–10 ms), however little is drawn.
+ */
+export const FLOOR_ANIMATED_PAGE = FLOOR_PAGE.replace('</body>', `<canvas id="c" width="930" height="196" style="position:absolute;left:16px;top:96px"></canvas>
+<script>const c = document.getElementById('c').getContext('2d');
+const f = (t) => { c.clearRect(0, 0, 930, 196); c.fillStyle = '#D55E00'; c.fillRect(8 + (t / 4) % 900, 90, 8, 8); c.fillStyle = '#000'; c.fillText(t.toFixed(1), 8, 20); requestAnimationFrame(f); };
+requestAnimationFrame(f);</script></body>`);
+
+/** The floor's drag (see FLOOR_PAGE, or FLOOR_ANIMATED_PAGE with `animated`) in a fresh desktop context: drag()'s result. */
+export async function measureFloor(browser, { cpu = 1, ms = 3000, animated = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.setContent(FLOOR_PAGE);
+    await page.setContent(animated ? FLOOR_ANIMATED_PAGE : FLOOR_PAGE);
     await page.evaluate(instrument);
     await page.waitForTimeout(500);
     if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });

@@ -18,6 +18,7 @@ try {
     console.log(`[bench] ${name}: ${side.url} (${side.compressed ? 'compressed' : 'uncompressed'})`);
     if (parts.has('load')) side.load = await measureLoad(browser, side.url, { runs });
     if (parts.has('drag')) side.dragFloor = await measureFloor(browser); // the machine's floor, beside each side's drags
+    if (parts.has('drag')) side.dragFloorAnimated = await measureFloor(browser, { animated: true }); // and a playing page's
     if (parts.has('drag')) side.drag = await measureDrags(browser, side.url);
     if (parts.has('drag')) side.drag4x = await measureDrags(browser, side.url, { cpu: 4 });
     if (parts.has('core')) side.core = await measureCore(browser, side.url);
@@ -72,6 +73,7 @@ const ROWS = [
   // 44.9 against 31.5 ms at the median at load 11, 37.6 against 47.4 ms at load 17 — off either way).
   ...SLIDERS.map((id) => [`Drag ${id}: input → pixels p95 (median)`, '≤ 16.7 ms', (f) => (f.drag?.[id]?.presented ? `${ms(f.drag[id].presented.p95)} (${ms(f.drag[id].presented.median)})` : '—')]),
   ['  floor: the same drag of a bare slider on an empty page (drag.mjs FLOOR_PAGE)', '', (f) => (f.dragFloor?.presented ? `${ms(f.dragFloor.presented.p95)} (${ms(f.dragFloor.presented.median)})` : '—')],
+  ['  floor of a playing page: the bare slider beside one canvas redrawn every frame (FLOOR_ANIMATED_PAGE)', '', (f) => (f.dragFloorAnimated?.presented ? `${ms(f.dragFloorAnimated.presented.p95)} (${ms(f.dragFloorAnimated.presented.median)})` : '—')],
   ...SLIDERS.map((id) => [`  drag ${id}: input dispatch → after the next frame (old figure)`, '', (f) => (f.drag?.[id] ? `${ms(f.drag[id].p95)} (${ms(f.drag[id].median)})` : '—')]),
   ['Long tasks > 50 ms during the drags (longest)', '0', (f) => (f.drag ? `${SLIDERS.reduce((n, id) => n + f.drag[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag[id].longestTask)), 0)})` : '—')],
   ...SLIDERS.map((id) => [`  at 4× CPU: drag ${id} p95 (median)`, '', (f) => (f.drag4x?.[id]?.presented ? `${ms(f.drag4x[id].presented.p95)} (${ms(f.drag4x[id].presented.median)})` : '—')]),
