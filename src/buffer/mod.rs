@@ -14,7 +14,7 @@
 //!    late duplicate, invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
 //! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
 //!    [`SampleStatus`] — see `buffer/sample.rs`; `sample_between` is the same sample for a caller that only
-//!    draws (a plain interpolation comes back as a small [`Between`]);
+//!    draws (a plain interpolation, or a render time exactly on a snapshot, comes back as a small [`Between`]);
 //! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
 //!    sample still has a left side (and an underrun policy still has something to continue from).
 //!

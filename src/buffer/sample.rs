@@ -16,10 +16,14 @@
 //! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
 //! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
 //!
-//! The common case — primed, strictly inside a bracket of one life, no teleport, not too wide — is decided first,
-//! reading the two snapshots in place (`between`); `sample_between` returns it as a small [`Between`] and `sample`
-//! dresses it as the full [`Sample`]. Everything else goes through every check above (`sample_explained`), off
-//! the hot path. Both ways count the same (issue 14: what a sample costs is mostly what it builds).
+//! The common cases — primed, and strictly inside a bracket of one life, no teleport, not too wide, or exactly on
+//! a snapshot (seed 002 "第五步": the render time equals a snapshot's server time) — are decided first, reading the
+//! snapshots in place (`between`); `sample_between` returns them as a small [`Between`] and `sample` dresses it as
+//! the full [`Sample`]. Everything else goes through every check above (`sample_explained`), off the hot path.
+//! Both ways count the same (issue 14: what a sample costs is mostly what it builds). A render time on a snapshot
+//! is common, not a corner: a 60 Hz frame clock over a 20 Hz tick lands on every third tick's server time when the
+//! offsets are whole milliseconds (a third of peerbench's samples, each a 280-byte `Sample` built, moved with one
+//! `memory.copy` in wasm, and read, until issue 14's stop 30).
 
 use super::params::BeforeOldest;
 use super::reason::Reason;
@@ -98,8 +102,9 @@ pub struct Sample {
     pub generation: Option<u32>,
 }
 
-/// A Ready sample strictly inside a bracket, as [`SnapshotBuffer::sample_between`] returns it: the fields of the
-/// full [`Sample`] that a caller drawing the entity needs (the same numbers, bit for bit).
+/// A Ready sample strictly inside a bracket or exactly on a snapshot (then `left == right` and `factor` is 0), as
+/// [`SnapshotBuffer::sample_between`] returns it: the fields of the full [`Sample`] that a caller drawing the
+/// entity needs (the same numbers, bit for bit).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Between {
     pub position: Vec2,
@@ -110,6 +115,21 @@ pub struct Between {
     pub factor: f64,
     /// The lifetime generation of the bracket (both sides share it): the full sample's `generation`.
     pub generation: u32,
+}
+
+impl Between {
+    /// Ready exactly on `snapshot`: the bracket is the snapshot alone (left = right), factor 0, its own position —
+    /// what `locate` gives for a render time equal to a snapshot's server time.
+    #[inline(always)]
+    fn on(snapshot: &Snapshot) -> Between {
+        Between {
+            position: snapshot.pos,
+            left: snapshot.tick,
+            right: snapshot.tick,
+            factor: 0.0,
+            generation: snapshot.generation,
+        }
+    }
 }
 
 impl Sample {
@@ -144,10 +164,10 @@ impl SnapshotBuffer {
     }
 
     /// Samples at `render_time` like [`SnapshotBuffer::sample`] (same decision, same counters), but the common case
-    /// — a Ready interpolation strictly inside a bracket — comes back as a [`Between`] (position, ticks, factor),
-    /// without the snapshots, the newest one and the reason a full [`Sample`] carries: what a caller that only
-    /// draws needs, at a fraction of the cost. Every other case (any status; Ready exactly on a snapshot, or
-    /// before the oldest with `beforeOldest: oldest`) is the full `Sample` in `Err`.
+    /// — a Ready interpolation strictly inside a bracket, or Ready exactly on a snapshot — comes back as a
+    /// [`Between`] (position, ticks, factor), without the snapshots, the newest one and the reason a full [`Sample`]
+    /// carries: what a caller that only draws needs, at a fraction of the cost. Every other case (any other
+    /// status; Ready before the oldest with `beforeOldest: oldest`) is the full `Sample` in `Err`.
     // The large `Err` is on purpose: it is built only off the hot path, in place; boxing it would allocate.
     #[allow(clippy::result_large_err)]
     #[inline]
@@ -280,10 +300,11 @@ impl SnapshotBuffer {
         ready(base, &left, &right, factor, position)
     }
 
-    /// The common case taken straight to its result: primed, a left and a right snapshot around the render time
-    /// (not exactly on the left one), the same life, no teleport, a bracket not too wide — exactly what the checks
-    /// of `locate` conclude for it, read in place (a frame loop samples thousands of times per run). `None` sends
-    /// every other case through them. The cursor is left at the bracket (`explain_between` reads it).
+    /// The common cases taken straight to their result: primed, and either exactly on a snapshot (Ready at it,
+    /// whatever follows it) or a left and a right snapshot around the render time, the same life, no teleport, a
+    /// bracket not too wide — exactly what the checks of `locate` conclude for them, read in place (a frame loop
+    /// samples thousands of times per run). `None` sends every other case through them. The cursor is left at the
+    /// bracket (`explain_between` reads its left snapshot, the anchor).
     #[inline(always)]
     fn between(&mut self, render_time: f64) -> Option<Between> {
         if !render_time.is_finite() || self.priming_time.is_none() {
@@ -291,13 +312,13 @@ impl SnapshotBuffer {
         }
         let at_or_before = self.count_at_or_before(render_time);
         let left = &self.entries.get(at_or_before.checked_sub(1)?)?.snapshot;
+        if left.server_time == render_time {
+            // Exactly on a snapshot: Ready at it, whatever follows (`locate` decides so before it looks right).
+            return Some(Between::on(left));
+        }
         let right = &self.entries.get(at_or_before)?.snapshot;
         let span = right.server_time - left.server_time;
-        if left.server_time == render_time
-            || left.generation != right.generation
-            || right.teleport
-            || span > self.params.max_bracket()
-        {
+        if left.generation != right.generation || right.teleport || span > self.params.max_bracket() {
             return None;
         }
         let factor = (render_time - left.server_time) / span;

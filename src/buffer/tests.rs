@@ -295,8 +295,8 @@ fn hermite_is_selectable_and_uses_the_velocities() {
 fn sample_between_is_sample_without_the_snapshots() {
     // Every status on one timeline: priming, a respawn, a teleport, a wide gap, exact hits, both ends, a render
     // time going back, NaN; both rules before the oldest. `sample_between` must take the short way exactly when
-    // the full checks (`sample_explained`) say a plain Ready interpolation, with the same numbers, and count the
-    // same either way; `sample` must give what the full checks give.
+    // the full checks (`sample_explained`) say a plain Ready interpolation or Ready exactly on a snapshot, with the
+    // same numbers, and count the same either way; `sample` must give what the full checks give.
     for before_oldest in BeforeOldest::ALL {
         let params = BufferParams { send_interval: 0.1, before_oldest, ..BufferParams::default() };
         let mut full = SnapshotBuffer::with_params(params).unwrap();
@@ -307,7 +307,7 @@ fn sample_between_is_sample_without_the_snapshots() {
         snapshots[7].teleport = true; // 7 → 8 teleports
         snapshots.remove(9); // 9 → 11 is 0.2 s: still interpolated (gap factor 2.5)
         snapshots.remove(9); // 9 → 12 is 0.3 s: a Gap
-        let (mut ready, mut short, mut underruns) = (0, 0, 0);
+        let (mut ready, mut short, mut exact, mut underruns) = (0, 0, 0, 0);
         for (i, s) in snapshots.iter().enumerate() {
             full.insert(*s, s.server_time + 0.08);
             lean.insert(*s, s.server_time + 0.08);
@@ -326,7 +326,10 @@ fn sample_between_is_sample_without_the_snapshots() {
                             (expected.left, expected.right, expected.factor, expected.generation),
                             (Some(b.left), Some(b.right), Some(b.factor), Some(b.generation))
                         );
-                        assert!(b.left != b.right && b.factor > 0.0, "strictly inside a bracket at {t}");
+                        // Strictly inside a bracket, or exactly on a snapshot (the bracket is that snapshot).
+                        let on = expected.anchor.is_some_and(|a| a.server_time == t);
+                        assert_eq!((b.left == b.right, b.factor == 0.0), (on, on), "at {t}");
+                        exact += usize::from(on);
                     }
                     Err(sample) => {
                         ready += usize::from(sample.status == SampleStatus::Ready);
@@ -349,7 +352,10 @@ fn sample_between_is_sample_without_the_snapshots() {
                 assert_eq!(public.metrics(12.0), full.metrics(12.0), "counters at {t}");
             }
         }
-        assert!(short > 50 && ready > 5, "both ways taken: {short} short, {ready} Ready the long way");
+        // The only Ready the long way is before the oldest snapshot under seed 000's rule (no anchor to stand on).
+        assert!(short > 50, "{short} short");
+        assert_eq!(ready > 5, before_oldest == BeforeOldest::Oldest, "{ready} Ready the long way");
+        assert!(exact > 5, "{exact} exactly on a snapshot the short way");
         assert!(underruns > 20, "{underruns} underruns");
         let m = full.metrics(12.0);
         assert!(m.samples.priming > 0 && m.samples.underrun > 0 && m.samples.gap > 0 && m.samples.invalid_interval > 0);
@@ -412,4 +418,99 @@ fn the_next_arrival_shortcut_decides_as_the_full_check() {
     assert!(shortcuts > 5_000, "{shortcuts} arrivals took the shortcut");
     assert!(m.late > 100 && m.late_duplicates > 100 && m.conflicts > 10 && m.invalid > 100 && m.out_of_order > 100);
     assert!(m.duplicates > m.late_duplicates && m.evicted > 100 && m.pruned > 100, "{m:?}");
+}
+
+mod fast_paths {
+    //! `sample_between`'s short way (`between`: a plain interpolation, or Ready exactly on a snapshot) against the
+    //! full checks (`sample_explained`), over random streams: in order and out of order, repeated ticks, respawns
+    //! and teleports, prunes, render times going back, and render times falling exactly on a snapshot's server
+    //! time (held, pruned or not yet arrived) as often as between two.
+    use super::*;
+    use crate::buffer::BeforeOldest;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        /// A snapshot of this tick (server time 0.05 × tick), its generation, whether it teleports.
+        Insert(u64, u32, bool),
+        /// A render time: exactly on tick `.0`'s server time, or `.1` of the way to the next one.
+        Sample(u64, f64),
+        Prune(u64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let tick = 0u64..48;
+        prop_oneof![
+            6 => (tick.clone(), prop_oneof![8 => Just(0u32), 1 => Just(1u32)], prop::bool::weighted(0.05))
+                .prop_map(|(t, g, tp)| Op::Insert(t, g, tp)),
+            6 => (tick.clone(), prop_oneof![1 => Just(0.0), 1 => 0.0f64..1.0]).prop_map(|(t, f)| Op::Sample(t, f)),
+            1 => tick.prop_map(Op::Prune),
+        ]
+    }
+
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        /// Red if the short way answers where the full checks would not say Ready (e.g. exactly on a snapshot
+        /// before the buffer is primed, or across a teleport), or says Ready with other numbers (the bracket, the
+        /// factor, the position, the generation), or counts differently.
+        #[test]
+        fn the_short_way_answers_as_the_full_checks(
+            capacity in 2usize..24,
+            min_snapshots in 1usize..4,
+            hermite in prop::bool::ANY,
+            oldest in prop::bool::ANY,
+            ops in prop::collection::vec(op(), 1..160),
+        ) {
+            let params = BufferParams {
+                capacity,
+                min_snapshots: min_snapshots.min(capacity),
+                interpolation: if hermite { Interpolation::Hermite } else { Interpolation::Linear },
+                before_oldest: if oldest { BeforeOldest::Oldest } else { BeforeOldest::Gap },
+                ..BufferParams::default()
+            };
+            let mut full = SnapshotBuffer::with_params(params).unwrap();
+            let (mut lean, mut public) = (full.clone(), full.clone());
+            for (step, op) in ops.into_iter().enumerate() {
+                let arrival = 0.01 * step as f64;
+                match op {
+                    Op::Insert(tick, generation, teleport) => {
+                        let s = Snapshot { generation, teleport, ..at(tick, 0.05 * tick as f64, tick as f64) };
+                        for buffer in [&mut full, &mut lean, &mut public] {
+                            buffer.insert(s, arrival);
+                        }
+                    }
+                    Op::Sample(tick, frac) => {
+                        let t = 0.05 * tick as f64 + 0.05 * frac;
+                        let expected = full.sample_explained(t);
+                        prop_assert_eq!(format!("{:?}", public.sample(t)), format!("{expected:?}"), "sample at {}", t);
+                        match lean.sample_between(t) {
+                            Ok(b) => {
+                                prop_assert_eq!(expected.status, SampleStatus::Ready, "at {}", t);
+                                prop_assert_eq!(expected.position, Some(b.position), "at {}", t);
+                                prop_assert_eq!(
+                                    (expected.left, expected.right, expected.factor, expected.generation),
+                                    (Some(b.left), Some(b.right), Some(b.factor), Some(b.generation)),
+                                    "at {}", t
+                                );
+                            }
+                            Err(sample) => prop_assert_eq!(format!("{sample:?}"), format!("{expected:?}"), "at {}", t),
+                        }
+                    }
+                    Op::Prune(tick) => {
+                        let t = 0.05 * tick as f64;
+                        let pruned = full.prune(t);
+                        prop_assert_eq!(lean.prune(t), pruned);
+                        prop_assert_eq!(public.prune(t), pruned);
+                    }
+                }
+                prop_assert_eq!(lean.metrics(9.0), full.metrics(9.0));
+                prop_assert_eq!(public.metrics(9.0), full.metrics(9.0));
+            }
+        }
+    }
 }

@@ -4,7 +4,8 @@
 //! buffer: before the oldest → the oldest position; past the newest → seed 000 §4.3.5's damped extrapolation
 //! (`UnderrunPolicy::ExtrapolateSeed`, the core's own formula); otherwise the buffer's linear interpolation.
 //! Every push and sample goes through the real `insert` and `sample_between` (outcomes, statuses, reasons,
-//! counters; `sample_between` is `sample` without building the full `Sample` of a plain interpolation).
+//! counters; `sample_between` is `sample` without building the full `Sample` of a plain interpolation or of a
+//! render time exactly on a snapshot).
 
 use netcode_lab::buffer::{BufferParams, Sample, SampleStatus, SnapshotBuffer};
 use netcode_lab::extrapolate::UnderrunPolicy;
@@ -51,7 +52,8 @@ impl BookBuffer {
     #[inline(always)]
     pub fn sample(&mut self, render_time_ms: f64) -> Option<Vec2> {
         match self.buffer.sample_between((render_time_ms - self.epoch.unwrap_or(0.0)) * 1e-3) {
-            // The usual frame: strictly inside a bracket, interpolated (counted as Ready like any sample).
+            // The usual frame: inside a bracket, interpolated, or exactly on a snapshot — a third of peerbench's
+            // frames, whose 60 Hz render times land on every third 20 Hz tick (counted as Ready like any sample).
             Ok(between) => Some(between.position),
             Err(sample) => self.outside(&sample),
         }
