@@ -23,7 +23,7 @@
 //! Both ways count the same (issue 14: what a sample costs is mostly what it builds). A render time on a snapshot
 //! is common, not a corner: a 60 Hz frame clock over a 20 Hz tick lands on every third tick's server time when the
 //! offsets are whole milliseconds (a third of peerbench's samples, each a 280-byte `Sample` built, moved with one
-//! `memory.copy` in wasm, and read, until issue 14's stop 30).
+//! `memory.copy` in wasm, and read, until issue 14's stop 29).
 
 use super::params::BeforeOldest;
 use super::reason::Reason;

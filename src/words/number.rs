@@ -154,40 +154,14 @@ struct Digits {
 impl Digits {
     fn of(v: f64) -> Digits {
         let mut buffer = ryu::Buffer::new();
-        // ryu writes `1.5e-7`, `1e308`, `0.0001`, `123.0`: its digits and where the point goes.
-        let text = buffer.format_finite(v.abs()).as_bytes();
-        let (mut digits, mut power, mut after_point, mut in_fraction) = (0u64, 0i32, 0i32, false);
-        let mut at = 0;
-        while at < text.len() {
-            match text[at] {
-                b'.' => in_fraction = true,
-                b'e' => {
-                    let (negative, mut exponent) = (text.get(at + 1) == Some(&b'-'), 0i32);
-                    for &c in &text[at + 1 + usize::from(negative)..] {
-                        exponent = exponent * 10 + i32::from(c - b'0');
-                    }
-                    power = if negative { -exponent } else { exponent };
-                    break;
-                }
-                c => {
-                    digits = digits * 10 + u64::from(c - b'0');
-                    after_point += i32::from(in_fraction);
-                }
-            }
-            at += 1;
+        // ryu writes `1.5e-7`, `1e308`, `0.0001`, `123.0`: read as a quoted number is (`of_decimal`; at most 17
+        // digits, so never refused).
+        let text = buffer.format_finite(v.abs());
+        let zero = Digits { negative: false, digits: 0, count: 1, point: 1 };
+        let mut out = Digits { negative: v.is_sign_negative(), ..Digits::of_decimal(text).unwrap_or(zero) };
+        if out.digits == 0 {
+            return out;
         }
-        let negative = v.is_sign_negative();
-        if digits == 0 {
-            return Digits { negative, digits: 0, count: 1, point: 1 };
-        }
-        // |v| = digits × 10^exponent.
-        let mut exponent = power - after_point;
-        while digits % 10 == 0 {
-            digits /= 10;
-            exponent += 1;
-        }
-        let count = digits.ilog10() as i32 + 1;
-        let mut out = Digits { negative, digits, count, point: count + exponent };
         // Two shortest texts, the value exactly between them: ryu takes the even last digit, Rust the one above.
         if out.is_exactly_above_half(v.abs()) {
             out.digits += 1;
