@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { launch, measureLoad } from './load.mjs';
 import { measureDrags, measureFloor, SLIDERS } from './drag.mjs';
 import { measureCore } from './core.mjs';
+import { measurePlayingFrame } from './frame.mjs';
 import { measureLighthouse } from './lighthouse.mjs';
 
 const figures = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -21,6 +22,7 @@ try {
     if (parts.has('drag')) side.dragFloorAnimated = await measureFloor(browser, { animated: true }); // and a playing page's
     if (parts.has('drag')) side.drag = await measureDrags(browser, side.url);
     if (parts.has('drag')) side.drag4x = await measureDrags(browser, side.url, { cpu: 4 });
+    if (parts.has('drag')) side.playingFrame = await measurePlayingFrame(browser, side.url);
     if (parts.has('core')) side.core = await measureCore(browser, side.url);
     if (parts.has('lighthouse')) side.lighthouse = await measureLighthouse(side.url);
   }
@@ -75,6 +77,8 @@ const ROWS = [
   ['  floor: the same drag of a bare slider on an empty page (drag.mjs FLOOR_PAGE)', '', (f) => (f.dragFloor?.presented ? `${ms(f.dragFloor.presented.p95)} (${ms(f.dragFloor.presented.median)})` : '—')],
   ['  floor of a playing page: the bare slider beside one canvas redrawn every frame (FLOOR_ANIMATED_PAGE)', '', (f) => (f.dragFloorAnimated?.presented ? `${ms(f.dragFloorAnimated.presented.p95)} (${ms(f.dragFloorAnimated.presented.median)})` : '—')],
   ...SLIDERS.map((id) => [`  drag ${id}: input dispatch → after the next frame (old figure)`, '', (f) => (f.drag?.[id] ? `${ms(f.drag[id].p95)} (${ms(f.drag[id].median)})` : '—')]),
+  ['  main thread per frame while playing, at the sliders (traced; mean, p95: frame.mjs)', '', (f) => (f.playingFrame ? `${ms(f.playingFrame.mean, 2)}, ${ms(f.playingFrame.p95, 2)}` : '—')],
+  ['  canvases handed to the compositor per frame, the same frames', '', (f) => num(f.playingFrame?.canvasesPerFrame, 1)],
   ['Long tasks > 50 ms during the drags (longest)', '0', (f) => (f.drag ? `${SLIDERS.reduce((n, id) => n + f.drag[id].longTasks, 0)} (${ms(Math.max(...SLIDERS.map((id) => f.drag[id].longestTask)), 0)})` : '—')],
   ...SLIDERS.map((id) => [`  at 4× CPU: drag ${id} p95 (median)`, '', (f) => (f.drag4x?.[id]?.presented ? `${ms(f.drag4x[id].presented.p95)} (${ms(f.drag4x[id].presented.median)})` : '—')]),
   ...SLIDERS.map((id) => [`  at 4× CPU: drag ${id}, old figure`, '', (f) => (f.drag4x?.[id] ? `${ms(f.drag4x[id].p95)} (${ms(f.drag4x[id].median)})` : '—')]),

@@ -294,3 +294,46 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
   assert.notEqual(await checksum(FIGURE), before.figure, 'once the drag paused, the figure shows the new run');
   assert.deepEqual(problems(), []);
 });
+
+for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  test(`a canvas out of view is skipped by the rendering and keeps its size (${viewport.width}×${viewport.height})`, async () => {
+    // playground.css: `content-visibility: auto` on the figures' canvases (the views', the plots'). Without the rule
+    // every canvas is rendered wherever it is (the first assertions go red); the rule on a box around a canvas
+    // (`.view`, `.plot-stage`) would collapse the box while skipped (the sizes go red).
+    // What the rendering skips is told on each canvas by its `contentvisibilityautostatechange` events.
+    const { page, problems } = await openPage(browser, {
+      viewport,
+      before: (p) => p.addInitScript(() => {
+        window.__skipped = new WeakMap();
+        document.addEventListener('contentvisibilityautostatechange', (e) => window.__skipped.set(e.target, e.skipped), true);
+      }),
+    });
+    await waitReady(page);
+    const frames = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const canvases = () => page.$$eval('.view canvas, .plot canvas', (list) => list.map((c) => ({
+      name: `${c.id || c.className}${c.closest('figure.plot') ? ` in #${c.closest('figure.plot').id}` : ''}`,
+      height: c.getBoundingClientRect().height,
+      width: c.getBoundingClientRect().width,
+      aspect: Number(c.dataset.aspect ?? c.height / c.width), // the shape it is drawn at (canvas.js `surface`)
+      rendered: window.__skipped.has(c) ? !window.__skipped.get(c) : 'untold',
+    })));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await frames();
+    const top = await canvases();
+    const rendered = (list, prefix) => list.filter((c) => c.name.startsWith(prefix)).map((c) => c.rendered);
+    assert.equal(top.find((c) => c.name === 'view-server').rendered, true, 'the first view, on the first screen, is rendered');
+    assert.ok(rendered(top, 'plot-static').every((r) => r === false), `the plots, far below, are skipped: ${JSON.stringify(top)}`);
+    await page.locator('#plot-sweep').scrollIntoViewIfNeeded();
+    await frames();
+    const down = await canvases();
+    assert.equal(down.find((c) => c.name.startsWith('plot-static in #plot-sweep')).rendered, true, 'the plot scrolled to is rendered');
+    assert.ok(rendered(down, 'view-').every((r) => r === false), `the views, far above now, are skipped: ${JSON.stringify(down)}`);
+    // Every canvas has one size, skipped or shown: a plot never shown has its shape before it scrolls in, a view
+    // scrolled away keeps the size it was shown at (2 px: a shape is the attributes', a shown canvas its pixels').
+    for (const [i, c] of top.entries()) {
+      assert.ok(Math.abs(c.height - c.width * c.aspect) <= 2, `${c.name} has its shape at load: ${c.width}×${c.height}, not ×${c.aspect}`);
+      assert.ok(Math.abs(down[i].height - c.height) <= 1, `${c.name} keeps its size: ${c.height} → ${down[i].height}`);
+    }
+    assert.deepEqual(problems(), []);
+  });
+}
