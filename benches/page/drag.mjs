@@ -36,7 +36,7 @@ export function instrument() {
   }, true);
 }
 
-const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
+export const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN; };
 
 /** Drags `#control-ID` for `ms`: `{events, median, p95, max, longTasks, longestTask}` in ms. */
 export async function drag(page, id, ms = 3000, { presented = true } = {}) {
@@ -172,6 +172,12 @@ export async function measureFloor(browser, { cpu = 1, ms = 3000, animated = fal
   }
 }
 
+/** Waits for the page to say it is complete (older trees have no `data-complete`: their `data-ready` is the end of their loading). */
+export async function waitComplete(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true'
+    || (document.documentElement.dataset.ready === 'true' && !('complete' in document.documentElement.dataset) && performance.now() > 4000), null, { timeout: 60000 });
+}
+
 /**
  * Each slider (of `sliders`) dragged for 3 s on a fresh desktop page: `{renderDelay: {...}, halfLife: {...}, loss: {...}}`;
  * `cpu` > 1 slows the CPU that much (DevTools emulation, as the load bench does) for the drag.
@@ -183,9 +189,7 @@ export async function measureDrags(browser, url, { cpu = 1, sliders = SLIDERS } 
     const page = await context.newPage();
     await page.addInitScript(instrument);
     await page.goto(url);
-    // Older trees have no `data-complete`: their `data-ready` is the end of their loading.
-    await page.waitForFunction(() => document.documentElement.dataset.complete === 'true'
-      || (document.documentElement.dataset.ready === 'true' && !('complete' in document.documentElement.dataset) && performance.now() > 4000), null, { timeout: 60000 });
+    await waitComplete(page);
     await page.evaluate(() => { window.netcodeLab.app.state.playing = false; });
     await page.waitForTimeout(1000); // whatever the page does after it is complete (idle work, the sweep) settles
     if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
