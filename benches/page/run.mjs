@@ -6,6 +6,7 @@ import { launch, measureLoad } from './load.mjs';
 import { measureDrags, measureFloor, SLIDERS } from './drag.mjs';
 import { measureCore } from './core.mjs';
 import { measurePlayingFrame } from './frame.mjs';
+import { measureShapes, shapeLines } from './shapes.mjs';
 import { measureLighthouse } from './lighthouse.mjs';
 
 const figures = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -14,6 +15,7 @@ const parts = new Set((process.env.BENCH_PARTS ?? 'load,drag,core,lighthouse').s
 const outDir = process.env.BENCH_OUT ?? 'artifacts/bench';
 
 const browser = await launch();
+let shapes = null;
 try {
   for (const [name, side] of Object.entries(figures)) {
     console.log(`[bench] ${name}: ${side.url} (${side.compressed ? 'compressed' : 'uncompressed'})`);
@@ -26,11 +28,14 @@ try {
     if (parts.has('core')) side.core = await measureCore(browser, side.url);
     if (parts.has('lighthouse')) side.lighthouse = await measureLighthouse(side.url);
   }
+  // What the drag's goal asks of a page's shape on this machine, once (it does not depend on the tree).
+  if (parts.has('drag')) shapes = await measureShapes(browser, { rounds: Number(process.env.BENCH_SHAPE_ROUNDS ?? 3) });
 } finally {
   await browser.close();
 }
 mkdirSync(outDir, { recursive: true });
 writeFileSync(`${outDir}/page.json`, JSON.stringify(figures, null, 2));
+if (shapes) writeFileSync(`${outDir}/shapes.json`, JSON.stringify(shapes, null, 2));
 
 // ---- the table -------------------------------------------------------------------------------------------
 const RE_SIM = 'simulate 60 s at 60 fps, everything (new seed)';
@@ -128,4 +133,8 @@ for (const [name, side] of Object.entries(figures)) if (side.peer?.error) consol
 const afterPeer = figures.after?.peer;
 if (afterPeer?.verify) console.log(`\npeerbench check, wasm core vs JS: ${afterPeer.verify.compared} samples compared, ${afterPeer.verify.mismatches} mismatches (max |Δ| ${afterPeer.verify.maxAbsDiff})`);
 if (figures.after?.lighthouse?.failed?.length) console.log(`Lighthouse audits not passed (after): ${figures.after.lighthouse.failed.join(', ')}`);
+if (shapes) {
+  console.log('\nThe same drag of a bare slider on pages of each shape (shapes.mjs), p95 of input → presentation per round:');
+  for (const l of shapeLines(shapes)) console.log(l);
+}
 console.log(`Load runs per condition: ${runs}; all numbers in ${outDir}/page.json. Headless Chromium, software rendering, 2 shared cores.`);
