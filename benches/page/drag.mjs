@@ -157,19 +157,34 @@ export const FLOOR_ANIMATED_PAGE = FLOOR_PAGE.replace('</body>', `<canvas id="c"
 const f = (t) => { c.clearRect(0, 0, 930, 196); c.fillStyle = '#D55E00'; c.fillRect(8 + (t / 4) % 900, 90, 8, 8); c.fillStyle = '#000'; c.fillText(t.toFixed(1), 8, 20); requestAnimationFrame(f); };
 requestAnimationFrame(f);</script></body>`);
 
-/** The floor's drag (see FLOOR_PAGE, or FLOOR_ANIMATED_PAGE with `animated`) in a fresh desktop context: drag()'s result. */
-export async function measureFloor(browser, { cpu = 1, ms = 3000, animated = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+/**
+ * A drag of the slider `#control-ID` on the page `html` (set as the content of a fresh desktop context): drag()'s
+ * result. `waitDrawn`: first wait for the page to say it has drawn (`data-drawn`); `cpu` > 1 slows the CPU that
+ * much for the drag. Fails on any error the page reports (a script, a console error).
+ */
+export async function dragPage(browser, html, { id = 'floor', ms = 3000, cpu = 1, waitDrawn = false, viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ viewport });
   try {
     const page = await context.newPage();
-    await page.setContent(animated ? FLOOR_ANIMATED_PAGE : FLOOR_PAGE);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.setContent(html);
     await page.evaluate(instrument);
+    if (waitDrawn) await page.waitForFunction(() => document.documentElement.dataset.drawn === 'true', null, { timeout: 10000 });
     await page.waitForTimeout(500);
     if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
-    return await drag(page, 'floor', ms);
+    const result = await drag(page, id, ms);
+    if (errors.length) throw new Error(`the dragged page failed: ${errors.join('; ')}`);
+    return result;
   } finally {
     await context.close();
   }
+}
+
+/** The floor's drag (see FLOOR_PAGE, or FLOOR_ANIMATED_PAGE with `animated`): drag()'s result. */
+export function measureFloor(browser, { cpu = 1, ms = 3000, animated = false } = {}) {
+  return dragPage(browser, animated ? FLOOR_ANIMATED_PAGE : FLOOR_PAGE, { cpu, ms });
 }
 
 /** Waits for the page to say it is complete (older trees have no `data-complete`: their `data-ready` is the end of their loading). */

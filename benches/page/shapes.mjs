@@ -23,7 +23,7 @@
 // `node benches/page/shapes.mjs [--rounds N]` prints each shape's p95 per round; `cargo xtask bench-page --only
 // drag` prints the same below its table.
 
-import { drag, instrument, pct, FLOOR_PAGE } from './drag.mjs';
+import { dragPage, pct, FLOOR_PAGE } from './drag.mjs';
 
 const W = 930;
 const H = 196; // the lanes' canvas at 1280×800
@@ -74,24 +74,9 @@ export const SHAPES = {
   '+ a canvas drawn on the main thread through transferControlToOffscreen': add(VALUE + MAIN_OFFSCREEN),
 };
 
-/** One drag of `html`'s slider, `ms` long, in a fresh desktop context: drag()'s result. */
-export async function dragShape(browser, html, ms = 3000) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  try {
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.setContent(html);
-    await page.evaluate(instrument);
-    if (html.includes('<canvas')) await page.waitForFunction(() => document.documentElement.dataset.drawn === 'true', null, { timeout: 10000 });
-    await page.waitForTimeout(500);
-    const result = await drag(page, 'floor', ms);
-    if (errors.length) throw new Error(`shapes.mjs: the page failed: ${errors.join('; ')}`);
-    return result;
-  } finally {
-    await context.close();
-  }
+/** One drag of a shape's slider, `ms` long (drag.mjs `dragPage`, after its canvas is first drawn): drag()'s result. */
+export function dragShape(browser, html, ms = 3000) {
+  return dragPage(browser, html, { ms, waitDrawn: html.includes('<canvas') });
 }
 
 /**

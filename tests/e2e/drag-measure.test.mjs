@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './harness.mjs';
-import { drag, eventLatencies, instrument } from '../../benches/page/drag.mjs';
+import { drag, dragPage, eventLatencies, instrument } from '../../benches/page/drag.mjs';
 import { SHAPES, dragShape } from '../../benches/page/shapes.mjs';
 
 const slice = (name, ph, ts, id, pid = 1, args) => ({ name, ph, ts, pid, tid: 9, id2: { local: id }, ...(args ? { args } : {}) });
@@ -93,16 +93,7 @@ test('moves whose only effect is a canvas drawn by a worker or through transferC
   try {
     const seen = {};
     for (const [name, draw] of Object.entries({ onMain, onOffscreen, inWorker })) {
-      const context = await browser.newContext({ viewport: { width: 800, height: 300 } });
-      const p = await context.newPage();
-      const errors = [];
-      p.on('pageerror', (e) => errors.push(e.message));
-      await p.setContent(page(draw));
-      await p.evaluate(instrument);
-      const { presented } = await drag(p, 'pad', 800);
-      assert.deepEqual(errors, [], `${name}: no error`);
-      seen[name] = presented;
-      await context.close();
+      seen[name] = (await dragPage(browser, page(draw), { id: 'pad', ms: 800, waitDrawn: true, viewport: { width: 800, height: 300 } })).presented;
     }
     assert.ok(seen.onMain.events >= 5, `drawn on the main thread: ${seen.onMain.events} moves presented`);
     for (const name of ['onOffscreen', 'inWorker']) {
