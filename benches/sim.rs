@@ -4,9 +4,9 @@
 //! `cargo xtask bench-page --baseline`, so it uses only what every version of the core has.)
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use netcode_lab::compare::sweep::sweep;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::run;
-use netcode_lab::sim::sweep::sweep;
 use std::hint::black_box;
 
 fn window(duration: f64) -> SimParams {

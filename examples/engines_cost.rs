@@ -9,14 +9,15 @@
 //! `setParams` does on a new seed: the whole window re-run, no metrics — bench.html's first row), `rerun-metrics`
 //! (the same and its metrics: what the page does on a change), `scored` (every strategy
 //! replays that run's client inputs and is scored, `playground`'s track taken from the run's metrics, which the
-//! full re-simulation computed: `score_all_own`), `scored-frames` (the same, `playground` scored from the run's
+//! full re-simulation computed: `score_all` with the run's metrics), `scored-frames` (the same, `playground` scored from the run's
 //! frames: `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
 //! `replayed` (every strategy, rows only) or `drawn` (the four engines the page draws by default, rows only). Only
 //! the call of `measured` is counted; the goal is `scored` ≤ 1.5 × `sim`.
 
-use netcode_lab::engines::run::{run as run_strategy, score_all, score_all_own, Keep, OwnRun};
-use netcode_lab::engines::StrategyKind;
-use netcode_lab::sim::league::setup;
+use netcode_lab::compare::league::setup;
+use netcode_lab::compare::own::{score_all, OwnRun};
+use netcode_lab::engines::score::{run as run_strategy, Keep};
+use netcode_lab::engines::{EngineParams, StrategyKind};
 use netcode_lab::sim::metrics::RemoteMetrics;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::{run, Simulation};
@@ -24,13 +25,13 @@ use std::hint::black_box;
 
 #[inline(never)]
 fn measured(what: &str, params: &SimParams, sim: &mut Simulation, run_metrics: &RemoteMetrics) -> usize {
-    let s = setup(sim.params(), None);
+    let s = setup(sim.params(), &EngineParams::default(), None);
     let (_, inputs) = sim.client_inputs();
     let all = |keep: Keep, kinds: &[StrategyKind]| {
         kinds
             .iter()
             .map(|&k| {
-                let r = run_strategy(&s, k, inputs, sim.time_map(), sim.truth(), keep).unwrap();
+                let r = run_strategy(&s, k, inputs, sim.truth(), keep).unwrap();
                 r.rows.len() + usize::from(r.metrics.is_some())
             })
             .sum::<usize>()
@@ -56,12 +57,11 @@ fn measured(what: &str, params: &SimParams, sim: &mut Simulation, run_metrics: &
         }
         "scored" => {
             let own = OwnRun { frames: &sim.recording().frames, metrics: Some(run_metrics) };
-            score_all_own(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(own)).unwrap().len()
+            score_all(&s, &StrategyKind::ALL, inputs, sim.truth(), Some(own)).unwrap().len()
         }
         "scored-frames" => {
-            score_all(&s, &StrategyKind::ALL, inputs, sim.time_map(), sim.truth(), Some(&sim.recording().frames))
-                .unwrap()
-                .len()
+            let own = OwnRun { frames: &sim.recording().frames, metrics: None };
+            score_all(&s, &StrategyKind::ALL, inputs, sim.truth(), Some(own)).unwrap().len()
         }
         "scored-replaying" => all(Keep::METRICS, &StrategyKind::ALL),
         "replayed" => all(Keep::ROWS, &StrategyKind::ALL),

@@ -17,12 +17,11 @@ use netcode_lab::buffer::SampleStatus;
 use netcode_lab::clock::ClockKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::link::{LinkParams, LossModel};
+use netcode_lab::run::{FrameTick, TimeMap, TruthTrack};
 use netcode_lab::sim::local::LocalPipeline;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::record::{frame, Recording};
 use netcode_lab::sim::remote::RemotePipeline;
-use netcode_lab::sim::world::{TimeMap, TruthTrack};
-use netcode_lab::sim::FrameTick;
 use std::process::ExitCode;
 
 const FPS: f64 = 60.0;
@@ -79,12 +78,12 @@ fn main() -> ExitCode {
         .enumerate()
         .map(|(i, &clock)| {
             let p = params(clock, policies[i % policies.len()]);
-            let map = TimeMap::new(&p);
+            let map = p.time_map();
             Lane {
                 map,
                 clock,
                 pipeline: RemotePipeline::new(&p, map).expect("valid soak parameters"),
-                truth: TruthTrack::new(p.scenario.motion, p.scenario.speed),
+                truth: p.truth(),
                 recording: Recording::with_capacity(4, 4096),
                 last_render: None,
                 regressions: 0,

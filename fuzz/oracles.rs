@@ -15,6 +15,7 @@
 use arbitrary::{Arbitrary, Result, Unstructured};
 use netcode_lab::buffer::{BeforeOldest, BufferParams, SampleStatus, SnapshotBuffer};
 use netcode_lab::clock::{ClockKind, ClockParams};
+use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::display::{DisplayMode, Presenter};
 use netcode_lab::extrapolate::{CapRule, UnderrunParams, UnderrunPolicy};
 use netcode_lab::geom::Vec2;
@@ -28,12 +29,10 @@ use netcode_lab::predict::input::{InputScript, KeyEvent, Keys};
 use netcode_lab::predict::params::PredictParams;
 use netcode_lab::predict::session::Session;
 use netcode_lab::predict::smoothing::{SmoothingMode, SmoothingParams};
-use netcode_lab::sim::imported;
-use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::record::frame;
 use netcode_lab::snapshot::Snapshot;
 use netcode_lab::trace::replay::ReplaySamples;
-use netcode_lab::trace::{replay, Trace, TraceData};
+use netcode_lab::trace::{import as imported, replay, Trace, TraceData};
 
 /// A target's oracle: panics when the input breaks a promise.
 pub type Oracle = fn(&[u8]);
@@ -102,14 +101,14 @@ const FUZZ_DURATION: f64 = 2.0;
 
 pub fn sim_params(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let params = match SimParams::from_json(text) {
+    let params = match PlaygroundParams::from_json(text) {
         Ok(params) => params,
         Err(e) => return one_line(&e.field, &e.to_string()),
     };
     assert_eq!(params.validate(), Ok(()));
     let json = serde_json::to_string(&params).expect("parameters serialize");
-    assert_eq!(SimParams::from_json(&json).as_ref(), Ok(&params), "written and read back: {json}");
-    let mut short = params;
+    assert_eq!(PlaygroundParams::from_json(&json).as_ref(), Ok(&params), "written and read back: {json}");
+    let mut short = params.sim;
     short.duration = short.duration.min(FUZZ_DURATION);
     if let Some(at) = short.events.stall_at {
         short.events.stall_at = Some(at.min(FUZZ_DURATION));

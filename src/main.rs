@@ -1,14 +1,15 @@
 //! `netcode-lab`: replay a trace, export a built-in one, or rank the engines' strategies. Argument handling and
 //! IO only — the format, its checks and the replay are `netcode_lab::trace` (whose module doc is the format's
-//! specification); the strategies and the league table are `netcode_lab::engines` and `sim::league`.
+//! specification); the strategies are `netcode_lab::engines`, the league table `netcode_lab::compare`.
 //!
 //! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
 //! the field; 1 the output could not be written.
 
+use netcode_lab::compare::league::{league, Network};
+use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::engines::StrategyKind;
-use netcode_lab::sim::league::{league, Network};
-use netcode_lab::sim::{self, export, params::SimParams, presets::NetworkPreset};
-use netcode_lab::trace::{self, examples, Trace};
+use netcode_lab::sim::{self, presets::NetworkPreset};
+use netcode_lab::trace::{self, examples, export, Trace};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -105,7 +106,7 @@ fn replay_strategy(path: &str, name: &str) -> Result<String, String> {
 
 /// The league table of `--scenario` networks.
 fn compare(args: &[&str]) -> Result<String, String> {
-    let mut params = SimParams::default();
+    let mut params = PlaygroundParams::default();
     let (mut scenario, mut seed, mut strategies, mut duration, mut table) = (None, None, None, None, false);
     let mut it = args.iter();
     while let Some(option) = it.next() {
@@ -128,10 +129,10 @@ fn compare(args: &[&str]) -> Result<String, String> {
     let strategies =
         StrategyKind::parse_list(strategies.unwrap_or("")).map_err(|e| format!("--{}: {}", e.field, e.message))?;
     if let Some(seed) = seed {
-        params.seed = seed;
+        params.sim.seed = seed;
     }
     if let Some(duration) = duration {
-        params.duration = duration;
+        params.sim.duration = duration;
     }
     let table_of = league(&params, &networks, &strategies).map_err(|e| format!("params: {e}"))?;
     if table {
@@ -173,7 +174,7 @@ fn export(args: &[&str]) -> Result<String, String> {
 
 /// Simulates a scenario and prints its trace.
 fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
-    let mut params = SimParams::default();
+    let mut params = PlaygroundParams::default().sim;
     let mut kind = "snapshots";
     let mut seed = None;
     let mut it = options.iter();
@@ -182,7 +183,7 @@ fn export_scenario(name: &str, options: &[&str]) -> Result<String, String> {
         match *option {
             "--kind" => kind = value()?,
             "--seed" => seed = Some(parse_seed(value()?)?),
-            "--params" => params = read_params(value()?)?,
+            "--params" => params = read_params(value()?)?.sim,
             other => return Err(format!("export: unknown option `{other}` ({SHORT_USAGE})")),
         }
     }
@@ -209,12 +210,13 @@ fn parse_seed(v: &str) -> Result<u64, String> {
     v.parse::<u64>().map_err(|_| format!("--seed: `{v}` is not a whole number ≥ 0"))
 }
 
-/// `--params FILE.json`: the simulator's parameters, every field optional; errors name the file and the field.
-fn read_params(path: &str) -> Result<SimParams, String> {
+/// `--params FILE.json`: the playground's parameters (the page's object), every field optional; errors name the
+/// file and the field.
+fn read_params(path: &str) -> Result<PlaygroundParams, String> {
     let too_large = || format!("{path}: larger than {} KiB, more than parameters ever need", MAX_PARAMS_BYTES >> 10);
     let bytes = read(path, MAX_PARAMS_BYTES).map_err(|e| e.unwrap_or_else(too_large))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))?;
-    SimParams::from_json(&text).map_err(|e| format!("{path}: {e}"))
+    PlaygroundParams::from_json(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 fn example_names() -> Vec<&'static str> {

@@ -22,6 +22,7 @@ use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict
 use crate::display::{Displayed, Presenter};
 use crate::extrapolate::UnderrunParams;
 use crate::param::ParamError;
+use crate::run::{FrameTick, Receiver};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -236,6 +237,23 @@ impl RemotePlayback {
 
     pub fn metrics(&self, now: f64) -> PlaybackMetrics {
         PlaybackMetrics { buffer: self.buffer.metrics(now), clock: self.clock.metrics() }
+    }
+}
+
+/// A run's log played to the articles' pipeline: each frame at the client's clock reading, the whole [`Frame`].
+impl Receiver for RemotePlayback {
+    type Shown = Frame;
+
+    fn snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
+        self.on_snapshot(*snapshot, arrival);
+    }
+
+    fn rtt(&mut self, now: f64, rtt: f64) {
+        self.on_rtt_sample(now, rtt);
+    }
+
+    fn frame(&mut self, tick: &FrameTick) -> Frame {
+        RemotePlayback::frame(self, tick.reading, tick.dt)
     }
 }
 

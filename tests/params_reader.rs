@@ -16,9 +16,9 @@ mod cases;
 mod derive;
 
 use derive::Old;
+use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::path::params::PathParams;
 use netcode_lab::predict::smoothing::SmoothingParams;
-use netcode_lab::sim::params::SimParams;
 use netcode_lab::tree::{Read, Tree, TreeError};
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
@@ -278,29 +278,29 @@ fn distinct_values(tree: &mut Tree, counter: &mut f64) {
 
 #[test]
 fn the_defaults_and_an_empty_object_read_the_same() {
-    same::<SimParams>(&defaults::<SimParams>());
-    same::<SimParams>(&Tree::Object(vec![]));
-    assert_eq!(SimParams::read(Tree::Object(vec![])).unwrap(), SimParams::default());
-    assert_eq!(SimParams::read(defaults::<SimParams>()).unwrap(), SimParams::default());
+    same::<PlaygroundParams>(&defaults::<PlaygroundParams>());
+    same::<PlaygroundParams>(&Tree::Object(vec![]));
+    assert_eq!(PlaygroundParams::read(Tree::Object(vec![])).unwrap(), PlaygroundParams::default());
+    assert_eq!(PlaygroundParams::read(defaults::<PlaygroundParams>()).unwrap(), PlaygroundParams::default());
     same::<PathParams>(&defaults::<PathParams>());
     same::<SmoothingParams>(&defaults::<SmoothingParams>());
 }
 
 #[test]
 fn every_field_lands_in_its_own_slot() {
-    let mut tree = defaults::<SimParams>();
+    let mut tree = defaults::<PlaygroundParams>();
     distinct_values(&mut tree, &mut 0.0);
-    let [old, new] = both::<SimParams>(&tree);
+    let [old, new] = both::<PlaygroundParams>(&tree);
     assert!(old.is_ok(), "{old:?}");
     assert_eq!(new, old);
-    let mut tree = defaults::<SimParams>();
+    let mut tree = defaults::<PlaygroundParams>();
     if let Tree::Object(entries) = &mut tree {
         let script = tree_of_json(&serde_json::json!([
             {"time": 2.5, "keys": {"left": true}}, {"keys": {"up": true, "down": true}, "time": 0.5}
         ]));
         entries.iter_mut().find(|(k, _)| k == "script").unwrap().1 = script;
     }
-    let [old, new] = both::<SimParams>(&tree);
+    let [old, new] = both::<PlaygroundParams>(&tree);
     assert!(old.as_ref().is_ok_and(|v| v.contains("time: 0.5")), "{old:?}");
     assert_eq!(new, old);
 }
@@ -327,7 +327,7 @@ fn known_refusals_keep_their_words() {
     for (json, field, message) in cases {
         let tree = tree_of_json(&serde_json::from_str(json).unwrap());
         let expected = Err((Some(field.to_string()), message.to_string()));
-        assert_eq!(both::<SimParams>(&tree), [expected.clone(), expected], "{json}");
+        assert_eq!(both::<PlaygroundParams>(&tree), [expected.clone(), expected], "{json}");
     }
     // `-0` refused outright is the integer 0; handed to a visitor (a boolean) it is the float -0.0.
     let minus_zero = |json: &str, at: &[&str]| {
@@ -338,7 +338,7 @@ fn known_refusals_keep_their_words() {
             t = &mut entries.iter_mut().find(|(k, _)| k == key).unwrap().1;
         }
         *t = Tree::Number(-0.0);
-        both::<SimParams>(&tree)
+        both::<PlaygroundParams>(&tree)
     };
     let refused = minus_zero(r#"{"scenario": {"motion": 0}}"#, &["scenario", "motion"]);
     assert_eq!(
@@ -360,11 +360,11 @@ proptest! {
     #[test]
     fn the_hand_reader_says_what_serde_said(seed in 1u64.., damages in 1usize..4) {
         let mut dice = Dice(seed);
-        let mut tree = defaults::<SimParams>();
+        let mut tree = defaults::<PlaygroundParams>();
         for _ in 0..damages {
             damage(&mut tree, &mut dice);
         }
-        same::<SimParams>(&tree);
+        same::<PlaygroundParams>(&tree);
     }
 
     #[test]

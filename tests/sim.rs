@@ -1,11 +1,11 @@
 //! The scenario simulator end to end: determinism, fairness across parameter changes, events, the sweep.
 #![cfg(not(target_arch = "wasm32"))]
 
+use netcode_lab::compare::sweep::sweep;
 use netcode_lab::motion::MotionScript;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::presets::NetworkPreset;
 use netcode_lab::sim::record::{frame, snapshot};
-use netcode_lab::sim::sweep::sweep;
 use netcode_lab::sim::{run, Simulation};
 
 fn base() -> SimParams {
@@ -164,7 +164,7 @@ fn a_replay_of_the_exported_trace_reproduces_the_remote_view() {
     newer.remote.underrun.underrun_policy = UnderrunPolicy::Hold;
     for p in [p, newer] {
         let mut sim = run(&p).unwrap();
-        let trace = netcode_lab::sim::export::snapshot_trace(&sim);
+        let trace = netcode_lab::trace::export::snapshot_trace(&sim);
         let text = trace.to_json();
         let parsed = netcode_lab::trace::Trace::from_json(&text).unwrap();
         let ReplaySamples::Snapshots(samples) = replay(&parsed).unwrap().samples else { panic!("snapshots") };
@@ -181,7 +181,7 @@ fn a_replay_of_the_exported_trace_reproduces_the_remote_view() {
 #[test]
 fn the_path_export_carries_the_delivered_batches() {
     let sim = run(&base()).unwrap();
-    let trace = netcode_lab::sim::export::path_trace(&sim);
+    let trace = netcode_lab::trace::export::path_trace(&sim);
     let netcode_lab::trace::TraceData::Paths { paths } = &trace.data else { panic!("paths") };
     let delivered =
         (0..sim.recording().batches.len()).filter(|&i| sim.recording().batches.row(i).unwrap()[1].is_finite()).count();
@@ -334,10 +334,10 @@ fn the_capacity_sweep_finds_the_snapshots_a_delay_needs() {
     p.scenario.send_rate = 30.0;
     p.remote.clock.clock = netcode_lab::clock::ClockKind::Timescale;
     p.remote.clock.render_delay = 0.05;
-    let points = netcode_lab::sim::sweep::capacity_sweep(&p, &[2, 3, 4, 32]).unwrap();
+    let points = netcode_lab::compare::sweep::capacity_sweep(&p, &[2, 3, 4, 32]).unwrap();
     let ready: Vec<f64> = points.iter().map(|q| q.ready_share).collect();
     assert!(ready[0] < 0.5 && ready[1] < ready[2], "{ready:?}");
     assert!((ready[2] - ready[3]).abs() < 0.005, "{ready:?}");
     assert_eq!(points.iter().map(|q| q.capacity).collect::<Vec<_>>(), [2, 3, 4, 32]);
-    assert_eq!(netcode_lab::sim::sweep::capacity_sweep(&p, &[1]).unwrap_err().field, "capacities[0]");
+    assert_eq!(netcode_lab::compare::sweep::capacity_sweep(&p, &[1]).unwrap_err().field, "capacities[0]");
 }

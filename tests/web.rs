@@ -139,7 +139,7 @@ fn call(call: &str, args: &js_sys::Array) -> Result<Option<String>, String> {
     let frames = copied(playground.timeline("frames").unwrap()).len();
     let out = match call {
         "new" => refused(Playground::new(arg(0)).map(|_| ())),
-        "setParams" => refused(playground.set_params(arg(0))),
+        "setParams" => refused(playground.set_params(arg(0)).map(|_| ())),
         "applyPreset" => refused(ignore(Playground::apply_preset(arg(0), &text(&arg(1))))),
         "extrapolationCurves" => refused(ignore(Playground::extrapolation_curves(
             number(&arg(0)),

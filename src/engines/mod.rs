@@ -1,8 +1,8 @@
 //! What other engines do to a remote entity between snapshots — modelled from their public source, driven by the
-//! very packets the articles' pipeline gets, and scored with the same metrics (issue 13).
+//! very packets the articles' pipeline gets, and scored with the same metrics.
 //!
 //! ```text
-//!                      one run's client inputs (sim::remote::ClientInput, in order)
+//!                      a run's log (crate::run::ClientInput, in order), from any source of deliveries
 //!   delivery (snapshot, local arrival) ──┬──► Mirror     SnapshotInterpolation: timeline at 1 ± catch-up, dynamic buffer   (mirror.rs)
 //!   RTT sample (local now, rtt)          ├──► NGO        NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo.rs)
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
@@ -11,38 +11,33 @@
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
 //!                                                 │
 //!                                                 ▼  per frame: Shown {position?, render time, mode}
-//!                                  run.rs: the track, its metrics against the truth (sim::metrics)
+//!                                  score.rs: the track, its metrics against the truth (crate::run::track)
 //! ```
 //! Every strategy is a [`Smoother`]: it is told each delivery as it happens and asked once per frame what it
 //! shows. Time is an argument (the client's clock reading, seconds), as everywhere in the core. Only the
 //! references look at RTT samples (the seeds' clocks need them); the engines use snapshots and frames only.
+//! The strategies know the run contract (`crate::run`) and the client's parts (buffer, clocks, playback), never
+//! the simulator: whatever made the log, they replay it.
 //!
 //! What "underrun" means differs per engine, so each says it through [`ShownMode`]: a frame is an underrun when
 //! the strategy's render point has run past the data it holds and it extrapolates or holds (`Extrapolated`,
 //! `Held`). `Latest` (show the newest snapshot as it is) has no render point behind the data and no underrun.
 
+pub mod bank;
 pub mod gambetta;
 pub mod geckos;
 pub mod mirror;
 pub mod ngo;
 pub mod reference;
-pub mod run;
+pub mod score;
 pub mod source;
 
 use crate::geom::Vec2;
 use crate::param::ParamError;
 use crate::playback::PlaybackParams;
+pub use crate::run::Stream;
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
-
-/// What the stream itself tells every strategy: the server's send interval and its simulation tick.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stream {
-    /// Seconds between two snapshots (Mirror's `NetworkServer.sendInterval`, NGO's tick, Gambetta's update rate).
-    pub send_interval: f64,
-    /// Seconds per server simulation tick (Source's `TICK_INTERVAL`).
-    pub tick_interval: f64,
-}
 
 /// How a strategy obtained what it shows in one frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -7,10 +7,10 @@ use crate::param::ParamError;
 use crate::predict::input::{InputPacket, InputScript, Keys};
 use crate::predict::server::PlayerSnapshot;
 use crate::predict::session::{CorrectionRecord, Session};
+use crate::run::FrameTick;
 use crate::sim::params::SimParams;
 use crate::sim::record::{correction, frame, Recording};
 use crate::sim::remote::{put, put_xy, Row};
-use crate::sim::FrameTick;
 
 const STREAM_INPUTS: u64 = 5;
 const STREAM_LOCAL_SNAPSHOTS: u64 = 6;

@@ -15,9 +15,6 @@
 //! whole window with the same packets lost and the same jitter: comparisons are fair. Nothing here reads a
 //! clock. `Simulation` can also be stepped frame by frame (live keys on the page).
 
-pub mod export;
-pub mod imported;
-pub mod league;
 pub mod local;
 pub mod metrics;
 pub mod params;
@@ -26,9 +23,6 @@ pub mod presets;
 pub mod record;
 pub mod remote;
 pub mod rerun;
-pub mod sweep;
-pub mod timeline;
-pub mod world;
 
 use crate::buffer_metrics::BufferMetrics;
 use crate::clock::ClockMetrics;
@@ -38,6 +32,7 @@ use crate::path::lerp_chase::LerpCounters;
 use crate::path::player::PathCounters;
 use crate::predict::input::Keys;
 use crate::predict::session::SessionStats;
+use crate::run::{ClientInput, FrameTick, TimeMap, Timeline, TruthTrack};
 use local::LocalPipeline;
 use metrics::{LocalMetrics, PathTrackMetrics, RemoteMetrics};
 use params::SimParams;
@@ -45,26 +40,6 @@ use paths::PathPipeline;
 use record::{frame, rtt, Recording, RTT_VERDICTS};
 use remote::RemotePipeline;
 use serde::Serialize;
-use world::{TimeMap, TruthTrack};
-
-/// One client frame: its index, when it happens (true local time), its length, what the client's clock reads
-/// then, and the true server time then (`TimeMap::server_of_local(local)`, worked out once: the frame's row, the
-/// delay sweep and each of the engines' strategies scored on the run's inputs all read it).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FrameTick {
-    pub index: usize,
-    pub local: f64,
-    pub dt: f64,
-    pub reading: f64,
-    pub server_now: f64,
-}
-
-impl FrameTick {
-    /// Frame `index` at true local time `local`, `dt` long, on the clocks of `map`.
-    pub fn at(index: usize, local: f64, dt: f64, map: &TimeMap) -> FrameTick {
-        FrameTick { index, local, dt, reading: map.reading(local), server_now: map.server_of_local(local) }
-    }
-}
 
 /// The frame after `previous` (or the first frame): `1 / fps` apart, `1 / stallFps` inside the stall.
 fn next_tick(params: &SimParams, map: &TimeMap, previous: Option<&FrameTick>) -> FrameTick {
@@ -106,7 +81,7 @@ pub struct Simulation {
     recording: Recording,
     last: Option<FrameTick>,
     /// Pipelines adopted from a previous run, and that run's frames to copy their columns from.
-    reused: Option<(rerun::Reuse, timeline::Timeline)>,
+    reused: Option<(rerun::Reuse, Timeline)>,
 }
 
 /// Frames the window can hold: `duration × fps` plus slack for the first frame.
@@ -118,7 +93,7 @@ impl Simulation {
     /// Checks `params` and sets up a run at local time 0.
     pub fn new(params: &SimParams) -> Result<Self, ParamError> {
         params.validate()?;
-        let map = TimeMap::new(params);
+        let map = params.time_map();
         let snapshots = (params.duration * params.scenario.send_rate * 1.1).ceil() as usize + 16;
         let mut remote = RemotePipeline::new(params, map)?;
         // The run is bounded (params.duration ≤ 120 s), so it keeps its client inputs for the engines: one per
@@ -129,7 +104,7 @@ impl Simulation {
         Ok(Simulation {
             params: params.clone(),
             map,
-            truth: TruthTrack::new(params.scenario.motion, params.scenario.speed),
+            truth: params.truth(),
             remote,
             paths: PathPipeline::new(params, map)?,
             local: LocalPipeline::new(params, params.script.clone())?,
@@ -232,7 +207,7 @@ impl Simulation {
 
     /// Everything the remote pipeline's client received, in order, and the id naming those inputs (it changes
     /// whenever the remote side is re-run): what the engines' strategies replay (`crate::engines`).
-    pub fn client_inputs(&self) -> (u64, &[remote::ClientInput]) {
+    pub fn client_inputs(&self) -> (u64, &[ClientInput]) {
         self.remote.inputs()
     }
 
@@ -288,6 +263,37 @@ fn verdict_name(v: crate::clock::Verdict) -> &'static str {
         Verdict::Reseeded => "reseeded",
         Verdict::Invalid => "invalid",
     }
+}
+
+/// The remote pipeline alone over the whole window: every input its client received, in order (the log the
+/// strategies and the delay sweep replay; the same packets as a whole run of `params`).
+pub fn deliveries(params: &SimParams) -> Result<Vec<ClientInput>, ParamError> {
+    deliveries_with(params, |_, _| {})
+}
+
+/// [`deliveries`], handing each frame's tick and row (the remote columns of `record::frame`: what the pipeline
+/// showed) to `on_frame` as it goes.
+pub fn deliveries_with(
+    params: &SimParams,
+    mut on_frame: impl FnMut(&FrameTick, &[f64]),
+) -> Result<Vec<ClientInput>, ParamError> {
+    let map = params.time_map();
+    let truth = params.truth();
+    let mut remote = RemotePipeline::new(params, map)?;
+    remote.log = Some(Vec::new());
+    let mut rec = Recording::with_capacity(1, (params.duration * params.scenario.send_rate) as usize + 16);
+    let mut last: Option<FrameTick> = None;
+    let mut row = [f64::NAN; frame::STRIDE];
+    loop {
+        let tick = next_tick(params, &map, last.as_ref());
+        if tick.local > params.duration + 1e-9 {
+            break;
+        }
+        remote.step(&tick, &truth, &mut row, &mut rec);
+        on_frame(&tick, &row);
+        last = Some(tick);
+    }
+    Ok(remote.log.take().unwrap_or_default())
 }
 
 /// Runs the whole window of `params`.

@@ -8,8 +8,7 @@
 //!   "paths":    { "batchInterval": 1, "sampleInterval": 0.1, "withOffsets": true, "player": {…}, "lerp": {…} },
 //!   "local":    { PredictParams },
 //!   "events":   { "stallAt": null, "stallDuration": 1, "stallFps": 1, "kickAt": null, "kick": 0.1,
-//!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 },
-//!   "engines":  { "mirror": {…}, "ngo": {…}, "source": {…}, "geckos": {…} } }   // crate::engines::EngineParams
+//!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 } }
 //! ```
 //! Every field has a default, so `{}` is a valid run. The simulator keeps the copies of one fact in step:
 //! the buffer's and clock's `sendInterval` and the local session's `snapshotRate` follow `scenario.sendRate`,
@@ -18,7 +17,6 @@
 //! The page reads these groups with `crate::tree` (src/tree/params.rs lists every group's keys): a field added
 //! to any group here goes there too, or the page refuses its key (`tests/params_reader.rs` fails first).
 
-use crate::engines::EngineParams;
 use crate::link::LinkParams;
 use crate::motion::MotionScript;
 use crate::param::{in_range, ParamError};
@@ -27,15 +25,13 @@ use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
 use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
-use crate::words;
 use serde::{Deserialize, Serialize};
-use serde_json::error::Category;
 
 /// The longest run the simulator accepts, in seconds.
 pub const MAX_DURATION: f64 = 120.0;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SimParams {
     /// Seeds every random stream of the run (default 1).
     pub seed: u64,
@@ -51,9 +47,6 @@ pub struct SimParams {
     pub events: EventParams,
     /// The local player's keys over time (`[{time, keys: {left, right, up, down}}]`); the demo script when absent.
     pub script: Option<InputScript>,
-    /// Other engines' remote smoothing, under their own names (issue 13). They only replay the remote
-    /// pipeline's client inputs: changing them re-runs no pipeline.
-    pub engines: EngineParams,
 }
 
 impl Default for SimParams {
@@ -69,7 +62,6 @@ impl Default for SimParams {
             local: PredictParams::default(),
             events: EventParams::default(),
             script: None,
-            engines: EngineParams::default(),
         }
     }
 }
@@ -244,7 +236,7 @@ impl SimParams {
         }
         in_range("events.linkStepLatency", e.link_step_latency, -2.0, 2.0, "s")?;
         in_range("events.linkStepJitter", e.link_step_jitter, -1.0, 1.0, "s")?;
-        self.engines.validate().map_err(|e| e.within("engines"))
+        Ok(())
     }
 
     /// The remote playback parameters with the copies of scenario facts filled in.
@@ -254,72 +246,25 @@ impl SimParams {
         remote
     }
 
+    /// How true local time, server time and the client's clock relate in this run.
+    pub fn time_map(&self) -> crate::run::TimeMap {
+        crate::run::TimeMap::new(
+            self.network.clock_offset,
+            self.network.clock_skew,
+            self.events.kick_at,
+            self.events.kick,
+        )
+    }
+
+    /// Where the remote entity really is, at any server time.
+    pub fn truth(&self) -> crate::run::TruthTrack {
+        crate::run::TruthTrack::new(self.scenario.motion, self.scenario.speed)
+    }
+
     /// The local prediction parameters with the scenario's snapshot rate.
     pub fn effective_local(&self) -> PredictParams {
         PredictParams { snapshot_rate: self.scenario.send_rate, ..self.local }
     }
-
-    /// Parses JSON parameters; errors name the field (`network.downlink.loss: …`). Every group is a JSON
-    /// object: an array in its place is refused (serde would otherwise read it as the fields in order).
-    pub fn from_json(text: &str) -> Result<SimParams, ParamError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut de = serde_json::Deserializer::from_str(text);
-        let params: SimParams = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let field = field_name(e.path());
-            let e = e.into_inner();
-            let message = match e.classify() {
-                Category::Syntax | Category::Eof => words::syntax(text, e.line(), e.column(), &e.to_string()),
-                _ => words::plain(&e.to_string()),
-            };
-            named(field, message)
-        })?;
-        de.end().map_err(|e| ParamError::new("params", format!("not valid JSON ({e})")))?;
-        let shape: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ParamError::new("params", e.to_string()))?;
-        objects_only(&shape)?;
-        params.validate()?;
-        Ok(params)
-    }
-}
-
-/// The error at `field`, unless the message is itself a checked value's error (`` `script[2].time`: … ``, from a
-/// type that checks itself while it is read): then that one, which names the field more exactly.
-pub fn named(field: String, message: String) -> ParamError {
-    if let Some((inner, rest)) = message.strip_prefix('`').and_then(|m| m.split_once("`: ")) {
-        let rest = match rest.rfind(" at line ") {
-            Some(at) if rest[at..].contains(" column ") => &rest[..at],
-            _ => rest,
-        };
-        return ParamError::new(inner, rest);
-    }
-    ParamError::new(field, message)
-}
-
-fn field_name(path: &serde_path_to_error::Path) -> String {
-    words::path(path).unwrap_or_else(|| "params".into())
-}
-
-/// Refuses an array where a group of parameters (an object) belongs: serde reads an array as the fields in
-/// order, and `[5]` must not silently mean `{"seed": 5}`. The only array among the parameters is `script`.
-pub fn objects_only(value: &serde_json::Value) -> Result<(), ParamError> {
-    fn walk(value: &serde_json::Value, path: &str) -> Result<(), ParamError> {
-        use serde_json::Value;
-        let name = |key: &str| if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
-        match value {
-            Value::Object(map) => map.iter().try_for_each(|(k, v)| match (path, k.as_str(), v) {
-                ("", "script", Value::Array(events)) => {
-                    events.iter().enumerate().try_for_each(|(i, e)| walk(e, &format!("script[{i}]")))
-                }
-                _ => walk(v, &name(k)),
-            }),
-            Value::Array(_) => {
-                let field = if path.is_empty() { "params" } else { path };
-                Err(ParamError::new(field, "expected an object, found an array"))
-            }
-            _ => Ok(()),
-        }
-    }
-    walk(value, "")
 }
 
 #[cfg(test)]
@@ -327,63 +272,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_defaults_are_valid_and_an_empty_object_is_the_defaults() {
+    fn the_defaults_are_valid_and_nested_errors_carry_their_path() {
         assert_eq!(SimParams::default().validate(), Ok(()));
-        assert_eq!(SimParams::from_json("{}").unwrap(), SimParams::default());
-    }
-
-    #[test]
-    fn nested_errors_carry_their_path() {
         let mut p = SimParams::default();
         p.network.downlink.loss = 2.0;
         assert_eq!(p.validate().unwrap_err().field, "network.downlink.loss");
         let mut p = SimParams::default();
         p.remote.clock.render_delay = f64::NAN;
         assert_eq!(p.validate().unwrap_err().field, "remote.clock.renderDelay");
-        let err = SimParams::from_json(r#"{"sead": 3}"#).unwrap_err();
-        assert!(err.message.starts_with("unknown key \"sead\" (known: seed, duration, fps,"), "{err}");
-        assert!(SimParams::from_json("{} []").is_err(), "trailing characters");
-        let err = SimParams::from_json(r#"{"network": {"downlink": {"loss": "lots"}}}"#).unwrap_err();
-        assert_eq!(err.field, "network.downlink.loss", "{err}");
-    }
-
-    /// Every group of parameters refuses a key it does not know (a typo must not silently become a default):
-    /// `zzz` is put into each object of the defaults in turn. A new group without `deny_unknown_fields` fails here.
-    #[test]
-    fn every_group_refuses_an_unknown_key() {
-        fn objects(value: &serde_json::Value, path: &str, out: &mut Vec<String>) {
-            if let serde_json::Value::Object(map) = value {
-                out.push(path.to_string());
-                for (key, inner) in map {
-                    objects(inner, &if path.is_empty() { key.clone() } else { format!("{path}.{key}") }, out);
-                }
-            }
-        }
-        let defaults = serde_json::to_value(SimParams::default()).unwrap();
-        let mut paths = Vec::new();
-        objects(&defaults, "", &mut paths);
-        assert!(paths.len() >= 15, "{paths:?}");
-        for path in paths {
-            let mut value = defaults.clone();
-            let target = path.split('.').filter(|k| !k.is_empty()).fold(&mut value, |v, k| &mut v[k]);
-            target.as_object_mut().unwrap().insert("zzz".into(), 1.into());
-            let err = SimParams::from_json(&value.to_string()).unwrap_err();
-            let field = if path.is_empty() { "zzz".to_string() } else { format!("{path}.zzz") };
-            // A group with a flattened part (`local`) names the group, and the key in the message.
-            let named = err.field == field || (err.field == path && err.message.starts_with("unknown key \"zzz\""));
-            assert!(named, "{path}: {err}");
-        }
-    }
-
-    /// Found by the `sim_params` fuzz target (fuzz/regressions/sim_params/): a file that ends inside a key named
-    /// the key `?`.
-    #[test]
-    fn a_key_cut_off_by_the_end_of_the_file_names_its_object() {
-        let err = SimParams::from_json(r#"{"network": {"downlink": {"duplicate*: 0.05}}}"#).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "`network.downlink`: not valid JSON (EOF while parsing a string at line 1 column 46)"
-        );
     }
 
     #[test]

@@ -16,11 +16,10 @@ use crate::path::lerp_chase::LerpChase;
 use crate::path::player::{IngestOutcome, PathPlayer, PlaybackState};
 use crate::path::truth::{batches_from_truth, BatchPlan, TruthPath};
 use crate::path::PathBatch;
+use crate::run::{FrameTick, TimeMap};
 use crate::sim::params::SimParams;
 use crate::sim::record::{batch, frame, Recording};
 use crate::sim::remote::{put, put_xy, Row};
-use crate::sim::world::TimeMap;
-use crate::sim::FrameTick;
 
 const STREAM_BATCHES: u64 = 4;
 

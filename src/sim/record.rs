@@ -6,7 +6,7 @@
 //! [`BATCH_OUTCOMES`]. Absent values are NaN (a lost packet's arrival, a hidden entity's position).
 
 use crate::layout;
-use crate::sim::timeline::Timeline;
+use crate::run::Timeline;
 
 layout!(
     /// One row per client frame: the remote render, all underrun policies, both path models, the local player.

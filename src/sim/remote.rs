@@ -20,10 +20,9 @@ use crate::link::{Link, PacketFate};
 use crate::motion::{respawned_between, truth};
 use crate::param::ParamError;
 use crate::playback::RemotePlayback;
+use crate::run::{ClientInput, FrameTick, TimeMap, TruthTrack};
 use crate::sim::params::SimParams;
 use crate::sim::record::{frame, snapshot, Recording};
-use crate::sim::world::{TimeMap, TruthTrack};
-use crate::sim::FrameTick;
 use crate::snapshot::Snapshot;
 
 /// Seconds between two pings.
@@ -33,21 +32,6 @@ pub const PING_INTERVAL: f64 = 0.2;
 const STREAM_SNAPSHOTS: u64 = 1;
 const STREAM_PINGS: u64 = 2;
 const STREAM_PONGS: u64 = 3;
-
-/// What the client side of the remote pipeline receives, in order — enough to replay the client alone with
-/// other settings (the delay sweep does: same packets, another render delay; so do the other engines'
-/// strategies, `crate::engines`).
-///
-/// `repr(u8)`: the variant is a byte of its own, so telling one input from another is one load and compare (every
-/// strategy a league column scores matches each input of the log; without it the variant hid in a niche of
-/// `Snapshot` and each match decoded it: ~0.2 M of `examples/engines_cost.rs`'s 12.6 M instructions).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(u8)]
-pub enum ClientInput {
-    Snapshot(Snapshot, f64),
-    Rtt(f64, f64),
-    Frame(FrameTick),
-}
 
 /// The remote pipeline of one run, stepped frame by frame.
 pub struct RemotePipeline {

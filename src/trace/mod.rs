@@ -178,6 +178,8 @@
 
 mod error;
 pub mod examples;
+pub mod export;
+pub mod import;
 pub mod limits;
 mod objects;
 mod output;

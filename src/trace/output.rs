@@ -91,22 +91,28 @@ pub(super) fn trace_json(trace: &Trace) -> String {
     doc.value("sampleAt", &trace.sample_at).finish()
 }
 
-pub(super) fn replay_json(replay: &Replay) -> String {
-    let doc = match &replay.samples {
-        ReplaySamples::Snapshots(samples) => Doc::new().lines("samples", samples),
-        ReplaySamples::Paths(samples) => Doc::new().lines("samples", samples),
-    };
-    match &replay.metrics {
-        ReplayMetrics::Snapshots(metrics) => doc.pretty("metrics", metrics),
-        ReplayMetrics::Paths(metrics) => doc.pretty("metrics", metrics),
+impl Replay {
+    /// `{"samples": [...], "metrics": {...}}`, one sample per line.
+    pub fn to_json(&self) -> String {
+        let doc = match &self.samples {
+            ReplaySamples::Snapshots(samples) => Doc::new().lines("samples", samples),
+            ReplaySamples::Paths(samples) => Doc::new().lines("samples", samples),
+        };
+        match &self.metrics {
+            ReplayMetrics::Snapshots(metrics) => doc.pretty("metrics", metrics),
+            ReplayMetrics::Paths(metrics) => doc.pretty("metrics", metrics),
+        }
+        .finish()
     }
-    .finish()
 }
 
-pub(super) fn strategy_json(replay: &StrategyReplay) -> String {
-    Doc::new()
-        .value("strategy", &replay.strategy)
-        .lines("samples", &replay.samples)
-        .pretty("metrics", &replay.metrics)
-        .finish()
+impl StrategyReplay {
+    /// `{"strategy", "samples": [...], "metrics": {...}}`, one sample per line.
+    pub fn to_json(&self) -> String {
+        Doc::new()
+            .value("strategy", &self.strategy)
+            .lines("samples", &self.samples)
+            .pretty("metrics", &self.metrics)
+            .finish()
+    }
 }

@@ -19,10 +19,12 @@
 //! `tests/params_reader.rs`). That includes the corners: a number read where `-0` is a float, an integer field
 //! given `2.5` or `5e9`, `local`'s flattened smoothing part (serde buffers it and names the group, not the key).
 
+mod json;
 mod params;
-mod read;
+pub mod read;
 
-pub use read::Read;
+pub use json::{from_json, named, refusal};
+pub use read::{Group, Read};
 
 use serde::de::{self, Unexpected};
 use std::fmt;

@@ -40,7 +40,6 @@ read_struct!(SimParams {
     local: "local",
     events: "events",
     script: "script",
-    engines: "engines",
 });
 
 read_struct!(ScenarioParams { motion: "motion", speed: "speed", tick_rate: "tickRate", send_rate: "sendRate" });

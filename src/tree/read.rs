@@ -187,23 +187,43 @@ pub fn buffered_name(tree: Tree, names: &'static [&'static str]) -> Result<usize
     }
 }
 
-/// `impl Read` for a group of parameters with `#[serde(default, deny_unknown_fields)]`: its Rust fields and the
-/// keys serde names them by (`tick_rate: "tickRate"`), in declaration order — the order serde lists them in when
-/// it refuses an unknown key. Missing keys keep the group's `Default`.
+/// A group of parameters read key by key: its keys in declaration order (the order serde lists them in when it
+/// refuses an unknown key) and how one key's value is read into it (`false`: not one of its keys). A group that
+/// holds another's keys beside its own (`compare::PlaygroundParams`) reads them through it.
+pub trait Group: Default {
+    const KEYS: &'static [&'static str];
+    /// serde's name for the group, in its refusals (`struct SimParams`).
+    const EXPECTING: &'static str;
+    fn read_key(&mut self, key: &str, value: Tree) -> Result<bool, TreeError>;
+}
+
+/// `impl Read` and [`Group`] for a group of parameters with `#[serde(default, deny_unknown_fields)]`: its Rust
+/// fields and the keys serde names them by (`tick_rate: "tickRate"`), in declaration order. Missing keys keep the
+/// group's `Default`.
 macro_rules! read_struct {
     ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
+        impl $crate::tree::read::Group for $ty {
+            const KEYS: &'static [&'static str] = &[$($key),*];
+            const EXPECTING: &'static str = concat!("struct ", stringify!($ty));
+            #[inline(never)]
+            fn read_key(
+                &mut self,
+                key: &str,
+                value: $crate::tree::Tree,
+            ) -> Result<bool, $crate::tree::TreeError> {
+                match key {
+                    $($key => $crate::tree::Read::read_into(&mut self.$field, value)?,)*
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }
+        }
         impl $crate::tree::Read for $ty {
             #[inline(never)]
             fn read_into(slot: &mut Self, tree: $crate::tree::Tree) -> Result<(), $crate::tree::TreeError> {
-                const FIELDS: &[&str] = &[$($key),*];
+                use $crate::tree::read::Group;
                 *slot = <$ty>::default();
-                $crate::tree::read::object(tree, concat!("struct ", stringify!($ty)), FIELDS, &mut |key, value| {
-                    match key {
-                        $($key => $crate::tree::Read::read_into(&mut slot.$field, value)?,)*
-                        _ => return Ok(false),
-                    }
-                    Ok(true)
-                })
+                $crate::tree::read::object(tree, Self::EXPECTING, Self::KEYS, &mut |key, value| slot.read_key(key, value))
             }
         }
     };

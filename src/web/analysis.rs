@@ -11,12 +11,12 @@
 //! curves' trigonometry, their writers; `clockJumps` and `applyPreset` ~5 KB of it, issue 14's stop 25). See
 //! ARCHITECTURE.md, "Two wasm builds".
 
+use crate::compare::sweep::sweep;
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::decay::decay_curve;
 use crate::predict::smoothing::SmoothingMode;
-use crate::sim::imported;
 use crate::sim::presets::NetworkPreset;
-use crate::sim::sweep::sweep;
+use crate::trace::import as imported;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -53,7 +53,7 @@ impl Playground {
         let mut params = params_from_js(params)?;
         let preset = NetworkPreset::from_name(preset)
             .ok_or_else(|| JsError::new(&format!("`preset`: unknown preset `{preset}`")))?;
-        preset.apply(&mut params);
+        preset.apply(&mut params.sim);
         to_js(&params)
     }
 

@@ -30,12 +30,7 @@ pub fn read_tree<T: Read + Default>(tree: Tree, top: &str) -> Result<T, JsError>
 /// The refusal in the project's words, under `top` (one copy, whatever was read).
 #[inline(never)]
 fn refusal(e: TreeError, top: &str) -> JsError {
-    let field = match (e.field(), top) {
-        (None, _) => top.to_string(),
-        (Some(field), "params") => field,
-        (Some(field), _) => format!("{top}.{field}"),
-    };
-    js_error(crate::sim::params::named(field, crate::words::plain(e.message())))
+    js_error(crate::tree::refusal(e, top))
 }
 
 /// A group of parameters `T` from JS, named `group` in errors: its types, no unknown key, no array in place of

@@ -2,14 +2,13 @@
 //! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
 //! The page loads it after the first frame (see ARCHITECTURE.md, "Two wasm builds"); the workers load only it.
 
-use crate::engines::run::StrategyMetrics;
-use crate::engines::run::{rows_from_frames, score_all_own, OwnRun, COLUMNS as ENGINE_COLUMNS};
+use crate::compare::league::{league, setup, Network};
+use crate::compare::own::{rows_from_frames, score_all, OwnRun};
+use crate::compare::sweep::capacity_sweep;
+use crate::engines::score::{StrategyMetrics, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::StrategyKind;
-use crate::sim::export;
-use crate::sim::imported::{self, ImportedTrace};
-use crate::sim::league::{league, setup, Network};
-use crate::sim::sweep::capacity_sweep;
-use crate::trace::Trace;
+use crate::trace::import::{self as imported, ImportedTrace};
+use crate::trace::{export, Trace};
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 
@@ -111,8 +110,8 @@ impl Playground {
             return Ok(Float64Array::from(&rows_from_frames(&self.sim.recording().frames)[..]));
         }
         let (id, inputs) = self.sim.client_inputs();
-        let s = setup(self.sim.params(), None);
-        let made = self.engines.get(&s, kind, id, inputs, self.sim.time_map(), self.sim.truth()).map_err(js_error)?;
+        let s = setup(self.sim.params(), &self.engine_params, None);
+        let made = self.engines.get(&s, kind, id, inputs, self.sim.truth()).map_err(js_error)?;
         Ok(Float64Array::from(&made.rows[..]))
     }
 
@@ -122,17 +121,16 @@ impl Playground {
     pub fn engine_metrics(&mut self, names: Vec<String>) -> Result<JsValue, JsError> {
         let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
         // The run's metrics, cached for the page's metrics table too: `playground` is this run's own pipeline,
-        // so its row is the run's own remote metrics — neither replayed nor scored again (`engines::run`).
+        // so its row is the run's own remote metrics — neither replayed nor scored again (`compare::own`).
         let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
         let (_, inputs) = self.sim.client_inputs();
-        let s = setup(self.sim.params(), None);
+        let s = setup(self.sim.params(), &self.engine_params, None);
         let own = OwnRun { frames: &self.sim.recording().frames, metrics: Some(&metrics.remote) };
-        let scored =
-            score_all_own(&s, &kinds, inputs, self.sim.time_map(), self.sim.truth(), Some(own)).map_err(js_error)?;
+        let scored = score_all(&s, &kinds, inputs, self.sim.truth(), Some(own)).map_err(js_error)?;
         to_js(&ByStrategy(&kinds, &scored))
     }
 
-    /// The league table (`crate::sim::league`): every strategy on each of `networks` (`lan`, `sameRegion`,
+    /// The league table (`crate::compare::league`): every strategy on each of `networks` (`lan`, `sameRegion`,
     /// `crossRegion`, `mobile`, `custom` = `params` as given). Heavy: the page calls it from a Web Worker.
     pub fn league(params: JsValue, networks: Vec<String>) -> Result<JsValue, JsError> {
         let params = params_from_js(params)?;

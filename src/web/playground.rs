@@ -4,12 +4,12 @@
 //! timelines. JS reads them through `timeline(kind)`, a `Float64Array` view over wasm memory whose rows are
 //! laid out as `columns(kind)` says. Rebuild views after every call into wasm: a growing memory detaches them.
 
-use crate::engines::run::Bank;
-use crate::engines::ShownMode;
+use crate::compare::PlaygroundParams;
+use crate::engines::bank::Bank;
+use crate::engines::{EngineParams, ShownMode};
 use crate::extrapolate::UnderrunPolicy;
 use crate::predict::input::InputScript;
 use crate::predict::smoothing::SmoothingMode;
-use crate::sim::params::SimParams;
 use crate::sim::record::{Recording, BATCH_OUTCOMES, KINDS, RTT_VERDICTS, SNAPSHOT_OUTCOMES};
 use crate::sim::{run, SimMetrics, Simulation};
 use crate::trace::Trace;
@@ -20,12 +20,13 @@ use super::convert::{js_error, read_tree, to_js};
 use super::js_tree::tree_of;
 use crate::tree::Tree;
 
-/// Parameters from JS: `undefined`/`null` mean the defaults; otherwise every field is checked by name — its
-/// type, its range, no unknown key and no array where an object belongs (see `crate::tree`).
-pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
+/// Parameters from JS (`crate::compare::PlaygroundParams`: the simulation's and the engines'): `undefined`/`null`
+/// mean the defaults; otherwise every field is checked by name — its type, its range, no unknown key and no array
+/// where an object belongs (see `crate::tree`).
+pub(super) fn params_from_js(value: JsValue) -> Result<PlaygroundParams, JsError> {
     // `undefined`/`null` read as `{}` (one path to the defaults: each copy of them is ~1.5 KB of wasm).
     let tree = if value.is_undefined() || value.is_null() { Tree::Object(Vec::new()) } else { tree_of(&value) };
-    let params: SimParams = read_tree(tree, "params")?;
+    let params: PlaygroundParams = read_tree(tree, "params")?;
     params.validate().map_err(js_error)?;
     Ok(params)
 }
@@ -34,6 +35,8 @@ pub(super) fn params_from_js(value: JsValue) -> Result<SimParams, JsError> {
 #[wasm_bindgen]
 pub struct Playground {
     pub(super) sim: Simulation,
+    /// The engines' settings: they replay the run's log (`engines`), never the simulation.
+    pub(super) engine_params: EngineParams,
     /// The run's metrics, computed once per run by `metrics()` (the full build only: src/web/analysis.rs).
     pub(super) metrics: Option<SimMetrics>,
     pub(super) imported: Option<Imported>,
@@ -64,29 +67,42 @@ impl Playground {
     /// Runs the whole window of `params` (defaults when omitted).
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Playground, JsError> {
-        let params = params_from_js(params)?;
-        Ok(Playground { sim: run(&params).map_err(js_error)?, metrics: None, imported: None, engines: Bank::default() })
+        let PlaygroundParams { sim, engines } = params_from_js(params)?;
+        Ok(Playground {
+            sim: run(&sim).map_err(js_error)?,
+            engine_params: engines,
+            metrics: None,
+            imported: None,
+            engines: Bank::default(),
+        })
     }
 
-    /// Re-runs the whole window with `params`. On error nothing changes and the message names the field.
+    /// Takes `params`: the window is re-run when the simulation's part changed (only the pipelines the change
+    /// touches, `crate::sim::rerun`); the engines' part alone re-runs nothing here (the engines replay the run's
+    /// log when next asked). Returns whether the simulation ran. On error nothing changes and the message names
+    /// the field.
     #[wasm_bindgen(js_name = setParams)]
-    pub fn set_params(&mut self, params: JsValue) -> Result<(), JsError> {
-        let params = params_from_js(params)?;
-        self.sim.rerun(&params).map_err(js_error)?;
-        self.metrics = None;
-        self.imported = None;
-        Ok(())
+    pub fn set_params(&mut self, params: JsValue) -> Result<bool, JsError> {
+        let PlaygroundParams { sim, engines } = params_from_js(params)?;
+        let simulated = self.imported.is_some() || &sim != self.sim.params();
+        if simulated {
+            self.sim.rerun(&sim).map_err(js_error)?;
+            self.metrics = None;
+            self.imported = None;
+        }
+        self.engine_params = engines;
+        Ok(simulated)
     }
 
     /// The parameters of the current run, every field filled in.
     pub fn params(&self) -> Result<JsValue, JsError> {
-        to_js(self.sim.params())
+        to_js(&PlaygroundParams { sim: self.sim.params().clone(), engines: self.engine_params.clone() })
     }
 
     /// The default parameters.
     #[wasm_bindgen(js_name = defaultParams)]
     pub fn default_params() -> Result<JsValue, JsError> {
-        to_js(&SimParams::default())
+        to_js(&PlaygroundParams::default())
     }
 
     /// All rows of timeline `kind` (`frames`, `snapshots`, `batches`, `corrections`, `rtt`), oldest first.

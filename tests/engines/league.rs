@@ -1,12 +1,13 @@
 //! Whole runs: every strategy replays the run's own client inputs; the page's cache re-runs only what a change
 //! touches; the league table ranks them on every network.
 
-use netcode_lab::engines::run::{
-    rows_from_frames, run as run_strategy, score_all, score_all_own, score_frames, Bank, Keep, OwnRun,
-};
-use netcode_lab::engines::StrategyKind;
+use netcode_lab::compare::league::{league, setup, League, Network, COLUMNS};
+use netcode_lab::compare::own::{rows_from_frames, score_all, score_frames, OwnRun};
+use netcode_lab::compare::PlaygroundParams;
+use netcode_lab::engines::bank::Bank;
+use netcode_lab::engines::score::{run as run_strategy, Keep};
+use netcode_lab::engines::{EngineParams, StrategyKind};
 use netcode_lab::extrapolate::UnderrunPolicy;
-use netcode_lab::sim::league::{league, setup, Network, COLUMNS};
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::presets::NetworkPreset;
 use netcode_lab::sim::record::frame;
@@ -17,16 +18,21 @@ fn params() -> SimParams {
     SimParams { duration: 8.0, ..SimParams::default() }
 }
 
-/// The rows of `kind` from the page's cache, as bits (NaN marks "nothing shown" and must compare equal).
-fn bank_run(sim: &Simulation, bank: &mut Bank, kind: StrategyKind) -> Vec<u64> {
+/// The simulation's parameters with the engines' defaults, as the league takes them.
+fn both(sim: &SimParams) -> PlaygroundParams {
+    PlaygroundParams { sim: sim.clone(), engines: EngineParams::default() }
+}
+
+/// The rows of `kind` from the page's cache with `engines`' settings, as bits (NaN marks "nothing shown" and must
+/// compare equal).
+fn bank_run_with(sim: &Simulation, engines: &EngineParams, bank: &mut Bank, kind: StrategyKind) -> Vec<u64> {
     let (id, inputs) = sim.client_inputs();
-    let s = setup(sim.params(), None);
-    bank.get(&s, kind, id, inputs, sim.time_map(), sim.truth())
-        .expect("valid")
-        .rows
-        .iter()
-        .map(|v| v.to_bits())
-        .collect()
+    let s = setup(sim.params(), engines, None);
+    bank.get(&s, kind, id, inputs, sim.truth()).expect("valid").rows.iter().map(|v| v.to_bits()).collect()
+}
+
+fn bank_run(sim: &Simulation, bank: &mut Bank, kind: StrategyKind) -> Vec<u64> {
+    bank_run_with(sim, &EngineParams::default(), bank, kind)
 }
 
 /// The `playground` strategy is the page's own pipeline replayed on its logged inputs: the same positions, bit
@@ -54,10 +60,9 @@ fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
         assert_eq!(read, rows, "{policy:?}: modes read from the frames");
         let (_, inputs) = sim.client_inputs();
         let scored = run_strategy(
-            &setup(&p, None),
+            &setup(&p, &EngineParams::default(), None),
             StrategyKind::Playground,
             inputs,
-            sim.time_map(),
             sim.truth(),
             Keep::METRICS,
         )
@@ -65,7 +70,7 @@ fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
         .metrics
         .unwrap();
         assert_eq!(score_frames(frames, sim.truth()), scored, "{policy:?}: scored from the frames, no replay");
-        let league_cell = league(&p, &[Network::custom("custom")], &[StrategyKind::Playground]).unwrap().cells;
+        let league_cell = league(&both(&p), &[Network::custom("custom")], &[StrategyKind::Playground]).unwrap().cells;
         assert_eq!(league_cell[0].metrics, scored, "{policy:?}: the league scores the pipeline as it logs");
         let page = sim.metrics().remote;
         assert_eq!(scored.track, page.shown, "{policy:?}");
@@ -78,8 +83,8 @@ fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
     }
 }
 
-/// A change of one engine's parameter re-runs no pipeline (all three are reused) and, in the page's cache, that
-/// engine alone; a change of the network re-runs them all.
+/// An engine's parameter is not the simulation's: the run stays as it is, inputs and all, and in the page's cache
+/// that engine alone re-runs; a change of the network re-runs the simulation and every strategy.
 #[test]
 fn an_engine_parameter_re_runs_that_engine_only() {
     let p = params();
@@ -93,26 +98,24 @@ fn an_engine_parameter_re_runs_that_engine_only() {
     let source_before = bank_run(&sim, &mut bank, StrategyKind::Source);
     assert_eq!(bank.runs_made, 9, "nothing changed, nothing re-run");
 
-    let mut q = p.clone();
-    q.engines.mirror.buffer_time_multiplier = 4.0;
-    q.engines.mirror.dynamic_adjustment = false;
-    assert_eq!(reusable(&p, &q), Reuse { remote: true, paths: true, local: true });
+    let mut engines = EngineParams::default();
+    engines.mirror.buffer_time_multiplier = 4.0;
+    engines.mirror.dynamic_adjustment = false;
     let id = sim.client_inputs().0;
-    sim.rerun(&q).unwrap();
-    assert_eq!(sim.client_inputs().0, id, "the remote pipeline was kept, inputs and all");
     for kind in StrategyKind::ALL {
-        bank_run(&sim, &mut bank, kind);
+        bank_run_with(&sim, &engines, &mut bank, kind);
     }
     assert_eq!(bank.runs_made, 10, "only Mirror re-ran");
-    assert_ne!(bank_run(&sim, &mut bank, StrategyKind::Mirror), before);
-    assert_eq!(bank_run(&sim, &mut bank, StrategyKind::Source), source_before);
+    assert_ne!(bank_run_with(&sim, &engines, &mut bank, StrategyKind::Mirror), before);
+    assert_eq!(bank_run_with(&sim, &engines, &mut bank, StrategyKind::Source), source_before);
 
-    let mut r = q.clone();
+    let mut r = p.clone();
     r.network.downlink.jitter = 0.03;
+    assert_eq!(reusable(&p, &r), Reuse { remote: false, paths: false, local: false });
     sim.rerun(&r).unwrap();
     assert_ne!(sim.client_inputs().0, id);
     for kind in StrategyKind::ALL {
-        bank_run(&sim, &mut bank, kind);
+        bank_run_with(&sim, &engines, &mut bank, kind);
     }
     assert_eq!(bank.runs_made, 19, "new packets: every strategy re-ran");
 }
@@ -121,7 +124,7 @@ fn an_engine_parameter_re_runs_that_engine_only() {
 /// and column the cells marked best are exactly those with the lowest value; `latest` has no underrun share.
 #[test]
 fn the_league_ranks_every_strategy_on_every_network() {
-    let table = league(&params(), &Network::all(), &StrategyKind::ALL).unwrap();
+    let table = league(&both(&params()), &Network::all(), &StrategyKind::ALL).unwrap();
     assert_eq!(table.cells.len(), 5 * 9);
     for cell in &table.cells {
         let m = &cell.metrics;
@@ -141,7 +144,7 @@ fn the_league_ranks_every_strategy_on_every_network() {
             assert!(cells.iter().any(|c| c.best.contains(&name)), "{network}: someone is best in {name}");
         }
     }
-    assert_eq!(league(&params(), &Network::all(), &StrategyKind::ALL).unwrap(), table, "deterministic");
+    assert_eq!(league(&both(&params()), &Network::all(), &StrategyKind::ALL).unwrap(), table, "deterministic");
 }
 
 /// The table's custom column is the strategies run on the page's own run, and an engine's parameter moves only
@@ -150,17 +153,18 @@ fn the_league_ranks_every_strategy_on_every_network() {
 fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
     let p = params();
     let sim = run(&p).unwrap();
-    let table = league(&p, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
+    let table = league(&both(&p), &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
     for kind in StrategyKind::ALL {
         let (_, inputs) = sim.client_inputs();
-        let made = run_strategy(&setup(&p, None), kind, inputs, sim.time_map(), sim.truth(), Keep::BOTH).unwrap();
+        let made =
+            run_strategy(&setup(&p, &EngineParams::default(), None), kind, inputs, sim.truth(), Keep::BOTH).unwrap();
         assert_eq!(Some(&table.cell("custom", kind).unwrap().metrics), made.metrics.as_ref(), "{}", kind.name());
     }
-    let mut q = p.clone();
+    let mut q = both(&p);
     q.engines.mirror.dynamic_adjustment = false;
     q.engines.mirror.buffer_time_multiplier = 4.0;
     let moved = league(&q, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
-    let latency = |t: &netcode_lab::sim::league::League, k| t.cell("custom", k).unwrap().metrics.track.added_latency;
+    let latency = |t: &League, k| t.cell("custom", k).unwrap().metrics.track.added_latency;
     let added = latency(&moved, StrategyKind::Mirror) - latency(&table, StrategyKind::Mirror);
     assert!((0.07..0.13).contains(&added), "Mirror's latency moved by {added}");
     for kind in StrategyKind::ALL.into_iter().filter(|k| *k != StrategyKind::Mirror) {
@@ -176,17 +180,18 @@ fn a_column_scored_with_the_runs_frames_is_the_column_replayed() {
     NetworkPreset::Mobile.apply(&mut p);
     let sim = run(&p).unwrap();
     let (_, inputs) = sim.client_inputs();
-    let s = setup(&p, None);
-    let (map, truth) = (sim.time_map(), sim.truth());
-    let replayed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, None).unwrap();
-    let framed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, Some(&sim.recording().frames)).unwrap();
+    let s = setup(&p, &EngineParams::default(), None);
+    let truth = sim.truth();
+    let frames = |frames| Some(OwnRun { frames, metrics: None });
+    let replayed = score_all(&s, &StrategyKind::ALL, inputs, truth, None).unwrap();
+    let framed = score_all(&s, &StrategyKind::ALL, inputs, truth, frames(&sim.recording().frames)).unwrap();
     assert_eq!(framed, replayed);
     let shorter = run(&SimParams { duration: 4.0, ..p.clone() }).unwrap();
-    let other = score_all(&s, &[StrategyKind::Playground], inputs, map, truth, Some(&shorter.recording().frames));
+    let other = score_all(&s, &[StrategyKind::Playground], inputs, truth, frames(&shorter.recording().frames));
     assert_eq!(other.unwrap()[0], replayed[7], "the shorter run's frames are not this run's");
 }
 
-/// With the run's own metrics too (`score_all_own`), `playground`'s track is the run's `shown` track, not scored
+/// With the run's own metrics too, `playground`'s track is the run's `shown` track, not scored
 /// again — and the column is still, bit for bit, every strategy replayed, on every network. Metrics of another run
 /// (another render delay: the same frames count, another mean lag) are refused by the mean-lag check and the
 /// track is scored from the frames: taking them unchecked, or a run's `shown` track scored otherwise than a
@@ -198,19 +203,19 @@ fn a_column_scored_with_the_runs_metrics_is_the_column_replayed() {
         preset.apply(&mut p);
         let sim = run(&p).unwrap();
         let (_, inputs) = sim.client_inputs();
-        let s = setup(&p, None);
-        let (map, truth) = (sim.time_map(), sim.truth());
-        let replayed = score_all(&s, &StrategyKind::ALL, inputs, map, truth, None).unwrap();
+        let s = setup(&p, &EngineParams::default(), None);
+        let truth = sim.truth();
+        let replayed = score_all(&s, &StrategyKind::ALL, inputs, truth, None).unwrap();
         let metrics = sim.metrics().remote;
         let own = OwnRun { frames: &sim.recording().frames, metrics: Some(&metrics) };
-        let scored = score_all_own(&s, &StrategyKind::ALL, inputs, map, truth, Some(own)).unwrap();
+        let scored = score_all(&s, &StrategyKind::ALL, inputs, truth, Some(own)).unwrap();
         assert_eq!(scored, replayed, "{preset:?}");
         let mut later = p.clone();
         later.remote.clock.render_delay += 0.05;
         let other = run(&later).unwrap().metrics().remote;
         assert_ne!(other.shown, metrics.shown, "{preset:?}: the other run's track differs");
         let own = OwnRun { frames: &sim.recording().frames, metrics: Some(&other) };
-        let checked = score_all_own(&s, &[StrategyKind::Playground], inputs, map, truth, Some(own)).unwrap();
+        let checked = score_all(&s, &[StrategyKind::Playground], inputs, truth, Some(own)).unwrap();
         assert_eq!(checked[0], replayed[7], "{preset:?}: another run's metrics are not taken for this one");
     }
 }

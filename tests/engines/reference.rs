@@ -4,16 +4,17 @@
 
 use netcode_lab::buffer::{BeforeOldest, SampleStatus};
 use netcode_lab::clock::ClockKind;
+use netcode_lab::compare::league::setup;
+use netcode_lab::compare::own::{played_of, score_all, OwnRun};
 use netcode_lab::engines::reference::{Article, Following, Played};
-use netcode_lab::engines::run::{played_of, run as run_strategy, score_all_own, Keep, OwnRun};
-use netcode_lab::engines::{Shown, ShownMode, Smoother, StrategyKind};
+use netcode_lab::engines::score::{run as run_strategy, Keep};
+use netcode_lab::engines::{EngineParams, Shown, ShownMode, Smoother, StrategyKind};
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::geom::Vec2;
 use netcode_lab::playback::{PlaybackParams, RemotePlayback};
-use netcode_lab::sim::league::setup;
+use netcode_lab::run::ClientInput;
 use netcode_lab::sim::params::SimParams;
 use netcode_lab::sim::presets::NetworkPreset;
-use netcode_lab::sim::remote::ClientInput;
 use netcode_lab::sim::run;
 use netcode_lab::snapshot::Snapshot;
 
@@ -112,7 +113,7 @@ fn a_reference_that_follows_the_run_shows_what_its_replay_shows() {
             _ => Article::seed004_params(send_interval, p.remote.clock.render_delay),
         };
         p.remote.underrun.underrun_policy = policy;
-        let s = setup(&p, None);
+        let s = setup(&p, &EngineParams::default(), None);
         assert!(s.follows_run(kind), "case {case}");
         assert_ne!(s.article_params(kind).unwrap().underrun, s.playback.underrun, "case {case}: a policy of its own");
         let sim = run(&p).unwrap();
@@ -144,8 +145,8 @@ fn a_reference_that_follows_the_run_shows_what_its_replay_shows() {
         underruns += count(ShownMode::Extrapolated) + count(ShownMode::Held);
         waits += count(ShownMode::Waiting);
         let own = OwnRun { frames, metrics: None };
-        let scored = score_all_own(&s, &[kind], inputs, sim.time_map(), sim.truth(), Some(own)).unwrap();
-        let replay = run_strategy(&s, kind, inputs, sim.time_map(), sim.truth(), Keep::METRICS).unwrap();
+        let scored = score_all(&s, &[kind], inputs, sim.truth(), Some(own)).unwrap();
+        let replay = run_strategy(&s, kind, inputs, sim.truth(), Keep::METRICS).unwrap();
         assert_eq!(format!("{:?}", scored[0]), format!("{:?}", replay.metrics.unwrap()), "case {case}");
     }
     assert!(underruns >= 1000 && waits >= 50, "underruns {underruns}, waits {waits}");
@@ -158,15 +159,24 @@ fn only_the_runs_own_buffer_and_clock_are_followed() {
     let mut p = SimParams::default();
     let delay = p.remote.clock.render_delay;
     p.remote = Article::seed004_params(p.scenario.send_interval(), delay);
-    assert!(setup(&p, None).follows_run(StrategyKind::Seed004));
-    assert!(!setup(&p, None).follows_run(StrategyKind::Seed000));
-    assert!(!setup(&p, None).follows_run(StrategyKind::Playground), "the run's own pipeline is read whole");
-    assert!(!setup(&p, Some(NetworkPreset::Mobile)).follows_run(StrategyKind::Seed004), "0.15 s ≠ {delay} s");
+    assert!(setup(&p, &EngineParams::default(), None).follows_run(StrategyKind::Seed004));
+    assert!(!setup(&p, &EngineParams::default(), None).follows_run(StrategyKind::Seed000));
+    assert!(
+        !setup(&p, &EngineParams::default(), None).follows_run(StrategyKind::Playground),
+        "the run's own pipeline is read whole"
+    );
+    assert!(
+        !setup(&p, &EngineParams::default(), Some(NetworkPreset::Mobile)).follows_run(StrategyKind::Seed004),
+        "0.15 s ≠ {delay} s"
+    );
     p.remote.buffer.before_oldest = BeforeOldest::Oldest;
-    assert!(!setup(&p, None).follows_run(StrategyKind::Seed004));
+    assert!(!setup(&p, &EngineParams::default(), None).follows_run(StrategyKind::Seed004));
     p.remote.buffer.before_oldest = BeforeOldest::Gap;
     p.network.clock_offset = 2.0;
-    assert!(!setup(&p, None).follows_run(StrategyKind::Seed004), "the run's clock knows an offset");
+    assert!(
+        !setup(&p, &EngineParams::default(), None).follows_run(StrategyKind::Seed004),
+        "the run's clock knows an offset"
+    );
 }
 
 /// What [`a_reference_that_follows_the_run_shows_what_its_replay_shows`] cannot reach: the seeds' references have

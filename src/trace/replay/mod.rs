@@ -15,7 +15,7 @@ mod snapshots;
 mod strategy;
 
 pub use paths::{PathMetrics, PathSample, Point, TimedPoint};
-pub use snapshots::{DisplayCounts, SnapshotMetrics, SnapshotSample};
+pub use snapshots::{log, DisplayCounts, SnapshotMetrics, SnapshotSample};
 pub use strategy::{replay_strategy, StrategyCounts, StrategyReplay, StrategySample};
 
 use super::{Trace, TraceData, TraceError};
@@ -42,13 +42,6 @@ pub enum ReplaySamples {
 pub enum ReplayMetrics {
     Snapshots(Box<SnapshotMetrics>),
     Paths(Box<PathMetrics>),
-}
-
-impl Replay {
-    /// `{"samples": [...], "metrics": {...}}`, one sample per line (see `output.rs`).
-    pub fn to_json(&self) -> String {
-        super::output::replay_json(self)
-    }
 }
 
 /// Replays `trace` (checked first: a trace built in code gets the same errors as a parsed one).

@@ -15,7 +15,7 @@ use crate::buffer_metrics::BufferMetrics;
 use crate::clock::ClockMetrics;
 use crate::display::DisplayMode;
 use crate::playback::{Frame, RemotePlayback};
-use crate::snapshot::Snapshot;
+use crate::run::{play, ClientInput, FrameTick};
 use crate::trace::{RttSample, TraceError, TraceParams, TraceSnapshot};
 use serde::Serialize;
 
@@ -93,67 +93,45 @@ pub struct SnapshotMetrics {
     pub clock: ClockMetrics,
 }
 
-/// What deliveries go to: the articles' playback, or another strategy (`strategy.rs`).
-pub(super) trait Receiver {
-    fn snapshot(&mut self, snapshot: Snapshot, arrival: f64);
-    fn rtt(&mut self, at: f64, rtt: f64);
-}
-
-impl Receiver for RemotePlayback {
-    fn snapshot(&mut self, snapshot: Snapshot, arrival: f64) {
-        self.on_snapshot(snapshot, arrival);
-    }
-
-    fn rtt(&mut self, at: f64, rtt: f64) {
-        self.on_rtt_sample(at, rtt);
-    }
-}
-
-/// Snapshots and RTT samples in delivery order, and how far each has been delivered.
-pub(super) struct Deliveries<'a> {
-    snapshots: Vec<&'a TraceSnapshot>,
-    rtt: Vec<&'a RttSample>,
-    next_snapshot: usize,
-    next_rtt: usize,
-}
-
-impl<'a> Deliveries<'a> {
-    pub(super) fn new(snapshots: &'a [TraceSnapshot], rtt: &'a [RttSample]) -> Self {
-        let mut snapshots: Vec<&TraceSnapshot> = snapshots.iter().collect();
-        snapshots.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
-        let mut rtt: Vec<&RttSample> = rtt.iter().collect();
-        rtt.sort_by(|a, b| a.at.total_cmp(&b.at));
-        Deliveries { snapshots, rtt, next_snapshot: 0, next_rtt: 0 }
-    }
-
-    /// Delivers everything due at or before local time `t`, in time order.
-    pub(super) fn until<R: Receiver + ?Sized>(&mut self, t: f64, receiver: &mut R) {
-        loop {
-            let snapshot = self.snapshots.get(self.next_snapshot).filter(|s| s.arrival <= t);
-            let rtt = self.rtt.get(self.next_rtt).filter(|r| r.at <= t);
-            match (snapshot, rtt) {
-                (Some(s), Some(r)) if s.arrival <= r.at => self.deliver_snapshot(s, receiver),
-                (_, Some(r)) => {
-                    receiver.rtt(r.at, r.rtt);
-                    self.next_rtt += 1;
-                }
-                (Some(s), None) => self.deliver_snapshot(s, receiver),
-                (None, None) => return,
+/// The trace's snapshots and RTT samples, and one frame per `sampleAt`, as a run's log (`crate::run`): before each
+/// frame at `t`, every snapshot with `arrival ≤ t` and every RTT sample with `at ≤ t`, merged by time (snapshots
+/// first when equal, ties in document order); what arrives after the last sample comes at the end. A frame's `dt`
+/// is the time since the previous sample (0 for the first); a trace does not know the true server time (NaN).
+pub fn log(snapshots: &[TraceSnapshot], rtt: &[RttSample], sample_at: &[f64]) -> Vec<ClientInput> {
+    let mut snapshots: Vec<&TraceSnapshot> = snapshots.iter().collect();
+    snapshots.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
+    let mut rtt: Vec<&RttSample> = rtt.iter().collect();
+    rtt.sort_by(|a, b| a.at.total_cmp(&b.at));
+    let mut log = Vec::with_capacity(snapshots.len() + rtt.len() + sample_at.len());
+    let (mut next_snapshot, mut next_rtt) = (0, 0);
+    let mut deliver_until = |t: f64, log: &mut Vec<ClientInput>| loop {
+        let snapshot = snapshots.get(next_snapshot).filter(|s| s.arrival <= t);
+        let sample = rtt.get(next_rtt).filter(|r| r.at <= t);
+        match (snapshot, sample) {
+            (Some(s), Some(r)) if s.arrival <= r.at => {
+                log.push(ClientInput::Snapshot(s.snapshot(), s.arrival));
+                next_snapshot += 1;
             }
+            (_, Some(r)) => {
+                log.push(ClientInput::Rtt(r.at, r.rtt));
+                next_rtt += 1;
+            }
+            (Some(s), None) => {
+                log.push(ClientInput::Snapshot(s.snapshot(), s.arrival));
+                next_snapshot += 1;
+            }
+            (None, None) => return,
         }
+    };
+    let mut previous: Option<f64> = None;
+    for (index, &t) in sample_at.iter().enumerate() {
+        deliver_until(t, &mut log);
+        let dt = previous.map_or(0.0, |p| t - p);
+        log.push(ClientInput::Frame(FrameTick { index, local: t, dt, reading: t, server_now: f64::NAN }));
+        previous = Some(t);
     }
-
-    fn deliver_snapshot<R: Receiver + ?Sized>(&mut self, s: &TraceSnapshot, receiver: &mut R) {
-        receiver.snapshot(s.snapshot(), s.arrival);
-        self.next_snapshot += 1;
-    }
-
-    /// The latest arrival or RTT time.
-    fn last_time(&self) -> Option<f64> {
-        let arrival = self.snapshots.last().map(|s| s.arrival);
-        let at = self.rtt.last().map(|r| r.at);
-        arrival.into_iter().chain(at).reduce(f64::max)
-    }
+    deliver_until(f64::INFINITY, &mut log);
+    log
 }
 
 pub(super) fn replay(
@@ -163,19 +141,20 @@ pub(super) fn replay(
     sample_at: &[f64],
 ) -> Result<(Vec<SnapshotSample>, SnapshotMetrics), TraceError> {
     let mut playback = RemotePlayback::new(params.playback(snapshots)).map_err(TraceError::param)?;
-    let mut deliveries = Deliveries::new(snapshots, rtt);
+    let log = log(snapshots, rtt, sample_at);
     let mut display = DisplayCounts::default();
     let mut samples = Vec::with_capacity(sample_at.len());
-    let mut previous: Option<f64> = None;
-    for &t in sample_at {
-        deliveries.until(t, &mut playback);
-        let frame = playback.frame(t, previous.map_or(0.0, |p| t - p));
+    play(&mut playback, &log, |_, frame| {
         display.record(frame.displayed.mode);
         samples.push(SnapshotSample::of(&frame));
-        previous = Some(t);
-    }
-    deliveries.until(f64::INFINITY, &mut playback);
-    let now = previous.into_iter().chain(deliveries.last_time()).reduce(f64::max).unwrap_or(0.0);
+    });
+    // The metrics are taken at the latest time in the trace: the last sample, or a later delivery.
+    let delivered = log.iter().filter_map(|input| match input {
+        ClientInput::Snapshot(_, arrival) => Some(*arrival),
+        ClientInput::Rtt(at, _) => Some(*at),
+        ClientInput::Frame(_) => None,
+    });
+    let now = sample_at.last().copied().into_iter().chain(delivered.reduce(f64::max)).reduce(f64::max).unwrap_or(0.0);
     let metrics = playback.metrics(now);
     Ok((samples, SnapshotMetrics { buffer: metrics.buffer, display, clock: metrics.clock }))
 }

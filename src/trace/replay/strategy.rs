@@ -13,13 +13,15 @@
 //! tick of 1/60 s (the simulator's default tick rate; a trace does not say), the engines' defaults, the
 //! trace's own settings for `playback`, and its `renderDelay` as seed 004's delay.
 
-use super::snapshots::{Deliveries, Receiver};
-use crate::engines::{EngineParams, Setup, ShownMode, Smoother, StrategyKind, Stream};
-use crate::sim::params::ScenarioParams;
-use crate::snapshot::Snapshot;
+use super::snapshots::log;
+use crate::engines::score::replay;
+use crate::engines::{EngineParams, Setup, ShownMode, StrategyKind, Stream};
 use crate::trace::{Trace, TraceData, TraceError};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// A trace does not say its server's tick: the simulator's default, 60 Hz.
+const TICK_INTERVAL: f64 = 1.0 / 60.0;
 
 /// One frame of a strategy replay.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -49,24 +51,6 @@ pub struct StrategyReplay {
     pub metrics: StrategyCounts,
 }
 
-impl StrategyReplay {
-    pub fn to_json(&self) -> String {
-        crate::trace::output::strategy_json(self)
-    }
-}
-
-struct Boxed(Box<dyn Smoother>);
-
-impl Receiver for Boxed {
-    fn snapshot(&mut self, snapshot: Snapshot, arrival: f64) {
-        self.0.on_snapshot(&snapshot, arrival);
-    }
-
-    fn rtt(&mut self, at: f64, rtt: f64) {
-        self.0.on_rtt(at, rtt);
-    }
-}
-
 /// Replays the snapshots of `trace` through strategy `kind`; a paths trace is refused (`kind`).
 pub fn replay_strategy(trace: &Trace, kind: StrategyKind) -> Result<StrategyReplay, TraceError> {
     trace.validate()?;
@@ -78,33 +62,27 @@ pub fn replay_strategy(trace: &Trace, kind: StrategyKind) -> Result<StrategyRepl
     };
     let playback = trace.params.playback(snapshots);
     let setup = Setup {
-        stream: Stream {
-            send_interval: playback.buffer.send_interval,
-            tick_interval: 1.0 / ScenarioParams::default().tick_rate,
-        },
+        stream: Stream { send_interval: playback.buffer.send_interval, tick_interval: TICK_INTERVAL },
         engines: EngineParams::default(),
         article_delay: playback.clock.render_delay,
         playback,
     };
-    let mut receiver = Boxed(setup.build(kind).map_err(TraceError::param)?);
-    let mut deliveries = Deliveries::new(snapshots, rtt);
+    let mut smoother = setup.build(kind).map_err(TraceError::param)?;
+    let log = log(snapshots, rtt, &trace.sample_at);
     let mut modes: BTreeMap<&'static str, u64> = ShownMode::ALL.iter().map(|m| (m.name(), 0)).collect();
     let mut samples = Vec::with_capacity(trace.sample_at.len());
-    let (mut previous, mut underruns) = (None::<f64>, 0u64);
-    for &t in &trace.sample_at {
-        deliveries.until(t, &mut receiver);
-        let shown = receiver.0.frame(t, previous.map_or(0.0, |p| t - p));
+    let mut underruns = 0u64;
+    replay(smoother.as_mut(), &log, |tick, shown| {
         *modes.entry(shown.mode.name()).or_default() += 1;
         underruns += u64::from(shown.mode.is_underrun());
         samples.push(StrategySample {
-            local: t,
+            local: tick.local,
             render_time: Some(shown.render_time).filter(|r| r.is_finite()),
             mode: shown.mode,
             x: shown.position.map(|p| p.x),
             y: shown.position.map(|p| p.y),
         });
-        previous = Some(t);
-    }
+    });
     let frames = samples.len() as u64;
     let underrun_share = kind.buffered().then(|| underruns as f64 / frames.max(1) as f64);
     Ok(StrategyReplay { strategy: kind, samples, metrics: StrategyCounts { frames, modes, underrun_share } })

@@ -1,44 +1,21 @@
-//! Quality metrics of a run, per strategy, against the truth.
-//!
-//! A remote view is *meant* to be late, so its error is measured after the best-fit time shift: the lag `τ`
-//! that makes the shown track match the truth best ("added latency"). What is left is the shape error
-//! (corners cut, overshoot, freezes, pops). For each track, over the frames where something is shown:
-//!
-//! | metric | meaning |
-//! |---|---|
-//! | `addedLatency` | the best-fit shift τ (s): how far behind the truth the track runs |
-//! | `rmsError`, `maxError` | distance to the truth shifted by τ (world units) |
-//! | `stalls` | frames that did not move while the shifted truth moved |
-//! | `snaps` | frames whose step differs from the truth's step by more than `SNAP_DISTANCE` (a visible pop) |
-//! | `jerk` | RMS of the third difference of position over dt³ (units/s³): how jerky the motion looks |
-//! | `shown` | share of frames with a position |
-//!
-//! Cost: every strategy of the league and every policy of a run is scored here, so the truth is looked up as
-//! rarely as the result allows — once per shown frame in a single pass for all the per-frame metrics, and in the
-//! shift scan only until a shift is proven worse than the best so far (the scan walks downhill from the guess,
-//! near which the best usually is, then looks at the rest). Both give the very numbers of the plain computation (shift.rs's tests hold the plain scan).
-//! A track is gathered as its shown points only ([`ShownTrack`]: no slot per unshown frame, the breaks between
-//! runs kept aside), so the scan picks its points by index and the pass walks them without a check per frame.
-//!
-//! ```text
-//!  frames ──► track.rs   a track's shown points and the breaks between runs (ShownTrack); the per-frame pass
-//!                │        (error after the shift, stalls, snaps, jerk)
-//!                └──────► shift.rs   the best-fit shift τ: a 20 ms grid scanned downhill from a guess, then a parabola
-//!  mod.rs: what each view reports (remote policies and statuses, paths, local modes), built from tracks
-//! ```
-
-mod shift;
-mod track;
-
-pub use track::{metrics_of, metrics_of_track, track_metrics, Point, ShownTrack, TrackMetrics, SNAP_DISTANCE};
+//! What a run reports of each view against the truth: the remote view's statuses and each underrun policy's
+//! track, both path models' tracks, the local player's corrections and smoothing modes. Each track is read from
+//! the frame timeline's columns and scored by the run contract's track metrics (`crate::run::track`: the best-fit
+//! shift, the error after it, stalls, snaps, jerk).
 
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::geom::Vec2;
+use crate::run::track::{metrics_of_track, ShownTrack, TrackColumns, TrackMetrics};
+use crate::run::{Timeline, TruthTrack};
 use crate::sim::record::frame;
-use crate::sim::timeline::Timeline;
-use crate::sim::world::TruthTrack;
 use serde::Serialize;
+
+/// Metrics of the track whose x is in `x_column` of the frame rows (y next to it), shifted around `guess` seconds.
+pub fn track_metrics(frames: &Timeline, x_column: usize, truth: &TruthTrack, guess: f64) -> TrackMetrics {
+    let columns = TrackColumns { dt: frame::DT, server_now: frame::SERVER_NOW, x: x_column };
+    metrics_of_track(&ShownTrack::of_rows(frames, columns), truth, guess)
+}
 
 /// How the buffer's samples were spread over the statuses, as shares of frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]

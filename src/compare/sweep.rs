@@ -11,12 +11,9 @@ use crate::buffer::SampleStatus;
 use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
 use crate::playback::RemotePlayback;
-use crate::sim::metrics::{metrics_of, Point};
+use crate::run::track::{metrics_of, Point};
+use crate::run::{play, ClientInput, TruthTrack};
 use crate::sim::params::SimParams;
-use crate::sim::record::{frame, Recording};
-use crate::sim::remote::{ClientInput, RemotePipeline};
-use crate::sim::world::{TimeMap, TruthTrack};
-use crate::sim::{next_tick, FrameTick};
 use serde::Serialize;
 
 /// Delays a sweep accepts at most.
@@ -72,9 +69,8 @@ fn variants<T>(
     values: &[T],
     apply: impl Fn(&mut SimParams, &T),
 ) -> Result<Vec<SweepPoint>, ParamError> {
-    let map = TimeMap::new(params);
-    let truth = TruthTrack::new(params.scenario.motion, params.scenario.speed);
-    let log = client_inputs(params, map, &truth)?;
+    let truth = params.truth();
+    let log = crate::sim::deliveries(params)?;
     values
         .iter()
         .map(|value| {
@@ -85,70 +81,25 @@ fn variants<T>(
         .collect()
 }
 
-/// Runs the remote pipeline once and returns what its client received, in order.
-pub(crate) fn client_inputs(
-    params: &SimParams,
-    map: TimeMap,
-    truth: &TruthTrack,
-) -> Result<Vec<ClientInput>, ParamError> {
-    client_inputs_with(params, map, truth, |_, _| {})
-}
-
-/// [`client_inputs`], handing each frame's tick and row (the remote columns of `sim::record::frame`: what the
-/// page's own pipeline showed) to `on_frame` as it goes.
-pub(crate) fn client_inputs_with(
-    params: &SimParams,
-    map: TimeMap,
-    truth: &TruthTrack,
-    mut on_frame: impl FnMut(&FrameTick, &[f64]),
-) -> Result<Vec<ClientInput>, ParamError> {
-    let mut remote = RemotePipeline::new(params, map)?;
-    remote.log = Some(Vec::new());
-    let mut rec = Recording::with_capacity(1, (params.duration * params.scenario.send_rate) as usize + 16);
-    let mut last: Option<FrameTick> = None;
-    let mut row = [f64::NAN; frame::STRIDE];
-    loop {
-        let tick = next_tick(params, &map, last.as_ref());
-        if tick.local > params.duration + 1e-9 {
-            break;
-        }
-        remote.step(&tick, truth, &mut row, &mut rec);
-        on_frame(&tick, &row);
-        last = Some(tick);
-    }
-    Ok(remote.log.take().unwrap_or_default())
-}
-
 /// One delay's point: the client alone, replayed on the logged inputs.
 fn replay(params: &SimParams, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
     let mut playback = RemotePlayback::new(params.effective_remote())?;
     let mut points: Vec<Option<Point>> = Vec::new();
     let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
     let (mut ready, mut gaps) = (0usize, 0usize);
-    for input in log {
-        match *input {
-            ClientInput::Snapshot(snapshot, arrival) => {
-                playback.on_snapshot(snapshot, arrival);
-            }
-            ClientInput::Rtt(now, rtt) => {
-                playback.on_rtt_sample(now, rtt);
-            }
-            ClientInput::Frame(tick) => {
-                let played = playback.frame(tick.reading, tick.dt);
-                let server_now = tick.server_now;
-                underruns += usize::from(played.sample.status == SampleStatus::Underrun);
-                ready += usize::from(played.sample.status == SampleStatus::Ready);
-                gaps += usize::from(played.sample.status == SampleStatus::Gap);
-                let lag = server_now - played.reading.render_time;
-                if lag.is_finite() {
-                    lag_sum += lag;
-                    lag_n += 1;
-                }
-                let pos: Option<Vec2> = played.displayed.position;
-                points.push(pos.map(|pos| Point { dt: tick.dt, server_now, pos }));
-            }
+    play(&mut playback, log, |tick, played| {
+        let server_now = tick.server_now;
+        underruns += usize::from(played.sample.status == SampleStatus::Underrun);
+        ready += usize::from(played.sample.status == SampleStatus::Ready);
+        gaps += usize::from(played.sample.status == SampleStatus::Gap);
+        let lag = server_now - played.reading.render_time;
+        if lag.is_finite() {
+            lag_sum += lag;
+            lag_n += 1;
         }
-    }
+        let pos: Option<Vec2> = played.displayed.position;
+        points.push(pos.map(|pos| Point { dt: tick.dt, server_now, pos }));
+    });
     let n = points.len().max(1) as f64;
     let track = metrics_of(&points, truth, lag_sum / lag_n.max(1) as f64);
     Ok(SweepPoint {

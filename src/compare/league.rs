@@ -1,11 +1,11 @@
-//! The league table (issue 13): every strategy on every network — the four seed 004 §5.3 presets and the
+//! The league table: every strategy on every network — the four seed 004 §5.3 presets and the
 //! current (custom) one — scored with the same metrics, the best of each column marked.
 //!
 //! ```text
 //!  for each network:   params with the preset's send rate and links (the strategies keep their own settings)
 //!                      └► the remote pipeline once ─► its client inputs (same seed: same losses, same jitter)
 //!                            │  and, frame by frame, what it shows: that pipeline *is* `playground`, scored as it runs
-//!                            ├► every other strategy replays them (engines::run) ─► StrategyMetrics
+//!                            ├► every other strategy replays them (engines::score) ─► StrategyMetrics
 //!                            └► a seeds' reference with the pipeline's own buffer and clock (seed 004's at the
 //!                               network's own delay) follows what the pipeline played (engines::reference::Following)
 //!  per network and column (rmsError, addedLatency, stalls, snaps, jerk, underrunShare): the lowest is best
@@ -13,14 +13,14 @@
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
 
-use crate::engines::run::{played_row, FrameModes, Scorer, Scoring, StrategyMetrics};
-use crate::engines::{Setup, StrategyKind, Stream};
+use super::own::{played_row, FrameModes};
+use super::params::PlaygroundParams;
+use crate::engines::score::{Scorer, Scoring, StrategyMetrics};
+use crate::engines::{EngineParams, Setup, StrategyKind, Stream};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::frame;
-use crate::sim::sweep::client_inputs_with;
-use crate::sim::world::{TimeMap, TruthTrack};
 use serde::Serialize;
 
 /// A network the table has a column group for: a preset, or the parameters as given (`label` names it).
@@ -89,14 +89,15 @@ pub struct League {
     pub cells: Vec<Cell>,
 }
 
-/// What the strategies are built from on `params` (a preset network uses the preset's seed 004 delay).
-pub fn setup(params: &SimParams, preset: Option<NetworkPreset>) -> Setup {
+/// What the strategies are built from on `params` with `engines`' settings (a preset network uses the preset's
+/// seed 004 delay).
+pub fn setup(params: &SimParams, engines: &EngineParams, preset: Option<NetworkPreset>) -> Setup {
     Setup {
         stream: Stream {
             send_interval: params.scenario.send_interval(),
             tick_interval: 1.0 / params.scenario.tick_rate,
         },
-        engines: params.engines.clone(),
+        engines: engines.clone(),
         playback: params.effective_remote(),
         article_delay: preset.map_or(params.remote.clock.render_delay, |p| p.article_values().1),
     }
@@ -112,23 +113,26 @@ pub fn on_network(params: &SimParams, network: &Network) -> SimParams {
 }
 
 /// Every strategy of `strategies` on every network of `networks`.
-pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKind]) -> Result<League, ParamError> {
+pub fn league(
+    params: &PlaygroundParams,
+    networks: &[Network],
+    strategies: &[StrategyKind],
+) -> Result<League, ParamError> {
     params.validate()?;
     let mut cells = Vec::with_capacity(networks.len() * strategies.len());
     for network in networks {
-        let p = on_network(params, network);
+        let p = on_network(&params.sim, network);
         p.validate().map_err(|e| ParamError::new(e.field, format!("on {}: {}", network.label, e.message)))?;
-        let map = TimeMap::new(&p);
-        let truth = TruthTrack::new(p.scenario.motion, p.scenario.speed);
+        let truth = p.truth();
         // The pipeline that logs the inputs is the `playground` strategy itself: score it as it runs.
         let modes = FrameModes::default();
         let frames = (p.duration * p.fps).ceil() as usize + 2;
         let mut own =
             strategies.contains(&StrategyKind::Playground).then(|| Scorer::new(StrategyKind::Playground, frames));
-        let setup = setup(&p, network.preset);
+        let setup = setup(&p, &params.engines, network.preset);
         // A reference whose buffer and clock are the pipeline's follows what it played (`engines::reference`).
         let mut played = strategies.iter().any(|&k| setup.follows_run(k)).then(|| Vec::with_capacity(frames));
-        let inputs = client_inputs_with(&p, map, &truth, |tick, row| {
+        let inputs = crate::sim::deliveries_with(&p, |tick, row| {
             if let Some(scorer) = &mut own {
                 scorer.push(tick.dt, row[frame::SERVER_NOW], &modes.shown(row));
             }
@@ -138,7 +142,7 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         })?;
         let mut own = own.map(|scorer| scorer.finish(&truth));
         let first = cells.len();
-        let mut scoring = Scoring::new(&inputs, &map, &truth);
+        let mut scoring = Scoring::new(&inputs, &truth);
         for &kind in strategies {
             let scored = if kind == StrategyKind::Playground { own.take() } else { None };
             let metrics = match (scored, &played) {
@@ -151,8 +155,8 @@ pub fn league(params: &SimParams, networks: &[Network], strategies: &[StrategyKi
         mark_best(&mut cells[first..]);
     }
     Ok(League {
-        seed: params.seed,
-        duration: params.duration,
+        seed: params.sim.seed,
+        duration: params.sim.duration,
         networks: networks.iter().map(|n| n.label.clone()).collect(),
         strategies: strategies.to_vec(),
         columns: COLUMNS.iter().map(|(name, _)| *name).collect(),
@@ -233,8 +237,9 @@ mod tests {
     fn the_seed004_reference_takes_the_presets_delay_and_the_page_delay_elsewhere() {
         let mut p = SimParams::default();
         p.remote.clock.render_delay = 0.2;
-        assert_eq!(setup(&p, Some(NetworkPreset::Mobile)).article_delay, 0.15);
-        assert_eq!(setup(&p, None).article_delay, 0.2);
+        let engines = EngineParams::default();
+        assert_eq!(setup(&p, &engines, Some(NetworkPreset::Mobile)).article_delay, 0.15);
+        assert_eq!(setup(&p, &engines, None).article_delay, 0.2);
         let mobile = on_network(&p, &Network::preset(NetworkPreset::Mobile));
         assert_eq!((mobile.scenario.send_rate, mobile.remote.clock.render_delay), (15.0, 0.2));
     }

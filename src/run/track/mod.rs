@@ -1,13 +1,34 @@
-//! One track against the truth: its shown frames gathered ([`ShownTrack`]), the best-fit shift found (shift.rs),
-//! then one pass in frame order for every per-frame metric — the error after the shift, stalls, snaps and jerk
-//! (the table in the parent module's doc).
+//! How close a shown track follows the truth. A remote view is *meant* to be late, so its error is measured
+//! after the best-fit time shift: the lag `τ` that makes the shown track match the truth best ("added latency").
+//! What is left is the shape error (corners cut, overshoot, freezes, pops). Over the frames where something is
+//! shown:
+//!
+//! | metric | meaning |
+//! |---|---|
+//! | `addedLatency` | the best-fit shift τ (s): how far behind the truth the track runs |
+//! | `rmsError`, `maxError` | distance to the truth shifted by τ (world units) |
+//! | `stalls` | frames that did not move while the shifted truth moved |
+//! | `snaps` | frames whose step differs from the truth's step by more than `SNAP_DISTANCE` (a visible pop) |
+//! | `jerk` | RMS of the third difference of position over dt³ (units/s³): how jerky the motion looks |
+//! | `shown` | share of frames with a position |
+//!
+//! ```text
+//!  frames ──► ShownTrack   the shown points, and where a run of shown frames was broken by unshown ones
+//!                │
+//!                ├──► shift.rs   τ: a 20 ms grid scanned downhill from a guess, then a parabola through the best
+//!                └──► one pass in frame order: the error after the shift, stalls, snaps, jerk
+//! ```
+//! Every strategy of the league and every underrun policy of a run is scored here, so the truth is looked up as
+//! rarely as the result allows: once per shown frame in the single pass, and in the shift scan only until a
+//! shift is proven worse than the best so far. Both give the very numbers of the plain computation (the tests
+//! hold the plain scan and the plain pass).
 
-use super::shift::best_shift_of;
+mod shift;
+
 use crate::geom::{LengthLimit, Vec2};
-use crate::sim::record::frame;
-use crate::sim::timeline::Timeline;
-use crate::sim::world::TruthTrack;
+use crate::run::{Timeline, TruthTrack};
 use serde::Serialize;
+use shift::best_shift_of;
 
 /// A frame step that differs from the truth's step by more than this (world units) is a snap.
 pub const SNAP_DISTANCE: f64 = 8.0;
@@ -98,20 +119,26 @@ impl ShownTrack {
     }
 }
 
-/// The track whose x is in `x_column` (y next to it), read from the frames.
-pub(super) fn track(frames: &Timeline, x_column: usize) -> ShownTrack {
-    let mut shown = ShownTrack::with_capacity(frames.len());
-    for i in 0..frames.len() {
-        let r = frames.row(i).expect("in range");
-        let pos = Vec2::new(r[x_column], r[x_column + 1]);
-        shown.push(pos.is_finite().then(|| Point { dt: r[frame::DT], server_now: r[frame::SERVER_NOW], pos }));
-    }
-    shown
+/// Where a track's numbers sit in a timeline's rows: the frame's length, the true server time then, and the
+/// shown x (y next to it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrackColumns {
+    pub dt: usize,
+    pub server_now: usize,
+    pub x: usize,
 }
 
-/// Metrics of the track whose x is in `x_column` (y next to it), shifted around `guess` seconds.
-pub fn track_metrics(frames: &Timeline, x_column: usize, truth: &TruthTrack, guess: f64) -> TrackMetrics {
-    metrics_of_track(&track(frames, x_column), truth, guess)
+impl ShownTrack {
+    /// The track in `columns` of every row of `frames` (a position that is not finite is not shown).
+    pub fn of_rows(frames: &Timeline, columns: TrackColumns) -> ShownTrack {
+        let mut shown = ShownTrack::with_capacity(frames.len());
+        for i in 0..frames.len() {
+            let r = frames.row(i).expect("in range");
+            let pos = Vec2::new(r[columns.x], r[columns.x + 1]);
+            shown.push(pos.is_finite().then(|| Point { dt: r[columns.dt], server_now: r[columns.server_now], pos }));
+        }
+        shown
+    }
 }
 
 /// Metrics of a track given frame by frame (`None` where nothing is shown), shifted around `guess` seconds.
@@ -181,7 +208,7 @@ pub fn metrics_of_track(track: &ShownTrack, truth: &TruthTrack, guess: f64) -> T
 
 #[cfg(test)]
 mod tests {
-    use super::super::shift::oracle::{late_track, plain_best_shift};
+    use super::shift::oracle::{late_track, plain_best_shift};
     use super::*;
     use crate::motion::MotionScript;
 

@@ -10,7 +10,6 @@
 
 use crate::geom::Vec2;
 use crate::motion::{truth, MotionScript};
-use crate::sim::params::SimParams;
 
 /// How true local time, server time and the client's clock reading relate in one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,13 +21,10 @@ pub struct TimeMap {
 }
 
 impl TimeMap {
-    pub fn new(params: &SimParams) -> Self {
-        TimeMap {
-            offset: params.network.clock_offset,
-            skew: params.network.clock_skew,
-            kick_at: params.events.kick_at,
-            kick: params.events.kick,
-        }
+    /// Server time = true local time / (1 + `skew`) + `offset`; the client's clock reads true local time, moved by
+    /// `kick` seconds from true local time `kick_at` on.
+    pub fn new(offset: f64, skew: f64, kick_at: Option<f64>, kick: f64) -> Self {
+        TimeMap { offset, skew, kick_at, kick }
     }
 
     /// True local time at which the server's clock reads `ts`.
@@ -75,10 +71,7 @@ mod tests {
 
     #[test]
     fn local_and_server_time_invert_each_other() {
-        let mut p = SimParams::default();
-        p.network.clock_offset = 3.5;
-        p.network.clock_skew = 0.01;
-        let map = TimeMap::new(&p);
+        let map = TimeMap::new(3.5, 0.01, None, 0.1);
         for tl in [0.0, 1.25, 19.0] {
             assert!((map.local_of_server(map.server_of_local(tl)) - tl).abs() < 1e-12);
         }
@@ -87,10 +80,7 @@ mod tests {
 
     #[test]
     fn the_kick_moves_only_the_client_reading() {
-        let mut p = SimParams::default();
-        p.events.kick_at = Some(2.0);
-        p.events.kick = -0.1;
-        let map = TimeMap::new(&p);
+        let map = TimeMap::new(0.0, 0.0, Some(2.0), -0.1);
         assert_eq!(map.reading(1.9), 1.9);
         assert!((map.reading(2.5) - 2.4).abs() < 1e-12);
         assert_eq!(map.server_of_local(2.5), 2.5);

@@ -13,9 +13,9 @@
 use crate::buffer::SampleStatus;
 use crate::display::DisplayMode;
 use crate::param::ParamError;
+use crate::run::Timeline;
 use crate::sim::record::{frame, snapshot, Recording};
 use crate::sim::remote::code;
-use crate::sim::timeline::Timeline;
 use crate::trace::replay::{Replay, ReplayMetrics, ReplaySamples, SnapshotMetrics};
 use crate::trace::{Trace, TraceData, TraceError, MAX_SAMPLES, MAX_SNAPSHOTS};
 use serde::Serialize;

@@ -7,8 +7,8 @@
 //! through the best grid point and its neighbours, on at most `FINE` points. The result is, bit for bit, what a
 //! plain scan from the grid's low end finds (the tests below hold that plain scan).
 
-use super::track::Point;
-use crate::sim::world::TruthTrack;
+use super::Point;
+use crate::run::TruthTrack;
 
 /// The squared distance between a shown point and the truth `tau` seconds before it (`x² + y²`, not the square
 /// of a rounded root: no square root per point of the scan).
@@ -121,7 +121,7 @@ pub(super) fn best_shift_of(points: &[Point], truth: &TruthTrack, guess: f64) ->
     best_shift_on(&coarse, &fine, truth, guess)
 }
 
-/// The plain scan and a late test track, for this module's tests and the per-frame pass's (track.rs).
+/// The plain scan and a late test track, for this module's tests and the per-frame pass's (the parent's).
 #[cfg(test)]
 pub(super) mod oracle {
     use super::*;
@@ -129,7 +129,7 @@ pub(super) mod oracle {
 
     /// The scan `best_shift` must agree with: every grid point from `lo` up, in order, each summed in full, the
     /// first strictly lower error kept (what this module did before the scan with early exits).
-    pub(in crate::sim::metrics) fn plain_best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
+    pub(in crate::run::track) fn plain_best_shift(points: &[&Point], truth: &TruthTrack, guess: f64) -> f64 {
         const STEP: f64 = 0.02;
         let coarse: Vec<&Point> = points.iter().step_by(points.len().div_ceil(150).max(1)).copied().collect();
         let fine: Vec<&Point> = points.iter().step_by(points.len().div_ceil(300).max(1)).copied().collect();
@@ -153,7 +153,7 @@ pub(super) mod oracle {
     }
 
     /// A track that follows `truth` `lag` seconds late, with a deterministic wobble of `noise` units, 60 fps.
-    pub(in crate::sim::metrics) fn late_track(
+    pub(in crate::run::track) fn late_track(
         truth: &TruthTrack,
         lag: f64,
         noise: f64,
