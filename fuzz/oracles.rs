@@ -12,7 +12,11 @@
 //! | `prediction_ops` | frames of any length, live keys, scripts, server stops, teleports, smoothing changes | a bad frame time is refused naming `dt` and changes nothing; every frame is finite, inside the arena, pending inputs bounded |
 #![allow(dead_code)]
 
+#[path = "../tests/models/buffer.rs"]
+mod buffer_model;
+
 use arbitrary::{Arbitrary, Result, Unstructured};
+use buffer_model::expected_sample;
 use netcode_lab::buffer::{BeforeOldest, BufferParams, SampleStatus, SnapshotBuffer};
 use netcode_lab::clock::{ClockKind, ClockParams};
 use netcode_lab::compare::PlaygroundParams;
@@ -196,42 +200,6 @@ fn buffer_params(u: &mut Unstructured) -> Result<BufferParams> {
     })
 }
 
-/// The status a plain linear scan gives at render time `t` (the buffer itself uses a cursor).
-fn expected_status(
-    held: &[Snapshot],
-    t: f64,
-    primed: bool,
-    p: &BufferParams,
-) -> (SampleStatus, Option<u64>, Option<u64>) {
-    use SampleStatus::*;
-    if !t.is_finite() {
-        return (ClockUncertain, None, None);
-    }
-    if held.is_empty() || !primed {
-        return (Priming, None, None);
-    }
-    let i = held.iter().filter(|s| s.server_time <= t).count();
-    if i == 0 && p.before_oldest == BeforeOldest::Oldest {
-        return (Ready, Some(held[0].tick), Some(held[0].tick)); // seed 000: the oldest is shown
-    }
-    if i == 0 {
-        return (Gap, None, Some(held[0].tick));
-    }
-    let left = held[i - 1];
-    if left.server_time == t {
-        return (Ready, Some(left.tick), Some(left.tick));
-    }
-    let Some(right) = held.get(i) else { return (Underrun, Some(left.tick), None) };
-    let status = if left.generation != right.generation || right.teleport {
-        InvalidInterval
-    } else if right.server_time - left.server_time > p.gap_factor * p.send_interval {
-        Gap
-    } else {
-        Ready
-    };
-    (status, Some(left.tick), Some(right.tick))
-}
-
 pub fn buffer_ops(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(params) = buffer_params(&mut u) else { return };
@@ -271,7 +239,7 @@ pub fn buffer_ops(data: &[u8]) {
                 let held: Vec<Snapshot> = buffer.snapshots().copied().collect();
                 let sample = buffer.sample(t);
                 samples += 1;
-                let (status, left, right) = expected_status(&held, t, primed, &params);
+                let (status, left, right) = expected_sample(&held, t, primed, &params);
                 assert_eq!(sample.status, status, "at {t}: {sample:?}");
                 if !matches!(status, SampleStatus::Priming | SampleStatus::ClockUncertain) {
                     assert_eq!((sample.left, sample.right), (left, right));

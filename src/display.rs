@@ -255,7 +255,7 @@ mod tests {
         let before = buffer.sample(0.5);
         assert_eq!(before.status, SampleStatus::Gap);
         assert_eq!(presenter(UnderrunPolicy::ExtrapolateSeed).show(&before), Displayed::HIDDEN);
-        let uncertain = buffer.sample_uncertain(1.10, "too few clock samples");
+        let uncertain = buffer.sample_uncertain(1.10, Some("too few clock samples".into()));
         let mut p = presenter(UnderrunPolicy::ExtrapolateSeed);
         p.show(&buffer.sample(1.02));
         assert_eq!(p.show(&uncertain).mode, DisplayMode::Held);

@@ -13,12 +13,14 @@
 //!                     4. presenter.show(sample)                     ─► Displayed (interpolated / extrapolated / held /
 //!                                                                                  snapped / hidden)
 //! ```
-//! This is the order the simulator follows; `RemotePlayback` does it in one place so that a test, the simulator
-//! and the page cannot disagree about it. Each part stays usable on its own.
+//! This is the order the simulator follows; `RemotePlayback` does it in one place (`step`) so that a test, the
+//! simulator and the page cannot disagree about it. A frame comes explained (`frame`: the whole [`Frame`], every
+//! reason in words: traces, the step-through) or drawn only (`frame_lean`, `frame_shown`: no words, nothing built
+//! that nobody reads: the simulator's run, the engines' references). Each part stays usable on its own.
 
 use crate::buffer::{Between, BufferParams, BufferView, InsertOutcome, Reason, Sample, SampleStatus, SnapshotBuffer};
 use crate::buffer_metrics::BufferMetrics;
-use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Verdict};
+use crate::clock::{ClockMetrics, ClockParams, ClockReading, RenderClock, Uncertain, Verdict};
 use crate::display::{Displayed, Presenter};
 use crate::extrapolate::UnderrunParams;
 use crate::param::ParamError;
@@ -133,48 +135,24 @@ impl RemotePlayback {
         self.clock.on_rtt_sample(now, rtt)
     }
 
-    /// The frame at local time `now`, `dt` seconds after the previous one.
+    /// The frame at local time `now`, `dt` seconds after the previous one, explained: the whole [`Frame`], the
+    /// sample's reason in words (an Underrun's names the delay in force).
     pub fn frame(&mut self, now: f64, dt: f64) -> Frame {
-        self.advance(now, dt, |reading, mut sample, pruned, displayed| {
-            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does
-            // (`Reason::with_delay`, filled in place: moving the reason out and back costs more than the rest).
+        self.step::<Explained, _>(now, dt, |_, reading, sample, displayed, pruned| {
+            let mut sample = sample.clone();
+            // Seed 002 "缓冲欠载 … 必须报告 … 当前插值延迟": the buffer does not know the delay, the playback does.
             if let Some(Reason::PastNewest { delay, .. }) = &mut sample.reason {
                 *delay = Some(reading.delay);
             }
-            Frame { now, reading, sample, displayed, pruned }
+            Frame { now, reading: *reading, sample, displayed: *displayed, pruned }
         })
     }
 
-    /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), but only what a
-    /// strategy that just draws it reads: the render time, the sample's status and what is displayed. The whole
-    /// [`Frame`] (the sample's reason, anchor and newest snapshot) is several hundred bytes, built and copied per
-    /// frame for nothing by the engines' references (`engines::reference`), which replay a whole 60 s run.
-    pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
-        let shown = |_: &Self, reading: &ClockReading, sample: &Result<Between, Sample>, displayed: &Displayed| {
-            let status = sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
-            FrameShown { render_time: reading.render_time, status, displayed: *displayed }
-        };
-        if !self.clock.reads_view() {
-            // An unmonitored clock with a fixed delay: its reading without the general path
-            // (`RenderClock::render_time_unwatched`), then the same steps as `frame_lean`.
-            let reading = self.clock.render_time_unwatched(now, dt);
-            return self.play_reading(reading, shown);
-        }
-        self.frame_lean(now, dt, shown)
-    }
-
-    /// The same frame as [`RemotePlayback::frame`] (the same steps, the same state after it), with a plain
-    /// interpolation — nearly every frame — as the buffer's small [`Between`] instead of a whole [`Sample`] (the
-    /// snapshots, the newest one, a reason: several hundred bytes built, moved and dropped per frame for a caller
-    /// that only draws). An Underrun past the newest snapshot comes without its reason
-    /// (`SnapshotBuffer::sample_drawn`: nothing that draws reads it); any other sample is the full one, reason
-    /// without the delay (`frame` adds it).
-    ///
-    /// The frame is lent to `finish` in its parts, with the playback after the frame (to read its buffer and
-    /// clock), not returned: in wasm the 280-byte sample moved into a returned struct (or into a closure's
-    /// argument) was one `memory.copy` per frame, a call out of V8's compiled code into C (3,601 per 60 s
-    /// re-simulation; issue 14, stop 24). `sim::remote` fills the frame's row in `finish`.
-    // Inlined as it is natively anyway (in wasm LLVM kept it a call).
+    /// The same frame (the same steps, the same state after it) for a caller that only draws it: its parts are lent
+    /// to `finish` — the playback after the frame (to read its buffer and clock), the clock's reading, the sample as
+    /// `SnapshotBuffer::sample_drawn` gives it (no words), what is displayed — not returned. In wasm a 280-byte
+    /// sample moved into a returned struct, or into a closure's argument, is one `memory.copy` per frame, a call
+    /// out of V8's compiled code into C. `sim::remote` fills the frame's row in `finish`.
     #[inline(always)]
     pub fn frame_lean<R>(
         &mut self,
@@ -182,45 +160,40 @@ impl RemotePlayback {
         dt: f64,
         finish: impl FnOnce(&Self, &ClockReading, &Result<Between, Sample>, &Displayed) -> R,
     ) -> R {
+        self.step::<Drawn, _>(now, dt, |playback, reading, sample, displayed, _| {
+            finish(playback, reading, sample, displayed)
+        })
+    }
+
+    /// What a strategy that just draws reads of a frame: the render time, the sample's status, what is displayed.
+    pub fn frame_shown(&mut self, now: f64, dt: f64) -> FrameShown {
+        self.frame_lean(now, dt, |_, reading, sample, displayed| {
+            let status = sample.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
+            FrameShown { render_time: reading.render_time, status, displayed: *displayed }
+        })
+    }
+
+    /// One frame's four steps, in the order of the module doc: the clock's reading, the buffer sampled at its
+    /// render time (or told the clock is uncertain), pruned, the sample presented; the parts and the count pruned
+    /// lent to `finish`. `S` says how the buffer is sampled: explained or drawn only.
+    #[inline(always)]
+    fn step<S: Sampling, R>(
+        &mut self,
+        now: f64,
+        dt: f64,
+        finish: impl FnOnce(&Self, &ClockReading, &S::Sampled, &Displayed, usize) -> R,
+    ) -> R {
         // A clock that reads no view is not handed a fresh one (`RenderClock::reads_view`).
         let view = if self.clock.reads_view() { self.buffer.view() } else { BufferView::default() };
         let reading = self.clock.render_time(now, dt, &view);
-        self.play_reading(reading, finish)
-    }
-
-    /// `frame_lean`'s steps after the clock's reading: the buffer sampled at its render time (or told the clock is
-    /// uncertain), pruned, the sample presented; the parts lent to `finish`.
-    #[inline(always)]
-    fn play_reading<R>(
-        &mut self,
-        reading: ClockReading,
-        finish: impl FnOnce(&Self, &ClockReading, &Result<Between, Sample>, &Displayed) -> R,
-    ) -> R {
-        let sample = match &reading.uncertain {
-            Some(reason) => Err(self.buffer.sample_uncertain(reading.render_time, reason.clone())),
-            None => self.buffer.sample_drawn(reading.render_time),
+        let render_time = reading.render_time;
+        let sample = match reading.uncertain {
+            Some(why) => S::uncertain(&mut self.buffer, render_time, why),
+            None => S::sample(&mut self.buffer, render_time),
         };
-        if reading.uncertain.is_none() {
-            self.buffer.prune_sampled(reading.render_time);
-        }
-        let displayed = match &sample {
-            Ok(between) => self.presenter.show_interpolated(between.position),
-            Err(sample) => self.presenter.show(sample),
-        };
-        finish(self, &reading, &sample, &displayed)
-    }
-
-    /// One frame's four steps (the order of the module doc), handing their results to `finish`.
-    #[inline(always)]
-    fn advance<R>(&mut self, now: f64, dt: f64, finish: impl FnOnce(ClockReading, Sample, usize, Displayed) -> R) -> R {
-        let reading = self.clock.render_time(now, dt, &self.buffer.view());
-        let sample = match &reading.uncertain {
-            Some(reason) => self.buffer.sample_uncertain(reading.render_time, reason.clone()),
-            None => self.buffer.sample(reading.render_time),
-        };
-        let pruned = if reading.uncertain.is_none() { self.buffer.prune_sampled(reading.render_time) } else { 0 };
-        let displayed = self.presenter.show(&sample);
-        finish(reading, sample, pruned, displayed)
+        let pruned = if reading.uncertain.is_none() { self.buffer.prune_sampled(render_time) } else { 0 };
+        let displayed = S::show(&mut self.presenter, &sample);
+        finish(self, &reading, &sample, &displayed, pruned)
     }
 
     pub fn buffer(&self) -> &SnapshotBuffer {
@@ -237,6 +210,57 @@ impl RemotePlayback {
 
     pub fn metrics(&self, now: f64) -> PlaybackMetrics {
         PlaybackMetrics { buffer: self.buffer.metrics(now), clock: self.clock.metrics() }
+    }
+}
+
+/// How a frame samples the buffer: explained (a whole [`Sample`], every reason in words) or drawn only.
+trait Sampling {
+    type Sampled;
+    fn sample(buffer: &mut SnapshotBuffer, render_time: f64) -> Self::Sampled;
+    fn uncertain(buffer: &mut SnapshotBuffer, render_time: f64, why: Uncertain) -> Self::Sampled;
+    fn show(presenter: &mut Presenter, sampled: &Self::Sampled) -> Displayed;
+}
+
+/// Every reason in words: what a trace's replay and the step-through print.
+struct Explained;
+
+impl Sampling for Explained {
+    type Sampled = Sample;
+
+    fn sample(buffer: &mut SnapshotBuffer, render_time: f64) -> Sample {
+        buffer.sample(render_time)
+    }
+
+    fn uncertain(buffer: &mut SnapshotBuffer, render_time: f64, why: Uncertain) -> Sample {
+        buffer.sample_uncertain(render_time, Some(why.to_string()))
+    }
+
+    fn show(presenter: &mut Presenter, sample: &Sample) -> Displayed {
+        presenter.show(sample)
+    }
+}
+
+/// No words: a Ready sample as the buffer's small [`Between`], the rest without their reasons.
+struct Drawn;
+
+impl Sampling for Drawn {
+    type Sampled = Result<Between, Sample>;
+
+    #[inline(always)]
+    fn sample(buffer: &mut SnapshotBuffer, render_time: f64) -> Self::Sampled {
+        buffer.sample_drawn(render_time)
+    }
+
+    fn uncertain(buffer: &mut SnapshotBuffer, render_time: f64, _: Uncertain) -> Self::Sampled {
+        Err(buffer.sample_uncertain(render_time, None))
+    }
+
+    #[inline(always)]
+    fn show(presenter: &mut Presenter, sampled: &Self::Sampled) -> Displayed {
+        match sampled {
+            Ok(between) => presenter.show_interpolated(between.position),
+            Err(sample) => presenter.show(sample),
+        }
     }
 }
 
@@ -331,7 +355,7 @@ mod tests {
         playback.on_snapshot(Snapshot::moving(1, 5.0, Vec2::new(3.0, 0.0), Vec2::ZERO), 1.0);
         let frame = playback.frame(1.01, 0.01);
         assert_eq!(frame.sample.status.name(), "clockUncertain");
-        assert!(frame.reading.uncertain.unwrap().contains("RTT"));
+        assert!(frame.reading.uncertain.unwrap().to_string().contains("RTT"));
         assert_eq!(frame.displayed.mode, DisplayMode::Hidden, "nothing shown yet, no anchor on an uncertain clock");
     }
 }

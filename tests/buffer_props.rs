@@ -2,7 +2,11 @@
 //! conflicts, non-finite values, generation changes, teleports, other entities) and any sample and prune times.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "models/buffer.rs"]
+mod buffer_model;
 mod cases;
+
+use buffer_model::expected_sample;
 
 use netcode_lab::buffer::{BeforeOldest, BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
 use netcode_lab::display::{DisplayMode, Presenter};
@@ -73,39 +77,6 @@ fn params() -> impl Strategy<Value = BufferParams> {
     })
 }
 
-/// The status a plain linear scan expects for render time `t` (the buffer itself uses a cursor).
-fn expected(
-    held: &[Snapshot],
-    t: f64,
-    primed: bool,
-    params: &BufferParams,
-) -> (SampleStatus, Option<u64>, Option<u64>) {
-    use SampleStatus::*;
-    if !t.is_finite() {
-        return (ClockUncertain, None, None);
-    }
-    if held.is_empty() || !primed {
-        return (Priming, None, None);
-    }
-    let i = held.iter().filter(|s| s.server_time <= t).count();
-    if i == 0 {
-        return (Gap, None, Some(held[0].tick));
-    }
-    let left = held[i - 1];
-    if left.server_time == t {
-        return (Ready, Some(left.tick), Some(left.tick));
-    }
-    let Some(right) = held.get(i) else { return (Underrun, Some(left.tick), None) };
-    let status = if left.generation != right.generation || right.teleport {
-        InvalidInterval
-    } else if right.server_time - left.server_time > params.gap_factor * params.send_interval {
-        Gap
-    } else {
-        Ready
-    };
-    (status, Some(left.tick), Some(right.tick))
-}
-
 fn check_sample(sample: &Sample, held: &[Snapshot], params: &BufferParams) -> Result<(), TestCaseError> {
     prop_assert_eq!(sample.position.is_some(), sample.status == SampleStatus::Ready);
     prop_assert_eq!(sample.reason.is_none(), sample.status == SampleStatus::Ready);
@@ -159,7 +130,7 @@ proptest! {
                     let held: Vec<Snapshot> = buffer.snapshots().copied().collect();
                     let sample = buffer.sample(t);
                     samples += 1;
-                    let (status, left, right) = expected(&held, t, primed, &params);
+                    let (status, left, right) = expected_sample(&held, t, primed, &params);
                     prop_assert_eq!(sample.status, status, "at {}", t);
                     if status != SampleStatus::Priming && status != SampleStatus::ClockUncertain {
                         prop_assert_eq!((sample.left, sample.right), (left, right));

@@ -7,23 +7,20 @@
 //!            Gap (before     Ready      Gap (t3 − t2 >        InvalidInterval     Underrun (past the newest)
 //!            the oldest)  (t1 ≤ r ≤ t2)  gapFactor × send)    (t4 teleports or is another generation)
 //! ```
-//! Order of the checks (seed 002 "缓冲区查询伪代码"): ClockUncertain (the caller says so), Priming (the buffer has
-//! never held `minSnapshots`), left missing → Gap (or, with `beforeOldest: oldest`, seed 000 §4.3.4's rule: Ready at
-//! the oldest snapshot), right missing → Underrun, discrete boundary → InvalidInterval,
-//! bracket wider than `gapFactor × sendInterval` → Gap, otherwise Ready. A render time exactly on a snapshot is
-//! Ready at that snapshot (left = right). Only Ready carries a position; every other status carries a reason.
+//! Order of the checks (seed 002 "缓冲区查询伪代码"): ClockUncertain (the caller says so, or the render time is not
+//! finite), Priming (the buffer has never held `minSnapshots`), left missing → Gap (or, with `beforeOldest:
+//! oldest`, seed 000 §4.3.4's rule: Ready at the oldest snapshot), a render time exactly on a snapshot → Ready at
+//! that snapshot (left = right, seed 002 "第五步"), right missing → Underrun, discrete boundary → InvalidInterval,
+//! bracket wider than `gapFactor × sendInterval` → Gap, otherwise Ready. Only Ready carries a position; every other
+//! status carries a reason.
+//!
+//! The rule is written once (`locate`), each check in that order. What it decides comes in two dresses: `sample`
+//! explains (a whole [`Sample`], every reason in words) and `sample_drawn` does not (a Ready sample as the small
+//! [`Between`], the others without their reason) — for a caller that only draws, every frame. The common case is
+//! decided reading the snapshots in place; every other outcome is built off the hot path. Both count the same.
 //!
 //! The bracket is found with a cursor: the index reached last time. A render time that moved forward a little
 //! is found by walking a few entries from there (amortised O(1)); anything else falls back to a binary search.
-//!
-//! The common cases — primed, and strictly inside a bracket of one life, no teleport, not too wide, or exactly on
-//! a snapshot (seed 002 "第五步": the render time equals a snapshot's server time) — are decided first, reading the
-//! snapshots in place (`between`); `sample_between` returns them as a small [`Between`] and `sample` dresses it as
-//! the full [`Sample`]. Everything else goes through every check above (`sample_explained`), off the hot path.
-//! Both ways count the same (issue 14: what a sample costs is mostly what it builds). A render time on a snapshot
-//! is common, not a corner: a 60 Hz frame clock over a 20 Hz tick lands on every third tick's server time when the
-//! offsets are whole milliseconds (a third of peerbench's samples, each a 280-byte `Sample` built, moved with one
-//! `memory.copy` in wasm, and read, until issue 14's stop 29).
 
 use super::params::BeforeOldest;
 use super::reason::Reason;
@@ -132,22 +129,23 @@ impl Between {
     }
 }
 
-impl Sample {
-    fn not_ready(status: SampleStatus, render_time: f64, reason: Reason) -> Self {
-        Sample {
-            status,
-            position: None,
-            left: None,
-            right: None,
-            factor: None,
-            render_time,
-            reason: Some(reason),
-            anchor: None,
-            newest: None,
-            generation: None,
-        }
+/// A sample with nothing in it but its status, render time and reason.
+fn not_ready(status: SampleStatus, render_time: f64, reason: Option<Reason>) -> Sample {
+    Sample {
+        status,
+        position: None,
+        left: None,
+        right: None,
+        factor: None,
+        render_time,
+        reason,
+        anchor: None,
+        newest: None,
+        generation: None,
     }
+}
 
+impl Sample {
     /// Seconds from the anchor to the render time (how far an underrun policy must reach), if there is an anchor.
     pub fn ahead(&self) -> Option<f64> {
         self.anchor.map(|a| (self.render_time - a.server_time).max(0.0))
@@ -155,179 +153,85 @@ impl Sample {
 }
 
 impl SnapshotBuffer {
-    /// Samples at `render_time` (server seconds); the counters record the result.
+    /// Samples at `render_time` (server seconds), explained: every status but Ready carries its reason. The
+    /// counters record the result.
     pub fn sample(&mut self, render_time: f64) -> Sample {
-        match self.sample_between(render_time) {
-            Ok(between) => self.explain_between(between, render_time),
+        match self.decide::<true>(render_time) {
+            Ok(between) => self.dressed(between, render_time),
             Err(sample) => sample,
         }
     }
 
-    /// Samples at `render_time` like [`SnapshotBuffer::sample`] (same decision, same counters), but the common case
-    /// — a Ready interpolation strictly inside a bracket, or Ready exactly on a snapshot — comes back as a
-    /// [`Between`] (position, ticks, factor), without the snapshots, the newest one and the reason a full [`Sample`]
-    /// carries: what a caller that only draws needs, at a fraction of the cost. Every other case (any other
-    /// status; Ready before the oldest with `beforeOldest: oldest`) is the full `Sample` in `Err`.
+    /// The same sample (the same decision, the same counts, the same numbers) for a caller that only draws it: a
+    /// Ready interpolation or a render time exactly on a snapshot — nearly every frame — as the small [`Between`];
+    /// any other status as a [`Sample`] without its reason (the words are built for nobody there), its anchor and
+    /// newest snapshot in place for an underrun policy. Ready before the oldest snapshot (`beforeOldest: oldest`)
+    /// is a whole Ready `Sample`.
     // The large `Err` is on purpose: it is built only off the hot path, in place; boxing it would allocate.
     #[allow(clippy::result_large_err)]
     #[inline]
-    pub fn sample_between(&mut self, render_time: f64) -> Result<Between, Sample> {
-        if let Some(between) = self.between(render_time) {
-            self.record(SampleStatus::Ready, render_time);
-            return Ok(between);
-        }
-        Err(self.sample_explained(render_time))
-    }
-
-    /// [`SnapshotBuffer::sample_between`] for a caller that only draws what it samples (`RemotePlayback`'s lean
-    /// frame): the same decision, the same counts, the same fields, but a render time past the newest snapshot —
-    /// an Underrun, the usual frame that is not a plain interpolation — comes back without its reason (the words
-    /// are built for nobody there). Its anchor and newest snapshot, which an underrun policy reads, are in place.
-    #[allow(clippy::result_large_err)]
-    #[inline]
     pub fn sample_drawn(&mut self, render_time: f64) -> Result<Between, Sample> {
-        if let Some(between) = self.between(render_time) {
-            self.record(SampleStatus::Ready, render_time);
-            return Ok(between);
-        }
-        // `between` looked the render time up (finite and primed): the cursor holds the count at or before it.
-        if render_time.is_finite() && self.priming_time.is_some() && self.cursor == self.len() {
-            if let Some(left) = self.entries.last().map(|e| e.snapshot) {
-                if left.server_time != render_time {
-                    self.record(SampleStatus::Underrun, render_time);
-                    return Err(Sample {
-                        status: SampleStatus::Underrun,
-                        left: Some(left.tick),
-                        anchor: Some(left),
-                        newest: Some(left),
-                        generation: Some(left.generation),
-                        reason: None,
-                        ..Sample::not_ready(SampleStatus::Underrun, render_time, Reason::NoSnapshot)
-                    });
-                }
-            }
-        }
-        Err(self.sample_explained(render_time))
-    }
-
-    /// A sample explained and counted through every check of `locate`, without the short way (what every sample
-    /// that is not a plain interpolation takes; kept out of the hot path's frame; the tests' reference).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn sample_explained(&mut self, render_time: f64) -> Sample {
-        let sample = self.locate(render_time);
-        self.record(sample.status, sample.render_time);
-        sample
+        self.decide::<false>(render_time)
     }
 
     /// Records a `ClockUncertain` sample: the caller's clock cannot be trusted, so the buffer is not consulted.
-    pub fn sample_uncertain(&mut self, render_time: f64, reason: impl Into<String>) -> Sample {
-        let mut sample =
-            Sample::not_ready(SampleStatus::ClockUncertain, render_time, Reason::Clock { text: reason.into() });
+    /// `reason` is the clock's, in words (`None` when nobody reads it: the sample then carries no reason).
+    pub fn sample_uncertain(&mut self, render_time: f64, reason: Option<String>) -> Sample {
+        let mut sample = not_ready(SampleStatus::ClockUncertain, render_time, None);
+        sample.reason = reason.map(|text| Reason::Clock { text });
         sample.newest = self.newest();
         self.record(sample.status, sample.render_time);
         sample
     }
 
-    fn locate(&mut self, render_time: f64) -> Sample {
-        if !render_time.is_finite() {
-            return self.sample_uncertain_unrecorded(render_time);
-        }
-        let newest = self.newest();
-        let Some(newest_snapshot) = newest else {
-            return Sample::not_ready(SampleStatus::Priming, render_time, Reason::NoSnapshot);
-        };
-        let at_or_before = self.count_at_or_before(render_time);
-        let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
-        let base = Sample {
-            anchor,
-            newest,
-            left: anchor.map(|a| a.tick),
-            generation: anchor.map(|a| a.generation),
-            ..Sample::not_ready(SampleStatus::Ready, render_time, Reason::NoSnapshot)
-        };
-        if self.priming_time.is_none() {
-            let reason = Reason::Priming { held: self.len(), needed: self.params.min_snapshots };
-            return Sample { status: SampleStatus::Priming, reason: Some(reason), ..base };
-        }
-        let Some(left) = anchor else {
-            let oldest = self.entries[0].snapshot;
-            if self.params.before_oldest == BeforeOldest::Oldest {
-                let base = Sample { generation: Some(oldest.generation), ..base };
-                return ready(base, &oldest, &oldest, 0.0, oldest.pos);
-            }
-            let reason =
-                Reason::BeforeOldest { render_time, oldest_tick: oldest.tick, oldest_time: oldest.server_time };
-            let generation = Some(oldest.generation);
-            return Sample {
-                status: SampleStatus::Gap,
-                right: Some(oldest.tick),
-                reason: Some(reason),
-                generation,
-                ..base
-            };
-        };
-        if left.server_time == render_time {
-            return ready(base, &left, &left, 0.0, left.pos);
-        }
-        let Some(right) = self.entries.get(at_or_before).map(|e| e.snapshot) else {
-            let reason = Reason::PastNewest {
-                render_time,
-                newest_tick: newest_snapshot.tick,
-                newest_time: newest_snapshot.server_time,
-                arrival_interval: self.arrivals.interval(),
-                delay: None,
-            };
-            return Sample { status: SampleStatus::Underrun, reason: Some(reason), ..base };
-        };
-        let base = Sample { right: Some(right.tick), ..base };
-        if let Some(reason) = boundary(&left, &right) {
-            return Sample { status: SampleStatus::InvalidInterval, reason: Some(reason), ..base };
-        }
-        let span = right.server_time - left.server_time;
-        if span > self.params.max_bracket() {
-            let reason = Reason::WideBracket {
-                left: left.tick,
-                right: right.tick,
-                span,
-                gap_factor: self.params.gap_factor,
-                send_interval: self.params.send_interval,
-            };
-            return Sample { status: SampleStatus::Gap, reason: Some(reason), ..base };
-        }
-        let factor = (render_time - left.server_time) / span;
-        let position = self.params.interpolation.position(&left, &right, factor);
-        ready(base, &left, &right, factor, position)
+    /// The one sampling rule (seed 002 "缓冲区查询伪代码"), each check once and in its order, counted. A Ready
+    /// interpolation (or exactly on a snapshot) comes back as a [`Between`], decided in place; every other outcome
+    /// is built off the hot path as a [`Sample`], with its reason only when `WHY`.
+    #[allow(clippy::result_large_err)]
+    #[inline(always)]
+    fn decide<const WHY: bool>(&mut self, render_time: f64) -> Result<Between, Sample> {
+        let decided = self.locate::<WHY>(render_time);
+        let status = decided.as_ref().map_or_else(|s| s.status, |_| SampleStatus::Ready);
+        self.record(status, render_time);
+        decided
     }
 
-    /// The common cases taken straight to their result: primed, and either exactly on a snapshot (Ready at it,
-    /// whatever follows it) or a left and a right snapshot around the render time, the same life, no teleport, a
-    /// bracket not too wide — exactly what the checks of `locate` conclude for them, read in place (a frame loop
-    /// samples thousands of times per run). `None` sends every other case through them. The cursor is left at the
-    /// bracket (`explain_between` reads its left snapshot, the anchor).
+    #[allow(clippy::result_large_err)]
     #[inline(always)]
-    fn between(&mut self, render_time: f64) -> Option<Between> {
-        if !render_time.is_finite() || self.priming_time.is_none() {
-            return None;
+    fn locate<const WHY: bool>(&mut self, render_time: f64) -> Result<Between, Sample> {
+        if !render_time.is_finite() {
+            return Err(self.render_time_not_finite::<WHY>(render_time));
+        }
+        if self.entries.is_empty() {
+            return Err(not_ready(SampleStatus::Priming, render_time, WHY.then_some(Reason::NoSnapshot)));
         }
         let at_or_before = self.count_at_or_before(render_time);
-        let left = &self.entries.get(at_or_before.checked_sub(1)?)?.snapshot;
-        if left.server_time == render_time {
-            // Exactly on a snapshot: Ready at it, whatever follows (`locate` decides so before it looks right).
-            return Some(Between::on(left));
+        if self.priming_time.is_none() {
+            return Err(self.priming::<WHY>(render_time, at_or_before));
         }
-        let right = &self.entries.get(at_or_before)?.snapshot;
+        let Some(left) = at_or_before.checked_sub(1).map(|i| &self.entries[i].snapshot) else {
+            return Err(self.before_oldest::<WHY>(render_time));
+        };
+        if left.server_time == render_time {
+            return Ok(Between::on(left));
+        }
+        let Some(right) = self.entries.get(at_or_before).map(|e| &e.snapshot) else {
+            return Err(self.past_newest::<WHY>(render_time, at_or_before));
+        };
         let span = right.server_time - left.server_time;
-        if left.generation != right.generation || right.teleport || span > self.params.max_bracket() {
-            return None;
+        if left.generation != right.generation || right.teleport {
+            return Err(self.across_a_boundary::<WHY>(render_time, at_or_before));
+        }
+        if span > self.params.max_bracket() {
+            return Err(self.too_wide::<WHY>(render_time, at_or_before));
         }
         let factor = (render_time - left.server_time) / span;
         let position = self.params.interpolation.position(left, right, factor);
-        Some(Between { position, left: left.tick, right: right.tick, factor, generation: left.generation })
+        Ok(Between { position, left: left.tick, right: right.tick, factor, generation: left.generation })
     }
 
-    /// The full Ready [`Sample`] of a `between` found at `render_time` just now (the cursor still at its bracket).
-    fn explain_between(&self, between: Between, render_time: f64) -> Sample {
+    /// The full Ready [`Sample`] of a `Between` found at `render_time` just now (the cursor still at its bracket).
+    fn dressed(&self, between: Between, render_time: f64) -> Sample {
         let left = self.entries[self.cursor - 1].snapshot;
         Sample {
             status: SampleStatus::Ready,
@@ -343,9 +247,105 @@ impl SnapshotBuffer {
         }
     }
 
-    fn sample_uncertain_unrecorded(&self, render_time: f64) -> Sample {
-        let reason = Reason::RenderTimeNotFinite { render_time };
-        Sample { newest: self.newest(), ..Sample::not_ready(SampleStatus::ClockUncertain, render_time, reason) }
+    /// What every sample that is not Ready holds: the anchor (the last snapshot at or before the render time, the
+    /// `at_or_before`-th), its tick and generation, and the newest snapshot.
+    #[inline(always)]
+    fn standing_on(&self, render_time: f64, at_or_before: usize) -> Sample {
+        let anchor = at_or_before.checked_sub(1).map(|i| self.entries[i].snapshot);
+        Sample {
+            anchor,
+            newest: self.newest(),
+            left: anchor.map(|a| a.tick),
+            generation: anchor.map(|a| a.generation),
+            ..not_ready(SampleStatus::Ready, render_time, None)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn render_time_not_finite<const WHY: bool>(&self, render_time: f64) -> Sample {
+        let reason = WHY.then_some(Reason::RenderTimeNotFinite { render_time });
+        Sample { newest: self.newest(), ..not_ready(SampleStatus::ClockUncertain, render_time, reason) }
+    }
+
+    /// Fewer than `minSnapshots` have ever been held.
+    #[cold]
+    #[inline(never)]
+    fn priming<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+        let reason = WHY.then(|| Reason::Priming { held: self.len(), needed: self.params.min_snapshots });
+        Sample { status: SampleStatus::Priming, reason, ..self.standing_on(render_time, at_or_before) }
+    }
+
+    /// Before the oldest snapshot kept: seed 002's Gap, or seed 000 §4.3.4's Ready at the oldest.
+    #[cold]
+    #[inline(never)]
+    fn before_oldest<const WHY: bool>(&self, render_time: f64) -> Sample {
+        let oldest = self.entries[0].snapshot;
+        let base = Sample { generation: Some(oldest.generation), ..self.standing_on(render_time, 0) };
+        if self.params.before_oldest == BeforeOldest::Oldest {
+            return ready(base, &oldest, &oldest, 0.0, oldest.pos);
+        }
+        let reason = WHY.then_some(Reason::BeforeOldest {
+            render_time,
+            oldest_tick: oldest.tick,
+            oldest_time: oldest.server_time,
+        });
+        Sample { status: SampleStatus::Gap, right: Some(oldest.tick), reason, ..base }
+    }
+
+    /// Past the newest snapshot: the buffer ran dry. Not rare (a lossy network, an engine's reference with a short
+    /// delay), so it is not kept off the hot path.
+    #[inline]
+    fn past_newest<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+        let base = self.standing_on(render_time, at_or_before);
+        let reason = WHY.then(|| {
+            let newest = self.entries[self.len() - 1].snapshot;
+            Reason::PastNewest {
+                render_time,
+                newest_tick: newest.tick,
+                newest_time: newest.server_time,
+                arrival_interval: self.arrivals.interval(),
+                delay: None,
+            }
+        });
+        Sample { status: SampleStatus::Underrun, reason, ..base }
+    }
+
+    /// The bracket spans a respawn or ends on a teleport (seed 002 "第六步：验证插值区间").
+    #[cold]
+    #[inline(never)]
+    fn across_a_boundary<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+        let (left, right) = (self.entries[at_or_before - 1].snapshot, self.entries[at_or_before].snapshot);
+        let reason = if !WHY {
+            None
+        } else if left.generation != right.generation {
+            Some(Reason::Respawn {
+                left: left.tick,
+                right: right.tick,
+                left_generation: left.generation,
+                right_generation: right.generation,
+            })
+        } else {
+            Some(Reason::Teleport { tick: right.tick })
+        };
+        let base = self.standing_on(render_time, at_or_before);
+        Sample { status: SampleStatus::InvalidInterval, right: Some(right.tick), reason, ..base }
+    }
+
+    /// The bracket is wider than `gapFactor` send intervals.
+    #[cold]
+    #[inline(never)]
+    fn too_wide<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+        let (left, right) = (self.entries[at_or_before - 1].snapshot, self.entries[at_or_before].snapshot);
+        let reason = WHY.then_some(Reason::WideBracket {
+            left: left.tick,
+            right: right.tick,
+            span: right.server_time - left.server_time,
+            gap_factor: self.params.gap_factor,
+            send_interval: self.params.send_interval,
+        });
+        let base = self.standing_on(render_time, at_or_before);
+        Sample { status: SampleStatus::Gap, right: Some(right.tick), reason, ..base }
     }
 
     /// How many snapshots have a server time at or before `t` (`t` finite), starting from the cursor.
@@ -405,21 +405,5 @@ fn ready(base: Sample, left: &Snapshot, right: &Snapshot, factor: f64, position:
         factor: Some(factor),
         reason: None,
         ..base
-    }
-}
-
-/// Why the interval from `left` to `right` must not be interpolated (seed 002 "第六步：验证插值区间"), if it must not.
-fn boundary(left: &Snapshot, right: &Snapshot) -> Option<Reason> {
-    if left.generation != right.generation {
-        Some(Reason::Respawn {
-            left: left.tick,
-            right: right.tick,
-            left_generation: left.generation,
-            right_generation: right.generation,
-        })
-    } else if right.teleport {
-        Some(Reason::Teleport { tick: right.tick })
-    } else {
-        None
     }
 }

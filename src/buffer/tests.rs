@@ -291,73 +291,73 @@ fn hermite_is_selectable_and_uses_the_velocities() {
     assert_relative_eq!(buffer.sample(0.0125).position.unwrap().x, 1.5625, epsilon = 1e-9);
 }
 
+/// The drawn sample with its words left out: what `sample` explains, without the reason, and a Ready sample as its
+/// `Between` (the same bracket, factor, position and generation).
+fn undressed(explained: &Sample) -> String {
+    if explained.status == SampleStatus::Ready && explained.anchor.is_some() {
+        let b = Between {
+            position: explained.position.unwrap(),
+            left: explained.left.unwrap(),
+            right: explained.right.unwrap(),
+            factor: explained.factor.unwrap(),
+            generation: explained.generation.unwrap(),
+        };
+        return format!("{b:?}");
+    }
+    // Debug text: a NaN render time is not == itself.
+    format!("{:?}", Sample { reason: None, ..explained.clone() })
+}
+
 #[test]
-fn sample_between_is_sample_without_the_snapshots() {
+fn a_drawn_sample_is_the_explained_one_without_its_words() {
     // Every status on one timeline: priming, a respawn, a teleport, a wide gap, exact hits, both ends, a render
-    // time going back, NaN; both rules before the oldest. `sample_between` must take the short way exactly when
-    // the full checks (`sample_explained`) say a plain Ready interpolation or Ready exactly on a snapshot, with the
-    // same numbers, and count the same either way; `sample` must give what the full checks give.
+    // time going back, NaN; both rules before the oldest. `sample_drawn` must decide as `sample` does, with the
+    // same numbers and the same counts, and leave only the words out. Red when a dress reads another anchor or
+    // newest snapshot, drops a field, or counts otherwise.
     for before_oldest in BeforeOldest::ALL {
         let params = BufferParams { send_interval: 0.1, before_oldest, ..BufferParams::default() };
-        let mut full = SnapshotBuffer::with_params(params).unwrap();
-        let (mut lean, mut public, mut drawn) = (full.clone(), full.clone(), full.clone());
+        let mut explained = SnapshotBuffer::with_params(params).unwrap();
+        let mut drawn = explained.clone();
         let mut snapshots: Vec<Snapshot> = (1..=12).map(|k| at(k, 10.0 + 0.1 * k as f64, k as f64)).collect();
         snapshots[4].generation = 1; // ticks 5.. are a new life: 4 → 5 is a respawn
         snapshots.iter_mut().skip(5).for_each(|s| s.generation = 1);
         snapshots[7].teleport = true; // 7 → 8 teleports
         snapshots.remove(9); // 9 → 11 is 0.2 s: still interpolated (gap factor 2.5)
         snapshots.remove(9); // 9 → 12 is 0.3 s: a Gap
-        let (mut ready, mut short, mut exact, mut underruns) = (0, 0, 0, 0);
+        let (mut between, mut whole_ready, mut exact, mut with_words) = (0, 0, 0, 0);
         for (i, s) in snapshots.iter().enumerate() {
-            full.insert(*s, s.server_time + 0.08);
-            lean.insert(*s, s.server_time + 0.08);
-            public.insert(*s, s.server_time + 0.08);
+            explained.insert(*s, s.server_time + 0.08);
             drawn.insert(*s, s.server_time + 0.08);
             let times = (0..16).map(|j| s.server_time - 0.35 + 0.033 * j as f64);
             for t in times.chain([s.server_time, 9.0, f64::NAN, 10.1 + 0.1 * i as f64]) {
-                let expected = full.sample_explained(t);
-                assert_eq!(format!("{:?}", public.sample(t)), format!("{expected:?}"), "sample() at {t}");
-                match lean.sample_between(t) {
+                let expected = explained.sample(t);
+                assert_eq!(expected.reason.is_none(), expected.status == SampleStatus::Ready, "at {t}: {expected:?}");
+                with_words += usize::from(expected.reason.is_some());
+                let got = drawn.sample_drawn(t);
+                let got = match &got {
                     Ok(b) => {
-                        short += 1;
-                        assert_eq!(expected.status, SampleStatus::Ready, "at {t}");
-                        assert_eq!(expected.position, Some(b.position), "at {t}");
-                        assert_eq!(
-                            (expected.left, expected.right, expected.factor, expected.generation),
-                            (Some(b.left), Some(b.right), Some(b.factor), Some(b.generation))
-                        );
-                        // Strictly inside a bracket, or exactly on a snapshot (the bracket is that snapshot).
+                        between += 1;
                         let on = expected.anchor.is_some_and(|a| a.server_time == t);
                         assert_eq!((b.left == b.right, b.factor == 0.0), (on, on), "at {t}");
                         exact += usize::from(on);
+                        format!("{b:?}")
                     }
                     Err(sample) => {
-                        ready += usize::from(sample.status == SampleStatus::Ready);
-                        // Debug text: a NaN render time is not == itself.
-                        assert_eq!(format!("{sample:?}"), format!("{expected:?}"), "at {t}");
+                        whole_ready += usize::from(sample.status == SampleStatus::Ready);
+                        assert_eq!(sample.reason, None, "at {t}: no words when drawn");
+                        format!("{sample:?}")
                     }
-                }
-                // `sample_drawn`: the same, but an Underrun's reason is left out.
-                let mut unexplained = expected.clone();
-                if unexplained.status == SampleStatus::Underrun {
-                    unexplained.reason = None;
-                    underruns += 1;
-                }
-                let drawn_sample = drawn.sample_drawn(t).map_or_else(|s| format!("{s:?}"), |b| format!("{b:?}"));
-                let lean_sample =
-                    full.clone().sample_between(t).map_or_else(|_| format!("{unexplained:?}"), |b| format!("{b:?}"));
-                assert_eq!(drawn_sample, lean_sample, "sample_drawn at {t}");
-                assert_eq!(drawn.metrics(12.0), full.metrics(12.0), "sample_drawn's counters at {t}");
-                assert_eq!(lean.metrics(12.0), full.metrics(12.0), "counters at {t}");
-                assert_eq!(public.metrics(12.0), full.metrics(12.0), "counters at {t}");
+                };
+                assert_eq!(got, undressed(&expected), "at {t}");
+                assert_eq!(drawn.metrics(12.0), explained.metrics(12.0), "counters at {t}");
             }
         }
-        // The only Ready the long way is before the oldest snapshot under seed 000's rule (no anchor to stand on).
-        assert!(short > 50, "{short} short");
-        assert_eq!(ready > 5, before_oldest == BeforeOldest::Oldest, "{ready} Ready the long way");
-        assert!(exact > 5, "{exact} exactly on a snapshot the short way");
-        assert!(underruns > 20, "{underruns} underruns");
-        let m = full.metrics(12.0);
+        // The only whole Ready sample drawn is before the oldest snapshot under seed 000's rule (no anchor).
+        assert!(between > 50, "{between} as a Between");
+        assert_eq!(whole_ready > 5, before_oldest == BeforeOldest::Oldest, "{whole_ready} whole Ready samples");
+        assert!(exact > 5, "{exact} exactly on a snapshot");
+        assert!(with_words > 50, "{with_words} explained");
+        let m = explained.metrics(12.0);
         assert!(m.samples.priming > 0 && m.samples.underrun > 0 && m.samples.gap > 0 && m.samples.invalid_interval > 0);
     }
 }
@@ -420,9 +420,8 @@ fn the_next_arrival_shortcut_decides_as_the_full_check() {
     assert!(m.duplicates > m.late_duplicates && m.evicted > 100 && m.pruned > 100, "{m:?}");
 }
 
-mod fast_paths {
-    //! `sample_between`'s short way (`between`: a plain interpolation, or Ready exactly on a snapshot) against the
-    //! full checks (`sample_explained`), over random streams: in order and out of order, repeated ticks, respawns
+mod drawn_and_explained {
+    //! `sample_drawn` against `sample` over random streams: in order and out of order, repeated ticks, respawns
     //! and teleports, prunes, render times going back, and render times falling exactly on a snapshot's server
     //! time (held, pruned or not yet arrived) as often as between two.
     use super::*;
@@ -455,11 +454,10 @@ mod fast_paths {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(cases()))]
 
-        /// Red if the short way answers where the full checks would not say Ready (e.g. exactly on a snapshot
-        /// before the buffer is primed, or across a teleport), or says Ready with other numbers (the bracket, the
-        /// factor, the position, the generation), or counts differently.
+        /// Red if the drawn sample decides otherwise than the explained one, carries other numbers (the bracket,
+        /// the factor, the position, the generation, the anchor), keeps a word, or counts differently.
         #[test]
-        fn the_short_way_answers_as_the_full_checks(
+        fn a_drawn_sample_is_the_explained_one_without_its_words(
             capacity in 2usize..24,
             min_snapshots in 1usize..4,
             hermite in prop::bool::ANY,
@@ -473,43 +471,28 @@ mod fast_paths {
                 before_oldest: if oldest { BeforeOldest::Oldest } else { BeforeOldest::Gap },
                 ..BufferParams::default()
             };
-            let mut full = SnapshotBuffer::with_params(params).unwrap();
-            let (mut lean, mut public) = (full.clone(), full.clone());
+            let mut explained = SnapshotBuffer::with_params(params).unwrap();
+            let mut drawn = explained.clone();
             for (step, op) in ops.into_iter().enumerate() {
                 let arrival = 0.01 * step as f64;
                 match op {
                     Op::Insert(tick, generation, teleport) => {
                         let s = Snapshot { generation, teleport, ..at(tick, 0.05 * tick as f64, tick as f64) };
-                        for buffer in [&mut full, &mut lean, &mut public] {
-                            buffer.insert(s, arrival);
-                        }
+                        explained.insert(s, arrival);
+                        drawn.insert(s, arrival);
                     }
                     Op::Sample(tick, frac) => {
                         let t = 0.05 * tick as f64 + 0.05 * frac;
-                        let expected = full.sample_explained(t);
-                        prop_assert_eq!(format!("{:?}", public.sample(t)), format!("{expected:?}"), "sample at {}", t);
-                        match lean.sample_between(t) {
-                            Ok(b) => {
-                                prop_assert_eq!(expected.status, SampleStatus::Ready, "at {}", t);
-                                prop_assert_eq!(expected.position, Some(b.position), "at {}", t);
-                                prop_assert_eq!(
-                                    (expected.left, expected.right, expected.factor, expected.generation),
-                                    (Some(b.left), Some(b.right), Some(b.factor), Some(b.generation)),
-                                    "at {}", t
-                                );
-                            }
-                            Err(sample) => prop_assert_eq!(format!("{sample:?}"), format!("{expected:?}"), "at {}", t),
-                        }
+                        let expected = explained.sample(t);
+                        let got = drawn.sample_drawn(t).map_or_else(|s| format!("{s:?}"), |b| format!("{b:?}"));
+                        prop_assert_eq!(got, undressed(&expected), "at {}", t);
                     }
                     Op::Prune(tick) => {
                         let t = 0.05 * tick as f64;
-                        let pruned = full.prune(t);
-                        prop_assert_eq!(lean.prune(t), pruned);
-                        prop_assert_eq!(public.prune(t), pruned);
+                        prop_assert_eq!(drawn.prune(t), explained.prune(t));
                     }
                 }
-                prop_assert_eq!(lean.metrics(9.0), full.metrics(9.0));
-                prop_assert_eq!(public.metrics(9.0), full.metrics(9.0));
+                prop_assert_eq!(drawn.metrics(9.0), explained.metrics(9.0));
             }
         }
     }

@@ -14,8 +14,9 @@
 //!             moving slowly                                                                (delay.rs)
 //! ```
 //! Per frame: [`RenderClock::on_snapshot`] for each accepted arrival, [`RenderClock::on_rtt_sample`] for each RTT
-//! measured, then [`RenderClock::render_time`] once. The reading says whether the clock is uncertain; the
-//! caller then samples with `buffer.sample_uncertain` (→ `ClockUncertain`) instead of `buffer.sample`.
+//! measured, then [`RenderClock::render_time`] once. The reading says whether the clock is uncertain, and why
+//! ([`Uncertain`]: its words are written only when asked); the caller then samples with `buffer.sample_uncertain`
+//! (→ `ClockUncertain`) instead of `buffer.sample`.
 //! Every clock's output is watched the same way ([`TimelineMonitor`]): regressions and jumps are counted for all four.
 //!
 //! Seed 002's clock observability — what a clock reports of itself: the offset it implies, how uncertain that is,
@@ -53,7 +54,7 @@ use std::collections::VecDeque;
 pub const MAX_RTT: f64 = 10.0;
 
 /// What a clock gives for one frame.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClockReading {
     /// The server time to render; NaN only while the clock has no estimate at all.
@@ -61,14 +62,73 @@ pub struct ClockReading {
     /// The render delay in force.
     pub delay: f64,
     /// Why the render time cannot be trusted yet (→ `ClockUncertain`), if it cannot.
-    pub uncertain: Option<String>,
+    pub uncertain: Option<Uncertain>,
+}
+
+/// Why a clock's render time cannot be trusted yet. A value, not words: the words (`Display`) are written only
+/// where someone reads them (a trace's replay, the step-through), never per frame of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Uncertain {
+    /// The frame's local time is NaN or infinite.
+    NowNotFinite(f64),
+    /// The clock ran off the end of f64 (frames of absurd length).
+    RenderNotFinite(f64),
+    /// `reanchor`: no snapshot has reset the timeline yet.
+    NoAnchor,
+    /// `reanchor` with the packet estimate: `serverNow` needs an RTT sample.
+    NoRttForServerNow,
+    /// `smooth`: no snapshot to estimate the offset from.
+    NoSnapshotForOffset,
+    /// `smooth`: the one-way delay needs an RTT sample.
+    NoRttForOneWay,
+    /// `smooth`: fewer accepted clock samples than it needs.
+    ClockSamples { accepted: u64, needed: u64 },
+    /// `smooth`: a hard reset, too few samples ago.
+    HardReset { since: u64, needed: u64 },
+    /// `timescale`: no snapshot to measure the buffer's depth by.
+    NoSnapshotForDepth,
+    /// `timescale`: too few snapshots since the start to measure the depth.
+    DepthSamples { since: u64, needed: u64 },
+    /// `timescale`: a hard clamp, too few snapshots ago.
+    HardClamp { since: u64, needed: u64 },
+}
+
+impl std::fmt::Display for Uncertain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Uncertain::NowNotFinite(now) => write!(f, "local time {} is not a finite number", crate::words::num(now)),
+            Uncertain::RenderNotFinite(render) => {
+                write!(f, "the render time {} is not a finite number", crate::words::num(render))
+            }
+            Uncertain::NoAnchor => f.write_str("no snapshot yet to anchor the render time on"),
+            Uncertain::NoRttForServerNow => {
+                f.write_str("no RTT sample yet: serverNow is taken as the snapshot's own time")
+            }
+            Uncertain::NoSnapshotForOffset => f.write_str("no snapshot yet to estimate the server clock from"),
+            Uncertain::NoRttForOneWay => f.write_str("no RTT sample yet: the one-way delay is unknown"),
+            Uncertain::ClockSamples { accepted, needed } => write!(f, "{accepted} of {needed} clock samples"),
+            Uncertain::HardReset { since, needed } => write!(f, "hard reset {since} samples ago (needs {needed})"),
+            Uncertain::NoSnapshotForDepth => f.write_str("no snapshot yet to measure the depth of"),
+            Uncertain::DepthSamples { since, needed } => {
+                write!(f, "{since} of {needed} snapshots to measure the buffer depth")
+            }
+            Uncertain::HardClamp { since, needed } => write!(f, "hard clamp {since} snapshots ago (needs {needed})"),
+        }
+    }
+}
+
+/// Written as its words.
+impl Serialize for Uncertain {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// A clock engine's answer before the delay and monitoring are attached.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
     pub render_time: f64,
-    pub uncertain: Option<String>,
+    pub uncertain: Option<Uncertain>,
 }
 
 impl Estimate {
@@ -76,8 +136,8 @@ impl Estimate {
         Estimate { render_time, uncertain: None }
     }
 
-    pub fn uncertain(render_time: f64, reason: impl Into<String>) -> Self {
-        Estimate { render_time, uncertain: Some(reason.into()) }
+    pub fn uncertain(render_time: f64, why: Uncertain) -> Self {
+        Estimate { render_time, uncertain: Some(why) }
     }
 }
 
@@ -206,10 +266,10 @@ impl RenderClock {
             Engine::Timescale(clock) => clock.advance(dt, delay, view),
         };
         let uncertain = if !now.is_finite() {
-            Some(format!("local time {} is not a finite number", crate::words::num(now)))
+            Some(Uncertain::NowNotFinite(now))
         } else if estimate.uncertain.is_none() && !estimate.render_time.is_finite() {
             // A clock that ran off the end of f64 (frames of absurd length) says so rather than claim it.
-            Some(format!("the render time {} is not a finite number", crate::words::num(estimate.render_time)))
+            Some(Uncertain::RenderNotFinite(estimate.render_time))
         } else {
             estimate.uncertain
         };
@@ -225,31 +285,9 @@ impl RenderClock {
         self.last_now = Some(now).filter(|n| n.is_finite());
         let reading = ClockReading { render_time, delay, uncertain };
         if self.monitored {
-            self.last_reading = Some(reading.clone());
+            self.last_reading = Some(reading);
         }
         reading
-    }
-
-    /// [`RenderClock::render_time`] of a clock that reads no view ([`RenderClock::reads_view`]: unmonitored, fixed
-    /// delay), the same reading and the same state after it. Its usual frame — a reanchor clock (seed 000's
-    /// reference, `engines::reference`) certain of a finite render time — is the render time plus the frame's dt
-    /// and two fields set, without the general path's estimate, reasons and monitoring (about 100 instructions a
-    /// frame there); any other frame takes the general path, nothing having changed yet.
-    #[inline(always)]
-    pub fn render_time_unwatched(&mut self, now: f64, dt: f64) -> ClockReading {
-        debug_assert!(!self.reads_view());
-        if let Engine::Reanchor(clock) = &mut self.engine {
-            if let Some(render) = clock.peek_certain(dt, self.rtt_last) {
-                // The general path calls a NaN or infinite `now` or render time uncertain.
-                if now.is_finite() && render.is_finite() {
-                    clock.set_render(render);
-                    self.input_since_frame = None;
-                    self.last_now = Some(now);
-                    return ClockReading { render_time: render, delay: self.delay.current(), uncertain: None };
-                }
-            }
-        }
-        self.render_time(now, dt, &BufferView::default())
     }
 
     /// The same clock (the same render times, bit for bit: nothing it skips feeds back into them) without the

@@ -16,7 +16,7 @@
 //! - `known`: `arrival + clockOffset`, a perfect estimate; what remains are the errors of resetting at arrival
 //!   time and then adding a whole frame's dt (up to one frame ahead).
 
-use super::Estimate;
+use super::{Estimate, Uncertain};
 use serde::{Deserialize, Serialize};
 
 /// Where the reanchor clock's `serverNow` comes from at each arrival.
@@ -76,12 +76,12 @@ impl ReanchorClock {
     /// `update(dt)`: the timeline advances by the frame's dt.
     pub fn advance(&mut self, dt: f64, last_rtt: Option<f64>) -> Estimate {
         let Some(render) = self.render else {
-            return Estimate::uncertain(f64::NAN, "no snapshot yet to anchor the render time on");
+            return Estimate::uncertain(f64::NAN, Uncertain::NoAnchor);
         };
         let render = if dt.is_finite() { render + dt } else { render };
         self.render = Some(render);
         if self.estimate == ReanchorEstimate::Packet && last_rtt.is_none() {
-            return Estimate::uncertain(render, "no RTT sample yet: serverNow is taken as the snapshot's own time");
+            return Estimate::uncertain(render, Uncertain::NoRttForServerNow);
         }
         Estimate::certain(render)
     }

@@ -21,7 +21,7 @@
 //! RTT sample have been accepted, and again for `minSamples` samples after a hard reset.
 
 use super::filter::{FilterParams, OutlierEma, Verdict};
-use super::Estimate;
+use super::{Estimate, Uncertain};
 use crate::param::{in_range, ParamError};
 use serde::{Deserialize, Serialize};
 
@@ -116,7 +116,7 @@ impl SmoothClock {
 
     pub fn advance(&mut self, now: f64, dt: f64, delay: f64, rtt: Option<f64>) -> Estimate {
         let Some(target) = self.target(rtt) else {
-            return Estimate::uncertain(f64::NAN, "no snapshot yet to estimate the server clock from");
+            return Estimate::uncertain(f64::NAN, Uncertain::NoSnapshotForOffset);
         };
         let estimate = self.steer(target, dt);
         let candidate = now + estimate - delay;
@@ -160,13 +160,14 @@ impl SmoothClock {
         next
     }
 
-    fn uncertainty(&self, rtt: Option<f64>) -> Option<String> {
+    fn uncertainty(&self, rtt: Option<f64>) -> Option<Uncertain> {
+        let needed = self.min_samples;
         if rtt.is_none() {
-            Some("no RTT sample yet: the one-way delay is unknown".into())
-        } else if self.transit.accepted < self.min_samples {
-            Some(format!("{} of {} clock samples", self.transit.accepted, self.min_samples))
-        } else if self.since_reset < self.min_samples {
-            Some(format!("hard reset {} samples ago (needs {})", self.since_reset, self.min_samples))
+            Some(Uncertain::NoRttForOneWay)
+        } else if self.transit.accepted < needed {
+            Some(Uncertain::ClockSamples { accepted: self.transit.accepted, needed })
+        } else if self.since_reset < needed {
+            Some(Uncertain::HardReset { since: self.since_reset, needed })
         } else {
             None
         }
@@ -224,7 +225,7 @@ mod tests {
         let after = clock.advance(98.016, 0.016, 0.1, Some(0.08));
         assert_eq!(clock.hard_resets, 1);
         assert_eq!(after.render_time, before, "never backwards: held");
-        assert!(after.uncertain.unwrap().contains("hard reset"));
+        assert!(after.uncertain.unwrap().to_string().contains("hard reset"));
         assert_eq!(clock.held_frames, 1);
     }
 
@@ -233,7 +234,7 @@ mod tests {
         let mut clock = SmoothClock::new(SmoothParams::default(), 3);
         assert!(clock.advance(1.0, 0.016, 0.1, None).render_time.is_nan());
         clock.on_snapshot(3.0, 1.0);
-        assert!(clock.advance(1.0, 0.016, 0.1, Some(0.05)).uncertain.unwrap().contains("1 of 3"));
-        assert!(converged().advance(1.0, 0.016, 0.1, None).uncertain.unwrap().contains("RTT"));
+        assert!(clock.advance(1.0, 0.016, 0.1, Some(0.05)).uncertain.unwrap().to_string().contains("1 of 3"));
+        assert!(converged().advance(1.0, 0.016, 0.1, None).uncertain.unwrap().to_string().contains("RTT"));
     }
 }

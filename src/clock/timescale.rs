@@ -18,7 +18,7 @@
 //! tied to any estimate of "server now". It is uncertain until `minSamples` snapshots have arrived, and again for
 //! `minSamples` snapshots after a hard clamp.
 
-use super::Estimate;
+use super::{Estimate, Uncertain};
 use crate::buffer::BufferView;
 use crate::param::{in_range, ParamError};
 use serde::{Deserialize, Serialize};
@@ -129,7 +129,7 @@ impl TimescaleClock {
                 self.depth = target;
                 self.estimate(render)
             }
-            (_, render) => Estimate::uncertain(render.unwrap_or(f64::NAN), "no snapshot yet to measure the depth of"),
+            (_, render) => Estimate::uncertain(render.unwrap_or(f64::NAN), Uncertain::NoSnapshotForDepth),
         }
     }
 
@@ -148,10 +148,11 @@ impl TimescaleClock {
 
     fn estimate(&self, render: f64) -> Estimate {
         if self.since_reset < self.min_samples {
+            let (since, needed) = (self.since_reset, self.min_samples);
             let reason = if self.hard_resets == 0 {
-                format!("{} of {} snapshots to measure the buffer depth", self.since_reset, self.min_samples)
+                Uncertain::DepthSamples { since, needed }
             } else {
-                format!("hard clamp {} snapshots ago (needs {})", self.since_reset, self.min_samples)
+                Uncertain::HardClamp { since, needed }
             };
             Estimate::uncertain(render, reason)
         } else {
@@ -225,6 +226,6 @@ mod tests {
         }
         assert_eq!(clock.hard_resets, 1);
         assert_relative_eq!(e.render_time, 10.9, epsilon = 1e-12);
-        assert!(e.uncertain.unwrap().contains("hard clamp"));
+        assert!(e.uncertain.unwrap().to_string().contains("hard clamp"));
     }
 }

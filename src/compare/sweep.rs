@@ -10,10 +10,11 @@
 use crate::buffer::SampleStatus;
 use crate::geom::Vec2;
 use crate::param::{in_range, ParamError};
-use crate::playback::RemotePlayback;
+use crate::playback::{FrameShown, RemotePlayback};
 use crate::run::track::{metrics_of, Point};
-use crate::run::{play, ClientInput, TruthTrack};
+use crate::run::{play, ClientInput, FrameTick, Receiver, TruthTrack};
 use crate::sim::params::SimParams;
+use crate::snapshot::Snapshot;
 use serde::Serialize;
 
 /// Delays a sweep accepts at most.
@@ -81,18 +82,38 @@ fn variants<T>(
         .collect()
 }
 
+/// The articles' playback with each frame drawn only (`RemotePlayback::frame_shown`: no words, nothing nobody reads).
+struct Drawn<'p>(&'p mut RemotePlayback);
+
+impl Receiver for Drawn<'_> {
+    type Shown = FrameShown;
+
+    fn snapshot(&mut self, snapshot: &Snapshot, arrival: f64) {
+        self.0.on_snapshot(*snapshot, arrival);
+    }
+
+    fn rtt(&mut self, now: f64, rtt: f64) {
+        self.0.on_rtt_sample(now, rtt);
+    }
+
+    #[inline(always)]
+    fn frame(&mut self, tick: &FrameTick) -> FrameShown {
+        self.0.frame_shown(tick.reading, tick.dt)
+    }
+}
+
 /// One delay's point: the client alone, replayed on the logged inputs.
 fn replay(params: &SimParams, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
     let mut playback = RemotePlayback::new(params.effective_remote())?;
     let mut points: Vec<Option<Point>> = Vec::new();
     let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
     let (mut ready, mut gaps) = (0usize, 0usize);
-    play(&mut playback, log, |tick, played| {
+    play(&mut Drawn(&mut playback), log, |tick, played| {
         let server_now = tick.server_now;
-        underruns += usize::from(played.sample.status == SampleStatus::Underrun);
-        ready += usize::from(played.sample.status == SampleStatus::Ready);
-        gaps += usize::from(played.sample.status == SampleStatus::Gap);
-        let lag = server_now - played.reading.render_time;
+        underruns += usize::from(played.status == SampleStatus::Underrun);
+        ready += usize::from(played.status == SampleStatus::Ready);
+        gaps += usize::from(played.status == SampleStatus::Gap);
+        let lag = server_now - played.render_time;
         if lag.is_finite() {
             lag_sum += lag;
             lag_n += 1;

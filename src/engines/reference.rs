@@ -221,7 +221,7 @@ impl Smoother for Following<'_> {
         }
         self.settle();
         let sample = if run.status == SampleStatus::ClockUncertain {
-            self.buffer.sample_uncertain(render_time, "the run's clock is uncertain")
+            self.buffer.sample_uncertain(render_time, None)
         } else {
             // Drawn only: an Underrun comes without its reason (`SnapshotBuffer::sample_drawn`).
             let sample = match self.buffer.sample_drawn(render_time) {

@@ -51,7 +51,7 @@ impl BookBuffer {
     /// The position at `render_time_ms`; `None` when the buffer is empty.
     #[inline(always)]
     pub fn sample(&mut self, render_time_ms: f64) -> Option<Vec2> {
-        match self.buffer.sample_between((render_time_ms - self.epoch.unwrap_or(0.0)) * 1e-3) {
+        match self.buffer.sample_drawn((render_time_ms - self.epoch.unwrap_or(0.0)) * 1e-3) {
             // The usual frame: inside a bracket, interpolated, or exactly on a snapshot — a third of peerbench's
             // frames, whose 60 Hz render times land on every third 20 Hz tick (counted as Ready like any sample).
             Ok(between) => Some(between.position),
