@@ -92,7 +92,7 @@ for (const [id, to] of [['renderDelay', 0.7], ['halfLife', 0.35], ['loss', 0.2]]
     await dragSlider(dragged.page, id, to);
     await dragged.page.waitForFunction(() => {
       const app = window.netcodeLab.app;
-      return !app.inDrag && !app.pending && app.urlCaughtUp && !app.metricsOnTheWay(app.model);
+      return !app.scheduler.inDrag && !app.pending && app.scheduler.urlCaughtUp && !app.metricsOnTheWay(app.model);
     }, null, { timeout: 20000 });
     await dragged.page.waitForTimeout(1000); // what the release sets off, one painter per task
     const after = await shown(dragged.page, id);
@@ -124,7 +124,7 @@ test('while a slider is dragged and the run plays, each frame lays out only the 
   await slider.scrollIntoViewIfNeeded();
   await play(page);
   await page.waitForTimeout(300);
-  const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.netcodeLab.app.textParts).map(([k, p]) => [k, p.visible])));
+  const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.netcodeLab.app.scheduler.textParts).map(([k, p]) => [k, p.visible])));
   assert.deepEqual(seen, { readouts: true, transport: true }, 'the readouts and the transport are in view (written every frame)');
   const cdp = await page.context().newCDPSession(page);
   const events = [];

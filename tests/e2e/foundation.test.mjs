@@ -198,7 +198,7 @@ test('until the full core is in, the first frame shows what the small core has; 
       jumpText: document.getElementById('clock-line').textContent,
       jumpsPending: document.getElementById('clock-line').dataset.jumpsPending ?? null,
       fromMetrics: model.fullReady ? String(model.metrics().clock.jumpLog.filter((j) => j.at <= t + 1e-9).at(-1)?.at ?? null) : null,
-      painters: window.netcodeLab.app.painters.length,
+      painters: window.netcodeLab.app.scheduler.painters.length,
       metricsRows: document.querySelectorAll('#metrics tr').length,
     };
   });

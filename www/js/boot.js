@@ -7,7 +7,8 @@
 //   classroom → widths → hash → readouts → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
 //   inspector, league, mount-plots … (as each arrives) → complete (data-complete)
 //
-// main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
+// main.js holds the running page (`App`: the model, a change, a draw) and its entry, scheduler.js when each runs (the
+// frame loop, a drag, what waits for it); this module builds the page.
 import { byId, GROUPS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
@@ -22,7 +23,6 @@ import { loadCore, wasmMemoryBytes } from './core.js';
 import * as engines from './engines/engines.js';
 import { mountClassroom, foldRailOnPhone } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
-import { watchPainter } from './offscreen.js';
 
 /**
  * The boot's own yield: a new task at once. Not `setTimeout(0)`: from the fifth nested timer on, the browser
@@ -122,13 +122,13 @@ export async function boot(app) {
   await bootTask();
   // The views and the lanes join `painters` as each has drawn its first frame (below).
   // Each mount in a task of its own (together ~90 ms at 4× CPU).
+  const scheduler = app.scheduler;
   const firstPainters = [views.mount(app)];
-  app.painters = [];
-  app.watch(firstPainters[0], document.querySelector('.views'));
+  scheduler.watch(firstPainters[0], document.querySelector('.views'));
   bootPhase('mount-views');
   await bootTask();
   firstPainters.push(lanes.mount(app));
-  app.watch(firstPainters[1], document.querySelector('.lanes'));
+  scheduler.watch(firstPainters[1], document.querySelector('.lanes'));
   bootPhase('mounts');
   await bootTask();
   app.teach = installTeaching(app); // teaching hook: lessons menu, language switch, lesson card, stepper
@@ -145,6 +145,9 @@ export async function boot(app) {
   document.documentElement.dataset.built = 'all';
   await afterNextRender();
   measureWidths(document); // one layout for every canvas, not one per canvas as each draws
+  // The readouts and the transport are written every frame: during a drag only while in view, like a painter.
+  scheduler.watchText('readouts', document.querySelector('.readouts'));
+  scheduler.watchText('transport', document.getElementById('transport'));
   bootPhase('widths');
   await bootTask();
   // The run the link asks for; then what is quick to show (readouts, transport, inspector, the engines panel:
@@ -167,10 +170,10 @@ export async function boot(app) {
       painter.stale = false;
     } else {
       await bootTask();
-      await app.drawOne(painter);
+      await scheduler.drawOne(painter);
       bootPhase('lanes');
     }
-    app.painters.push(painter);
+    scheduler.add(painter);
   }
   window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
   window.addEventListener('resize', () => app.draw());
@@ -179,8 +182,7 @@ export async function boot(app) {
   window.addEventListener('keydown', (e) => app.onKey(e, true));
   window.addEventListener('keyup', (e) => app.onKey(e, false));
   window.netcodeLab = { app: app, core: app.core, model: () => app.model, wasmMemoryBytes, bootPhases };
-  app.last = performance.now();
-  requestAnimationFrame((t) => app.frame(t));
+  scheduler.start();
   bootPhase('first-frame');
   document.documentElement.dataset.ready = 'true';
   app.ready = true;
@@ -221,7 +223,7 @@ export async function boot(app) {
       core: () => app.core,
       model: () => app.model,
       imported: (summary) => app.onImported(summary),
-      framesDrawn: () => app.framesDrawn,
+      framesDrawn: () => scheduler.framesDrawn,
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
     bootPhase('trace-io');
@@ -253,8 +255,8 @@ export async function boot(app) {
     // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
     // it by, `watch` draws it as it scrolls in (one figure per task), `drawDeferred` at once (a PNG, the tests).
     painter.deferred = true;
-    app.painters.push(painter);
-    app.watch(painter, document.getElementById(section));
+    scheduler.add(painter);
+    scheduler.watch(painter, document.getElementById(section));
   }
   await full;
   await languages;
@@ -269,7 +271,7 @@ export async function boot(app) {
   // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
   // re-simulation the load need not make.
   app.metricsTable = { deferred: true };
-  watchPainter(app.metricsTable, document.getElementById('metrics'), () => app.drawMetricsSoon());
+  scheduler.observe(app.metricsTable, document.getElementById('metrics'), () => app.drawMetricsSoon());
   bootPhase('complete');
   document.documentElement.dataset.complete = 'true';
 }
