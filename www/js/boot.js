@@ -8,7 +8,7 @@
 //   inspector, league, mount-plots … (as each arrives) → complete (data-complete)
 //
 // main.js holds the running page (`App`: the model, a change, a draw) and its entry, scheduler.js when each runs (the
-// frame loop, a drag, what waits for it); this module builds the page.
+// frame loop, a drag, what waits for it); this module builds the page and hands each part the few ports it uses.
 import { byId, GROUPS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
@@ -117,25 +117,40 @@ export async function boot(app) {
   // now), the main column's in a later one — two moderate renderings instead of one long one.
   document.documentElement.dataset.built = 'rail';
   await afterNextRender();
-  app.enginesPanel = engines.mount(app); // engines hook: picks before the first draw
+  const ports = app.ports;
+  // The picks before the first draw; a pick or an unpick is written into the URL and drawn at once.
+  app.enginesPanel = engines.mount({ changed: () => { ports.writeHash(); ports.redraw(); } });
   bootPhase('engines'); // ~40–70 ms at 4× CPU (the league table and the inspector join after the first frame)
   await bootTask();
   // The views and the lanes join `painters` as each has drawn its first frame (below).
   // Each mount in a task of its own (together ~90 ms at 4× CPU).
   const scheduler = app.scheduler;
-  const firstPainters = [views.mount(app)];
+  const firstPainters = [views.mount()];
   scheduler.watch(firstPainters[0], document.querySelector('.views'));
   bootPhase('mount-views');
   await bootTask();
-  firstPainters.push(lanes.mount(app));
-  scheduler.watch(firstPainters[1], document.querySelector('.lanes'));
+  const lanesPainter = lanes.mount();
+  firstPainters.push(lanesPainter);
+  scheduler.watch(lanesPainter, document.querySelector('.lanes'));
   bootPhase('mounts');
   await bootTask();
-  app.teach = installTeaching(app); // teaching hook: lessons menu, language switch, lesson card, stepper
+  // The lessons menu, the language switch, the lesson card and the step-through.
+  app.teach = installTeaching(app.portsFor('model', 'core', 'extras', 'setExtras', 'writeHash', 'applyHash', 'relabel',
+    'playing', 'playhead', 'setPlayhead', 'setSpeed', 'setPlaying', 'seek', 'apply', 'setPreset', 'redraw', 'setHighlight',
+    'sliderHeld', 'dragGap', 'afterDrag'));
   bootPhase('teach');
   await bootTask();
-  app.classroom = mountClassroom(app); // issue 15 hook: present mode (button, key P, `present=1`), phone button
-  app.figureTools = mountFigureTools(app); // issue 15 hook: embed code + PNG under the views and lanes
+  // Present mode (button, key P, `present=1`: kept in the URL, every canvas drawn again at its zoom), the phone's button.
+  app.classroom = mountClassroom({
+    changed: (on) => {
+      ports.setExtras({ present: on ? '1' : undefined });
+      ports.writeHash();
+      ports.redrawAll();
+    },
+  });
+  // Embed code and PNG under the views and the lanes (and the figures mounted later: `adopt`).
+  app.figureTools = mountFigureTools(app.portsFor('model', 'preset', 'playhead', 'playing', 'redrawAll', 'theme',
+    'drawDeferred', 'currentHash', 'extras'));
   bootPhase('classroom');
   // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
   // does without them (teach.js `loadLessons`, fetched just after it).
@@ -197,7 +212,7 @@ export async function boot(app) {
   // The league table comes with them (later.js); its section fills as the worker answers.
   const leagueLoading = loadLater().then(async (mod) => {
     await bootTask();
-    app.league = mod.mountLeague(app);
+    app.league = mod.mountLeague(app.portsFor('theme', 'worker', 'inDrag', 'afterDrag'));
     bootPhase('league');
   });
   whenIdle(() => {
@@ -215,7 +230,10 @@ export async function boot(app) {
   // The packet inspector and the step-through's marks (marks.js): nothing is inspected or highlighted before now.
   const inspecting = loadLater().then(async (mod) => {
     await bootTask();
-    app.inspector = mod.MARKS.mountInspector(app);
+    app.inspector = mod.MARKS.mountInspector({
+      ...app.portsFor('model', 'playhead', 'playing', 'seek', 'redraw', 'highlight'),
+      lanes: () => lanesPainter.last, // where the lanes drew what, as last drawn
+    });
     bootPhase('inspector');
     // Trace import and export, at the rail's foot (its clicks are held until the full core is in, below).
     await bootTask();
@@ -243,11 +261,11 @@ export async function boot(app) {
     const module = await loading;
     await module.styled; // their sheet (plots.css) applies before they are laid out: no shift (figure.js)
     await bootTask();
-    const painter = module.mount(app);
+    const painter = module.mount(app.portsFor('model', 'seek', 'playing', 'requestDraw', 'inDrag', 'afterDrag', 'worker', 'metricsFor'));
     painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
     bootPhase(`mount-${section}`);
     await bootTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
-    app.figureTools.adopt(); // issue 15 hook: their embed code + PNG
+    app.figureTools.adopt(); // their embed code and PNG
     measureWidths(document);
     bootPhase(`widths-${section}`);
     // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views

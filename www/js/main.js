@@ -1,5 +1,6 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
-// `App` keeps the model and wires the parts together; the frame scheduler (scheduler.js) decides when things run.
+// `App` keeps the model and wires the parts together; the frame scheduler (scheduler.js) decides when things run;
+// each panel gets only the few functions it draws from or asks for (`App.portsFor`), never the App itself.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
 import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
@@ -34,6 +35,8 @@ class App {
     this.frameTimes = [];
     /** Milliseconds per applied change: re-simulation + what follows it (a slider's change is drawn by its frame: `frameTimes`). */
     this.updateTimes = [];
+    /** The step-through's subject on the lanes and views (stepper.js), or null. */
+    this.highlight = null;
     /** When things run: the frame loop, coalescing, the drag, staleness, the URL's timing. */
     this.scheduler = new FrameScheduler({
       draw: () => this.draw(),
@@ -47,6 +50,75 @@ class App {
       urlWritten: () => location.hash === this.writtenHash,
       failed: hasFailed,
     });
+    this.ports = this.makePorts();
+  }
+
+  /**
+   * What a panel may read of the page and ask of it, each a function. A panel is handed the few it names
+   * (`portsFor`), so what it depends on is listed where it is mounted.
+   */
+  makePorts() {
+    const s = this.scheduler;
+    return {
+      model: () => this.model,
+      core: () => this.core,
+      theme: () => this.theme,
+      worker: () => this.worker,
+      playhead: () => this.state.playhead,
+      playing: () => this.state.playing,
+      /** Moves the playhead without drawing (the caller's next draw, or the frame, shows it). */
+      setPlayhead: (t) => { this.state.playhead = t; },
+      setSpeed: (speed) => { this.state.speed = speed; },
+      setPlaying: (on) => this.transport.setPlaying(on),
+      seek: (t) => this.seek(t),
+      apply: (params) => this.apply(params),
+      applyHash: (hash) => this.applyHash(hash),
+      setPreset: (name) => this.controls.setPreset(name),
+      /** Draws the page now. */
+      redraw: () => this.draw(),
+      /** Draws the page now, every static layer included (a language, the theme, a zoom or a picture's scale changed). */
+      redrawAll: () => {
+        this.lastDraw = { runId: -1 };
+        this.draw();
+      },
+      /** The rail and the page again, in a new language. */
+      relabel: () => {
+        this.controls.sync(this.model.params);
+        this.events.sync(this.model.params.events);
+        this.lastDraw = { runId: -1 };
+        this.draw();
+      },
+      requestDraw: () => s.requestDraw(),
+      drawDeferred: () => this.drawDeferred(),
+      inDrag: () => s.inDrag,
+      sliderHeld: () => s.sliderHeld,
+      dragGap: () => s.dragGap,
+      afterDrag: (fn, waiting) => s.afterDrag(fn, waiting),
+      /** The run's metrics for this frame (`metricsForFrame`: `null` while the worker's are on their way). */
+      metricsFor: (model) => this.metricsForFrame(model),
+      /** The URL's extras (lang, lesson, step, present, t, …) as last applied or set. */
+      extras: () => this.extras,
+      /** Sets some of the URL's extras (an `undefined` drops one); `writeHash` puts them in the address bar. */
+      setExtras: (patch) => { this.extras = { ...this.extras, ...patch }; },
+      writeHash: () => this.writeHash(),
+      /** The URL's hash for the current configuration, written now. */
+      currentHash: () => {
+        this.writeHash();
+        return this.writtenHash;
+      },
+      /** The network preset chosen in the rail ('custom' when none). */
+      preset: () => this.controls?.inputs?.preset?.input.value ?? 'custom',
+      highlight: () => this.highlight,
+      setHighlight: (h) => { this.highlight = h; },
+    };
+  }
+
+  /** The ports `names` alone (`makePorts`), for one panel. */
+  portsFor(...names) {
+    return Object.fromEntries(names.map((name) => {
+      if (!this.ports[name]) throw new Error(`no port ${name}`);
+      return [name, this.ports[name]];
+    }));
   }
 
   /** Builds the page in short tasks, then says `data-ready` and `data-complete` (boot.js `boot`). */
@@ -62,21 +134,6 @@ class App {
   /** Animation frames run since the first (the scheduler's; read by benches/page and tests/soak). */
   get framesDrawn() {
     return this.scheduler.framesDrawn;
-  }
-
-  /** Whether a slider is being dragged (the scheduler's), for the panels that read it. */
-  get inDrag() {
-    return this.scheduler.inDrag;
-  }
-
-  /** A thumb is held down on one of the rail's sliders (the scheduler's), for the lessons. */
-  get sliderHeld() {
-    return this.scheduler.sliderHeld;
-  }
-
-  /** Changes closer together than this (ms) are a drag (the scheduler's), for the panels that wait for its pause. */
-  get dragGap() {
-    return this.scheduler.dragGap;
   }
 
   /**
@@ -415,7 +472,10 @@ class App {
     return this.state.playing;
   }
 
-  /** What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts. */
+  /**
+   * What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts, and what
+   * is marked on the lanes and views — the step-through's subject, else the inspected packet.
+   */
   scene(runChanged) {
     const model = this.model;
     // The engines' tracks first: replaying a strategy may grow wasm memory, which detaches every view read before.
@@ -424,7 +484,8 @@ class App {
     const index = model.frameAt(this.state.playhead, frames);
     const frame = model.frameRow(index, frames);
     this.theme ??= theme();
-    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines };
+    const inspected = this.inspector?.current() ?? null; // mounted after the first frame (boot.js)
+    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines, highlight: this.highlight, inspected };
   }
 
   /** Draws every painter still waiting for its first drawing now, and the metrics table if it waits too (a PNG, a print, the tests). */
