@@ -1,4 +1,4 @@
-// A slider dragged by a hand (issue 14: every drag at 60 fps), checked as behaviour, never as timings (those are
+// A slider dragged by a hand (the goal: every drag at 60 fps), checked as behaviour, never as timings (those are
 // `cargo xtask bench-page --only drag`): while the thumb is held, every frame re-simulates at most once with the
 // newest value and draws each painter at most once; a painter out of the viewport — even one just above it — is
 // not drawn, nor is the league table asked for, even when the hand rests longer than DRAG_GAP; after the release
@@ -304,7 +304,7 @@ test('a held drag leaves the readouts and the transport out of view unwritten (a
       await frame();
     }
     // What writes the readouts outside a frame — the boot's idle callback, the worker's metrics arriving — waits
-    // for the drag's end too (red, seen in CI before it did: 5 writes, an idle moment between the drag's frames).
+    // for the drag's end too (red if it does not: writes in an idle moment between the drag's frames).
     app.drawReadouts();
     await frame();
     observer.disconnect();

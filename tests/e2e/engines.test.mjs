@@ -1,4 +1,4 @@
-// The engines (issue 13) in the page: the Engines panel draws each picked strategy where the core replayed it
+// The engines in the page: the Engines panel draws each picked strategy where the core replayed it
 // (a ghost in the Remote view, a mark on the render lane) and keeps the picks in the URL; the league table is
 // computed in a worker, fills every strategy × network, marks the lowest of each column and follows every
 // change of the run; the engines' settings are controls with their own names, kept in the URL; the lesson

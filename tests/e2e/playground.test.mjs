@@ -140,8 +140,8 @@ test('every control changes its readout, the re-simulated run and the drawing', 
     assert.ok(afterState.runId > beforeState.runId, `${id}: re-simulated`);
     assert.ok(afterState.metrics !== beforeState.metrics || afterState.timeline !== beforeState.timeline, `${id}: the run's numbers changed`);
     // Seed 000's before-the-oldest rule changes no frame of this run that the page draws (not one frame renders
-    // before the oldest snapshot, and its delay sweep is identical): its numbers change, its pixels cannot. It
-    // passed before only when the previous control's delay sweep happened to land late between the two looks.
+    // before the oldest snapshot, and its delay sweep is identical): its numbers change, its pixels cannot (a
+    // difference there would only be the previous control's delay sweep landing late between the two looks).
     if (!INVISIBLE_HERE.includes(id)) assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
     if (id !== 'preset') assert.notEqual(afterState.hash, beforeState.hash, `${id}: the URL holds the change`);
   }

@@ -1,4 +1,4 @@
-// The page's boot (issue 14: first frame in 1.5 s on a 4G phone): from the HTML's first paint to `data-ready`
+// The page's boot (its goal: the first frame in 1.5 s on a 4G phone): from the HTML's first paint to `data-ready`
 // (the first frame) and `data-complete` (every figure mounted). It is a chain of short tasks, one named phase
 // each (`bootPhase`), so that no task of the load is long on a slow phone and the browser can paint and handle
 // input between them:
@@ -84,7 +84,7 @@ export const firstPaint = (ms = 100) => new Promise((resolve) => {
  * `data-complete`.
  */
 export async function boot(app) {
-  startLanguage(); // teaching hook: zh / en before anything is built
+  startLanguage(); // zh / en before anything is built (teach.js)
   document.getElementById('version').textContent = app.core.version();
   await bootTask(); // the core's first run (new App) and each part of the rail in a task of its own
   // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).

@@ -1,4 +1,4 @@
-// Classroom and phone (issue 15). Present mode: a toggle in the top bar and the key P enlarge the three world
+// Classroom and phone. Present mode: a toggle in the top bar and the key P enlarge the three world
 // views and the lanes to fill the screen — the canvases zoomed (canvas.js setZoom: ×2 at 1920 px wide, so their
 // 10–12 px labels read at 20–24 px from the back of a room), every HTML text ≥ 20 px (playground.css), the lesson
 // card beside them, every other panel out of the way; `present=1` in the URL keeps it.

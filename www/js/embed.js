@@ -1,4 +1,4 @@
-// One figure or one lesson alone, for an <iframe> beside an article (issue 15): `embed.html#fig=NAME&lang=…`
+// One figure or one lesson alone, for an <iframe> beside an article: `embed.html#fig=NAME&lang=…`
 // followed by the playground's own hash (params.js). It builds only what the figure needs — the same ids and
 // the same painters as the playground (views.js, lanes.js, plots/*.js, comparison.js, lessons.js,
 // worked-example-view.js), so nothing is drawn twice in two ways — the few controls of figures.js, and a link

@@ -1,5 +1,5 @@
 // What the buttons of figure-tools.js do — the PNG with its caption line, the embed code copied — fetched with
-// later.js after the first frame (issue 14, stop 25): the first frame draws the buttons, not this.
+// later.js after the first frame: the first frame draws the buttons, not this.
 import { withExportRatio, FONT } from './canvas.js';
 import { t, tagged, getLang } from './strings/i18n.js';
 import { byId, displayValue } from './params.js';

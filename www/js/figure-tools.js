@@ -1,4 +1,4 @@
-// "Copy embed code" and "Download PNG" under every figure of the playground (issue 15).
+// "Copy embed code" and "Download PNG" under every figure of the playground.
 //
 // Embed code: the `<iframe>` snippet of embed.html for this figure and the current state (the URL hash the page
 // writes, figures.js), copied with the clipboard API; the snippet is also shown, selected, in a text field — the

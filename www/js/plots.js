@@ -6,7 +6,7 @@
 // Each draws its static layer once per run (or size/theme) and only its cursor per frame.
 import { ensureStylesheet, watchSize } from './plots/figure.js';
 // Each module's `mount` by name, not `import * as`: a namespace used as a value makes esbuild emit its `__export`
-// helper as a chunk of its own that every part of the page imports — one more request for the first frame (issue 14).
+// helper as a chunk of its own that every part of the page imports — one more request for the first frame.
 import { mount as mountExtrapolation } from './plots/extrapolation.js';
 import { mount as mountDecay } from './plots/decay.js';
 import { mount as mountSweep } from './plots/sweep.js';

@@ -1,4 +1,4 @@
-// The Engines panel (issue 13): pick up to four strategies — Mirror, Unity NGO, Source, geckos.io, Gambetta's
+// The Engines panel: pick up to four strategies — Mirror, Unity NGO, Source, geckos.io, Gambetta's
 // demo, or one of the articles' references — and each is replayed by the core on this very run (the same
 // packets lost, late and reordered) and drawn as a labelled ghost in the Remote view and as its render-time
 // mark on the render lane. A line under the picks says, at the playhead, what each is doing and how far behind

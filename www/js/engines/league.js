@@ -1,4 +1,4 @@
-// The league table (issue 13): every strategy — the engines and the articles' references — on every network
+// The league table: every strategy — the engines and the articles' references — on every network
 // preset of seed 004 §5.3 and on the current (custom) network, scored against the truth with the page's own
 // quality metrics. One metric at a time (the buttons above the table choose it); in each network's column the
 // lowest value is best, marked ★ and bold (never colour alone). It is recomputed after every change, in the
@@ -70,8 +70,8 @@ export function mount(host) {
 
   /**
    * The table's rows and cells are built once (again when the language or the theme changes) and then only
-   * their words change: a new result after every drag rewrote ~60 elements and 9 swatches, each a layout and a
-   * paint of the whole table; now a cell whose text and mark stay the same is not touched.
+   * their words change: rebuilt after every drag, its ~60 elements and 9 swatches would each be a layout and a
+   * paint of the whole table; a cell whose text and mark stay the same is not touched.
    */
   let built = null;
   let langVersion = 0;

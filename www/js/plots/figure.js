@@ -19,9 +19,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 let sheetLoaded = null;
 
 /**
- * Adds the plots' stylesheet once, unless the page links it already (embed.html does; index.html no longer: its
- * first frame shows no plot, so their sheet is fetched with them, after it — ~0.7 KB less before data-ready, issue
- * 14). Resolves once the sheet applies, so a figure is never laid out unstyled and then moved (a layout shift):
+ * Adds the plots' stylesheet once, unless the page links it already (embed.html does; index.html does not: its
+ * first frame shows no plot, so their sheet is fetched with them, after it — ~0.7 KB less before data-ready).
+ * Resolves once the sheet applies, so a figure is never laid out unstyled and then moved (a layout shift):
  * boot.js mounts the plots and the comparison after it (`styled`). A sheet that fails to load resolves too — the
  * figures still work, unstyled. Its address is the page's, not this module's: in dist (`cargo xtask dist`) this
  * code sits in a bundled chunk elsewhere.
