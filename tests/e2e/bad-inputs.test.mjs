@@ -82,7 +82,7 @@ test('every bad link setting is ignored or clamped with its notice, the rest of 
   const failures = [];
   for (const entry of catalogue.hash) {
     const hash = `#${entry.hash.replace('@LONG@', '9'.repeat(entry.long ?? 0))}`;
-    await page.waitForFunction(() => window.netcodeLab.app.urlCaughtUp); // no throttled URL write still pending
+    await page.waitForFunction(() => window.netcodeLab.app.scheduler.urlCaughtUp); // no throttled URL write still pending
     const applied = await page.evaluate(() => {
       const n = document.getElementById('notice');
       n.textContent = '';

@@ -1,4 +1,4 @@
-// Classroom and phone (issue 15): present mode at 1920×1080 (views and lanes fill the screen, every text
+// Classroom and phone: present mode at 1920×1080 (views and lanes fill the screen, every text
 // ≥ 20 px — canvas text included —, the lesson card beside them, the rest out of the way, kept in the URL),
 // "Download PNG" (2×, with the settings drawn under the figure), the phone's order at 390×844 and the views'
 // share of the first screen at 1280×800.

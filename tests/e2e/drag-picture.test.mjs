@@ -1,11 +1,11 @@
-// What a drag leaves on screen, and what each of its frames lays out (issue 14: every drag at 60 fps). A drag skips
+// What a drag leaves on screen, and what each of its frames lays out (the goal: every drag at 60 fps). A drag skips
 // and coalesces a great deal — one run per frame with the newest value, painters out of view left stale until the
 // release, the words that change every frame written into boxes of their own size (playground.css `.text-box`,
-// `.time`, `.value-text`, the sliders) — and none of it may show: after a real mouse drag of each slider issue 14
-// names, the views, the lanes and every readout equal those of the same configuration loaded fresh. And the boxes
-// do what they are for: while a slider is dragged and the run plays, Chromium lays out those boxes alone (a
-// partial layout), not the whole document, in every frame — counted in the browser's trace, never timed — and no
-// box is too small for its words, in either language.
+// `.time`, `.value-text`, the sliders) — and none of it may show: after a real mouse drag of the render delay, the
+// half-life and the packet loss, the views, the lanes and every readout equal those of the same configuration
+// loaded fresh. And the boxes do what they are for: while a slider is dragged and the run plays, Chromium lays out
+// those boxes alone (a partial layout), not the whole document, in every frame — counted in the browser's trace,
+// never timed — and no box is too small for its words, in either language.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitReady, figuresDrawn, paintedPixels, BASE_URL } from './harness.mjs';
@@ -75,8 +75,8 @@ async function pauseAt(page) {
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   }, MOMENT);
   // The status card's jump log is the full core's (the worker's answer on a run still on the first frame's core):
-  // "computing…" until it is in (readouts.js `clockLine`). A fresh page read before it was in differed from the
-  // dragged one by those words alone (seen once in CI).
+  // "computing…" until it is in (readouts.js `clockLine`). A fresh page read before it is in differs from the
+  // dragged one by those words alone.
   await page.waitForFunction(() => document.getElementById('clock-line').dataset.jumpsPending === undefined);
 }
 
@@ -92,7 +92,7 @@ for (const [id, to] of [['renderDelay', 0.7], ['halfLife', 0.35], ['loss', 0.2]]
     await dragSlider(dragged.page, id, to);
     await dragged.page.waitForFunction(() => {
       const app = window.netcodeLab.app;
-      return !app.inDrag && !app.pending && app.urlCaughtUp && !app.metricsOnTheWay(app.model);
+      return !app.scheduler.inDrag && !app.pending && app.scheduler.urlCaughtUp && !app.metricsOnTheWay(app.model);
     }, null, { timeout: 20000 });
     await dragged.page.waitForTimeout(1000); // what the release sets off, one painter per task
     const after = await shown(dragged.page, id);
@@ -124,7 +124,7 @@ test('while a slider is dragged and the run plays, each frame lays out only the 
   await slider.scrollIntoViewIfNeeded();
   await play(page);
   await page.waitForTimeout(300);
-  const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.netcodeLab.app.textParts).map(([k, p]) => [k, p.visible])));
+  const seen = await page.evaluate(() => Object.fromEntries(Object.entries(window.netcodeLab.app.scheduler.textParts).map(([k, p]) => [k, p.visible])));
   assert.deepEqual(seen, { readouts: true, transport: true }, 'the readouts and the transport are in view (written every frame)');
   const cdp = await page.context().newCDPSession(page);
   const events = [];

@@ -1,4 +1,4 @@
-// Embeds (issue 15): the sample article page embed-demo.html with three figures in iframes, in both languages
+// Embeds: the sample article page embed-demo.html with three figures in iframes, in both languages
 // and both frame sizes — each frame draws, reacts to its slider, raises no console error, takes no focus and
 // does not scroll the host; a frame out of view stops animating. And the playground's "Copy embed code" gives
 // a snippet whose frame shows the same state.
@@ -113,7 +113,7 @@ test('every figure and lesson embeds alone; a bad figure shows the banner', asyn
     const example = fig === 'worked';
     const fetched = await wasmFetched(page);
     assert.equal(fetched.includes('netcode_lab_bg.wasm'), full, `${fig} runs on the ${full ? 'full' : 'small'} core`);
-    // embed.html preloads the build its figure uses, and only that one (issue 14). Red: the small core preloaded
+    // embed.html preloads the build its figure uses, and only that one. Red: the small core preloaded
     // for every embed (a static import of core.js from embed.js, which the dist build follows), or a kind
     // missing from embed.html's list.
     assert.equal(fetched.includes('netcode_lab_page_bg.wasm'), !full && !example, `${fig} fetches ${full || example ? 'no' : 'the'} first-frame core: ${fetched}`);

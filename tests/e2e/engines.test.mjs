@@ -1,4 +1,4 @@
-// The engines (issue 13) in the page: the Engines panel draws each picked strategy where the core replayed it
+// The engines in the page: the Engines panel draws each picked strategy where the core replayed it
 // (a ghost in the Remote view, a mark on the render lane) and keeps the picks in the URL; the league table is
 // computed in a worker, fills every strategy × network, marks the lowest of each column and follows every
 // change of the run; the engines' settings are controls with their own names, kept in the URL; the lesson
@@ -68,8 +68,8 @@ test('the panel draws each picked strategy where the core replayed it, and keeps
   const drawn = await page.evaluate(() => {
     const app = window.netcodeLab.app;
     app.draw();
-    const views = app.painters[0].last.remote.engines;
-    const lanes = app.painters[1].last.engines;
+    const views = app.scheduler.painters[0].last.remote.engines;
+    const lanes = app.scheduler.painters[1].last.engines;
     const index = app.model.frameAt(app.state.playhead);
     const rows = (name) => { const e = app.model.engine(name); return [e.rows[index * e.stride + e.col.x], e.rows[index * e.stride + e.col.renderTime]]; };
     return { views, lanes, mirror: rows('mirror'), source: rows('source'), note: document.getElementById('engines-note').textContent };
@@ -194,7 +194,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }
     }, [id, target[id]]);
-    await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp);
+    await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.scheduler.urlCaughtUp);
     const after = await engineState(page, engine);
     assert.notEqual(await readout(), shown, `${id}: the control shows the new value`);
     assert.notEqual(after.hash, before.hash, `${id}: the URL holds it`);
@@ -250,7 +250,7 @@ test('zh: no English left in the panel, the table and the lesson; screenshots in
     assert.deepEqual(await page.evaluate(rawKeys, RAW_KEY), [], 'no raw string keys');
     // Every ghost's name is readable: none covers another, the page's ◆ or the "truth now" label (which the
     // names covered in Chinese, where that label is three times as wide, before the view handed its boxes over).
-    const remote = await page.evaluate(() => window.netcodeLab.app.painters[0].last.remote);
+    const remote = await page.evaluate(() => window.netcodeLab.app.scheduler.painters[0].last.remote);
     assert.equal(remote.engines.length, 4, 'the lesson draws four ghosts');
     const boxes = [...remote.engines.map((g) => [g.name, g.label]), ...(remote.truthLabel ? [['truth now', remote.truthLabel]] : [])];
     const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;

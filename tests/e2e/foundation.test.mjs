@@ -165,7 +165,7 @@ test('the first frame runs on the small core; the full core takes over after it 
   assert.ok(seen.same, 'every timeline is bit-identical on both builds');
   assert.ok(seen.jumps > 0, 'the run has clock jumps to compare');
   assert.ok(seen.sameJumps, "the full build's clockJumps() is its metrics().clock.jumpLog");
-  // Red: `clockJumps` or `applyPreset` (issue 14, stop 25) or any of the analysis back in the first-frame build.
+  // Red: `clockJumps` or `applyPreset` or any of the analysis back in the first-frame build.
   assert.deepEqual(seen.pageHasMetrics, [], 'what the page shows after its first frame is in the full build only');
   assert.ok(seen.shownByFull, 'after data-complete the page runs on the full core');
   assert.equal(seen.marks, 1, 'the page swapped cores once');
@@ -198,7 +198,7 @@ test('until the full core is in, the first frame shows what the small core has; 
       jumpText: document.getElementById('clock-line').textContent,
       jumpsPending: document.getElementById('clock-line').dataset.jumpsPending ?? null,
       fromMetrics: model.fullReady ? String(model.metrics().clock.jumpLog.filter((j) => j.at <= t + 1e-9).at(-1)?.at ?? null) : null,
-      painters: window.netcodeLab.app.painters.length,
+      painters: window.netcodeLab.app.scheduler.painters.length,
       metricsRows: document.querySelectorAll('#metrics tr').length,
     };
   });
@@ -230,7 +230,7 @@ test('until the full core is in, the first frame shows what the small core has; 
 });
 
 test('a network preset picked before the full core is in is applied once it is', async () => {
-  // The presets are the full core's (`applyPreset`, src/web/analysis.rs: out of the first-frame build, issue 14).
+  // The presets are the full core's (`applyPreset`, src/web/analysis.rs: out of the first-frame build).
   let release;
   const held = new Promise((resolve) => { release = resolve; });
   const { page, problems } = await openPage(browser, {

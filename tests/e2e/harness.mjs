@@ -45,13 +45,13 @@ export async function waitReady(page) {
 }
 
 /**
- * Figures below the fold are drawn only as they come near the viewport (main.js `deferred`, offscreen.js): waits
- * for those near it now (drawn by the page itself, one figure per task, as they scroll in), then has the page draw
- * those still far off screen (`drawDeferred`, as a figure's PNG does), so a canvas read next shows this run.
+ * Figures below the fold are drawn only as they come near the viewport (scheduler.js `deferred`, offscreen.js):
+ * waits for those near it now (drawn by the page itself, one figure per task, as they scroll in), then has the page
+ * draw those still far off screen (`drawDeferred`, as a figure's PNG does), so a canvas read next shows this run.
  */
 export async function figuresDrawn(page) {
   await page.waitForFunction(() => {
-    const painters = window.netcodeLab?.app?.painters;
+    const painters = window.netcodeLab?.app?.scheduler?.painters;
     return !painters || !painters.some((p) => p.deferred && (p.onScreen || p.catchingUp));
   });
   await page.evaluate(() => window.netcodeLab?.app?.drawDeferred?.());
@@ -87,6 +87,6 @@ export async function screenshot(page, name) {
 
 /** The playground's URL hash once it has caught up with the last change (writes are throttled during drags). */
 export async function urlHash(page) {
-  await page.waitForFunction(() => window.netcodeLab?.app?.urlCaughtUp ?? true);
+  await page.waitForFunction(() => window.netcodeLab?.app?.scheduler?.urlCaughtUp ?? true);
   return page.evaluate(() => location.hash);
 }

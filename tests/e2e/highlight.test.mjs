@@ -28,7 +28,7 @@ async function look(page) {
   const sums = {};
   for (const [name, sel] of Object.entries(CANVASES)) sums[name] = (await canvasStats(page, sel)).checksum;
   const drawn = await page.evaluate(() => {
-    const [views, lanes] = window.netcodeLab.app.painters;
+    const [views, lanes] = window.netcodeLab.app.scheduler.painters;
     return { lanes: lanes.last.highlight, server: views.last.server.highlight, remote: views.last.remote.highlight, w: document.getElementById('lanes').clientWidth,
       wv: document.getElementById('view-remote').clientWidth };
   });
@@ -128,7 +128,7 @@ test('the step-through over a simulated run draws its steps too, tags inside the
   await page.waitForSelector('#stepper:not([hidden]) #stepper-text');
   const n = await page.evaluate(() => window.netcodeLab.app.teach.stepper.steps.length);
   for (let i = 0; i < n; i++) {
-    const { h, drawn } = await page.evaluate(() => ({ h: window.netcodeLab.app.highlight, drawn: window.netcodeLab.app.painters[1].last.highlight }));
+    const { h, drawn } = await page.evaluate(() => ({ h: window.netcodeLab.app.highlight, drawn: window.netcodeLab.app.scheduler.painters[1].last.highlight }));
     assert.equal(drawn?.step, h.step, `step ${i + 1} (${h.step}) drawn on the lanes`);
     const w = await page.evaluate(() => document.getElementById('lanes').clientWidth);
     assertTagsFit(drawn.tags, w, `run step ${i + 1}`);

@@ -16,14 +16,14 @@ export const ALLOWED = [
   'tick', 'NGO',
   // proper names and file names
   'netcode', 'lab', 'trace', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
-  // the engines of issue 13, by their names (their settings are code names: cl_interp, bufferLimit, …)
+  // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names
   'Home', 'End', 'Escape',
 ];
 
 /** A string table key: lower-case words joined by dots ("legend.sent", "plot.decay.caption") — but not the
- * one proper name that is spelt like one, the library geckos.io (issue 13). */
+ * one proper name that is spelt like one, the library geckos.io. */
 export const RAW_KEY = '^(?!geckos\\.io$)[a-z]+(\\.[a-zA-Z0-9]+)+$';
 
 /**

@@ -25,7 +25,7 @@ async function openPaused(path = '', at = 6) {
 async function packetOnLanes(page, which) {
   const spot = await page.evaluate((source) => {
     const app = window.netcodeLab.app;
-    const { layout: L, window: [t0, t1] } = app.painters[1].last;
+    const { layout: L, window: [t0, t1] } = app.scheduler.painters[1].last;
     const snaps = app.model.table('snapshots');
     const at = (i, name) => snaps.view[i * snaps.stride + snaps.col[name]];
     const i = new Function('snaps', 'at', 't0', 't1', `return (${source})(snaps, at, t0, t1);`)(snaps, at, t0, t1);
@@ -39,7 +39,7 @@ async function packetOnLanes(page, which) {
 const sentBefore = (t) => `(snaps, at) => { let i = 0; while (i + 1 < snaps.rows && at(i + 1, 'sent') <= ${t}) i++; return i; }`;
 const inspector = (page) => page.textContent('#inspector');
 const drawn = (page) => page.evaluate(() => {
-  const [views, lanes] = window.netcodeLab.app.painters;
+  const [views, lanes] = window.netcodeLab.app.scheduler.painters;
   return { lanes: lanes.last.inspected, server: views.last.server.highlight, remote: views.last.remote.highlight };
 });
 

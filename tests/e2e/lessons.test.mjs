@@ -318,7 +318,7 @@ const WORDED_CANVASES = ['#view-server', '#view-local', '#view-remote', '#lanes'
 test('switching to zh leaves no English on the page, and back; the choice survives a reload', async () => {
   const { page, problems } = await openPage(browser, { path: '#lesson=statuses', before: (p) => p.addInitScript(recordCanvasText) });
   await waitReady(page);
-  await figuresDrawn(page); // every canvas's words are checked: the figures below the fold too (main.js `deferred`)
+  await figuresDrawn(page); // every canvas's words are checked: the figures below the fold too (scheduler.js `deferred`)
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
   const openAll = () => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
   const labels = () => page.$$eval('[data-i18n]', (els) => els.filter((e) => e.getClientRects().length && !e.closest('[lang=en]:not(html)')).map((e) => [e.dataset.i18n, e.textContent]));

@@ -2,7 +2,7 @@
 // `node benches/page/load.mjs URL --list`):
 //   - its requests: the first frame's core fetched once, from the page's head, before main.js has even arrived
 //     (index.html starts it; core.js takes the compiled module), one stylesheet in dist (plots.css comes with
-//     the plots, after it), seven requests in dist besides the page, ≤ 150 KB on the wire with them (issue 14),
+//     the plots, after it), seven requests in dist besides the page, ≤ 150 KB on the wire with them,
 //     and nothing the first frame does not draw
 //     (the full core, the plots, the comparison, the lessons, the step-through, the worker);
 //   - its boot: the rail and the main column stay out of layout until their DOM is built (playground.css
@@ -41,7 +41,7 @@ test("the first frame's requests: the core fetched once from the head, one style
   // Started from the head, in parallel with the JavaScript: before main.js runs (its mark `main-start`, before it
   // calls loadCore). Left to the wasm-bindgen glue, it would start only once main.js and its chunks have loaded and
   // run. (Not compared with main.js's arrival: on a local server the preload scanner can have main.js whole before
-  // the head's script runs — CI saw it once.)
+  // the head's script runs.)
   assert.ok(wasm[0].start < mainStart, `the core's request (${wasm[0].start} ms) starts before main.js runs (${mainStart} ms)`);
   for (const later of [/\/pkg\/netcode_lab(_bg\.wasm|\.js)$/, /\/plots(-\w+)?\.js$/, /\/comparison(-\w+)?\.js$/, /\/lessons(-\w+)?\.js$/,
     /\/stepper(-\w+)?\.js$/, /\/sim-worker\.js$/, /\/strings-zh(-\w+)?\.js$/]) {
@@ -56,17 +56,17 @@ test("the first frame's requests: the core fetched once from the head, one style
   assert.deepEqual(sheets.filter((r) => r.start >= drawn).map((r) => r.file), ['/plots.css'], 'the plots\' sheet, once, after the first frame');
   assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('plots')).display), 'grid', 'the plots are styled');
   if (dist) {
-    // What the first frame fetches in dist (issue 14: ≤ 150 KB): the sheet, main.js and its three static chunks,
+    // What the first frame fetches in dist (≤ 150 KB): the sheet, main.js and its three static chunks,
     // the first-frame core's glue and its wasm — no tiny chunk of its own (each ~310 B of headers). Red: dom.js
     // imported without i18n.js (its own 190 B chunk), an `import * as` used as a value (esbuild's `__export`
     // helper as a chunk every part imports), or a new static import of a module only later code shares.
     const scripts = beforeFrame.filter((f) => /\.js$/.test(f));
     assert.equal(scripts.length, 5, `main.js, its chunks and the core's glue: ${scripts.join(' ')}`);
     assert.equal(beforeFrame.length, 7, `the first frame's requests besides the page itself: ${beforeFrame.join(' ')}`);
-    // Its bytes on the wire, headers included (issue 14: ≤ 150 KB; `cargo xtask bench-page` counts the same with
-    // CDP's encodedDataLength): ~147 KB at stop 29, served compressed as the e2e server serves dist. Red: core's
-    // float parser back in the page wasm (161.6 KB before it left), or the glue unminified and ~2 KB more of
-    // anything. At least 100 KB, or something came from a cache (transferSize 0) and nothing was counted.
+    // Its bytes on the wire, headers included (≤ 150 KB; `cargo xtask bench-page` counts the same with CDP's
+    // encodedDataLength), served compressed as the e2e server serves dist. Red: core's float parser back in the
+    // page wasm (it passes 150 KB), or the glue unminified and ~2 KB more of anything. At least 100 KB, or
+    // something came from a cache (transferSize 0) and nothing was counted.
     const wire = await page.evaluate((frame) => performance.getEntriesByType('navigation')[0].transferSize
       + performance.getEntriesByType('resource').filter((r) => r.startTime < frame).reduce((sum, r) => sum + r.transferSize, 0), drawn);
     assert.ok(wire > 100_000 && wire <= 150_000, `the first frame's bytes on the wire: ${wire} B (≤ 150,000)`);

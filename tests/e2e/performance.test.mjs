@@ -45,7 +45,7 @@ test('the boot simulates once: a link with no settings shows the run the model w
 test('figures below the fold wait to be scrolled near, and printing draws them', async () => {
   const { page, problems } = await openPage(browser);
   await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
-  const waiting = () => page.evaluate(() => window.netcodeLab.app.painters.filter((p) => p.deferred).length);
+  const waiting = () => page.evaluate(() => window.netcodeLab.app.scheduler.painters.filter((p) => p.deferred).length);
   // The plots and the comparison, far below the first screen, are mounted but not drawn at load.
   assert.ok(await waiting() >= 2, 'the figures below the fold are deferred at load');
   // A reader who prints (or saves a PDF) sees every figure: a missing `beforeprint` hook leaves them blank.
@@ -169,7 +169,7 @@ test('the sweep plot is drawn from the worker: the main thread never runs a swee
     before: (p) => p.addInitScript(() => { window.__mainSweeps = 0; }),
   });
   await waitReady(page);
-  await figuresDrawn(page); // the sweep asks for its curve as it is first drawn (main.js `deferred`)
+  await figuresDrawn(page); // the sweep asks for its curve as it is first drawn (scheduler.js `deferred`)
   await page.evaluate(() => {
     const pg = window.netcodeLab.model().pg;
     const sweep = pg.sweep.bind(pg);
@@ -213,7 +213,7 @@ test('a slider drag re-simulates and draws once per frame however many input eve
     const slider = document.getElementById('control-loss');
     const frames = 6;
     let last = null;
-    // The thumb is held through the loop (main.js `watchSliderHold`): on a loaded machine a frame may take longer
+    // The thumb is held through the loop (scheduler.js `watchSliderHold`): on a loaded machine a frame may take longer
     // than DRAG_GAP, and a change-gap drag would then "pause" between frames and draw once more for the pause.
     slider.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
     for (let f = 0; f < frames; f++) {
@@ -257,9 +257,9 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
     app.autoplay = false;
     app.stopInviting?.();
     app.transport.setPlaying(false);
-    app.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
+    app.scheduler.dragGap = 2000; // what counts as a drag, made generous so a slow machine's frames still count as one
     app.seek(6);
-    app.drawDeferred(); // the comparison below the fold has a drawing to keep (main.js `deferred`)
+    app.drawDeferred(); // the comparison below the fold has a drawing to keep (scheduler.js `deferred`)
     window.scrollTo(0, 0);
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -273,7 +273,7 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
   const before = { figure: await checksum(FIGURE), view: await checksum('#lanes') };
   const r = await page.evaluate(async () => {
     const app = window.netcodeLab.app;
-    const comparison = app.painters[3];
+    const comparison = app.scheduler.painters[3];
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
     const slider = document.getElementById('control-loss');
     const stale = [];
@@ -290,7 +290,7 @@ test('during a drag a figure off screen waits, the lanes on screen follow it, an
   assert.deepEqual(r.stale.slice(1), Array(7).fill(true), `the off-screen figure waited during the drag (${r.stale})`);
   assert.equal(during.figure, before.figure, 'the off-screen figure was not drawn during the drag');
   assert.notEqual(during.view, before.view, 'the lanes on screen show the new loss during the drag');
-  await page.waitForFunction(() => !window.netcodeLab.app.painters.some((p) => p.stale), null, { timeout: 15000 });
+  await page.waitForFunction(() => !window.netcodeLab.app.scheduler.painters.some((p) => p.stale), null, { timeout: 15000 });
   assert.notEqual(await checksum(FIGURE), before.figure, 'once the drag paused, the figure shows the new run');
   assert.deepEqual(problems(), []);
 });

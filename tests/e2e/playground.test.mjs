@@ -18,8 +18,8 @@ async function freeze(page, t = 5) {
 /** A fingerprint of what the run computed and what is drawn (after the URL has caught up). */
 async function fingerprint(page) {
   // The delay sweep arrives from the simulation worker a moment after the run: wait for it too.
-  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: main.js `deferred`)
-  await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.urlCaughtUp
+  await figuresDrawn(page); // the figures below the fold too (drawn as they scroll in: scheduler.js `deferred`)
+  await page.waitForFunction(() => !window.netcodeLab.app.pending && window.netcodeLab.app.scheduler.urlCaughtUp
     && document.getElementById('plot-sweep')?.dataset.sweep !== 'pending');
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
@@ -140,8 +140,8 @@ test('every control changes its readout, the re-simulated run and the drawing', 
     assert.ok(afterState.runId > beforeState.runId, `${id}: re-simulated`);
     assert.ok(afterState.metrics !== beforeState.metrics || afterState.timeline !== beforeState.timeline, `${id}: the run's numbers changed`);
     // Seed 000's before-the-oldest rule changes no frame of this run that the page draws (not one frame renders
-    // before the oldest snapshot, and its delay sweep is identical): its numbers change, its pixels cannot. It
-    // passed before only when the previous control's delay sweep happened to land late between the two looks.
+    // before the oldest snapshot, and its delay sweep is identical): its numbers change, its pixels cannot (a
+    // difference there would only be the previous control's delay sweep landing late between the two looks).
     if (!INVISIBLE_HERE.includes(id)) assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
     if (id !== 'preset') assert.notEqual(afterState.hash, beforeState.hash, `${id}: the URL holds the change`);
   }
@@ -195,7 +195,7 @@ test('a golden trace imports and replays in the views; the run exports as a trac
   });
   assert.ok(Math.abs(at.x - 1.5) < 1e-9, `seed 002: x = 1.5 at local 10.30 (${at.x})`);
   assert.match(await page.textContent('#status'), /Ready/);
-  const shown = await page.evaluate(() => window.netcodeLab.app.painters[0].last);
+  const shown = await page.evaluate(() => window.netcodeLab.app.scheduler.painters[0].last);
   assert.equal(shown.server.rate, 10, 'the server view names the trace\'s rate (snapshots 0.1 s apart), not the simulation\'s 20 Hz');
   assert.equal(shown.local.empty, true, 'the local view says a trace has no local player');
   assert.doesNotMatch(await page.textContent('#notice'), /\.\./, 'one full stop after the trace\'s note');
@@ -268,7 +268,7 @@ test('the status card says the buffer depth in snapshots and the clock\'s jumps 
 test('the clock plot draws the adaptive controller that is on; the network steps are disturbances', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
-  await figuresDrawn(page); // the clock plot says which controller it drew once it has drawn (main.js `deferred`)
+  await figuresDrawn(page); // the clock plot says which controller it drew once it has drawn (scheduler.js `deferred`)
   const controller = () => page.$eval('#plot-clock', (e) => e.dataset.controller);
   const checksum = async () => (await canvasStats(page, '#plot-clock .plot-static')).checksum;
   assert.equal(await controller(), 'fixed');

@@ -37,7 +37,7 @@ async function openAt(t, options = {}) {
     app.state.playing = false;
     app.seek(at);
   }, t);
-  await figuresDrawn(opened.page); // the sweep asks for its curve as it is first drawn (main.js `deferred`)
+  await figuresDrawn(opened.page); // the sweep asks for its curve as it is first drawn (scheduler.js `deferred`)
   await opened.page.waitForSelector('#plot-sweep[data-sweep="ready"]');
   await redraw(opened.page);
   return opened;

@@ -23,7 +23,7 @@ async function freezeAt(page, t) {
 /** What the views and lanes painters report they drew last (counts, statuses). */
 async function drawn(page) {
   return page.evaluate(() => {
-    const [views, lanes] = window.netcodeLab.app.painters;
+    const [views, lanes] = window.netcodeLab.app.scheduler.painters;
     return { views: views.last, lanes: lanes.last };
   });
 }
@@ -149,7 +149,7 @@ test('drawing the views and lanes stays cheap (median well under 4 ms per frame)
   const times = await page.evaluate(() => {
     const app = window.netcodeLab.app;
     app.state.playing = false;
-    const [views, lanes] = app.painters;
+    const [views, lanes] = app.scheduler.painters;
     const model = app.model;
     const theme = { ink: '#1b1d21', muted: '#5d636e', line: '#d9dce1', panel: '#f4f5f7', paper: '#ffffff', truth: '#000000', dark: false };
     const out = [];

@@ -6,7 +6,7 @@
 // cent at best. After a warm-up (memory growth and V8's tier-up from Liftoff to TurboFan happen there), each row
 // gets a batch size k so that one sample of k calls in a row lasts ≥ SAMPLE_MS; a row reports the per-call
 // median, p95 and min over SAMPLES samples — the timer's quantum is then ≤ 0.5 % of a sample. The three rows of
-// issue 13's budget (a re-simulation, + its metrics, + every strategy scored) are sampled in turn, so a busy
+// the engines' budget (a re-simulation, + its metrics, + every strategy scored) are sampled in turn, so a busy
 // machine slows all three alike, and what the metrics and the engines add is taken sample by sample.
 import { showError, watchForErrors } from './banner.js';
 import { loadCore } from './core.js';
@@ -134,7 +134,7 @@ async function main() {
       }),
       'simulate 20 s at 60 fps, everything (the page default)': time(() => pg.setParams({ duration: 20, seed: nextSeed() })),
       'sweep, 64 delays, 20 s window': time(() => pg.sweep(Array.from({ length: 64 }, (_, i) => i * 0.005))),
-      // Issue 13: the engines replay the run's client inputs (no pipeline re-runs).
+      // The engines replay the run's client inputs (no pipeline re-runs).
       "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": time(() => {
         flip = 1 - flip;
         pg.setParams({ ...long, seed, engines: DRAWN_CHANGE(flip) });

@@ -1,4 +1,4 @@
-// The page's boot (issue 14: first frame in 1.5 s on a 4G phone): from the HTML's first paint to `data-ready`
+// The page's boot (its goal: the first frame in 1.5 s on a 4G phone): from the HTML's first paint to `data-ready`
 // (the first frame) and `data-complete` (every figure mounted). It is a chain of short tasks, one named phase
 // each (`bootPhase`), so that no task of the load is long on a slow phone and the browser can paint and handle
 // input between them:
@@ -7,7 +7,8 @@
 //   classroom → widths → hash → readouts → view-NAME … → lanes → first-frame (data-ready) → after-first-frame →
 //   inspector, league, mount-plots … (as each arrives) → complete (data-complete)
 //
-// main.js holds the running page (`App`: a change, a frame, the painters) and its entry; this module builds it.
+// main.js holds the running page (`App`: the model, a change, a draw) and its entry, scheduler.js when each runs (the
+// frame loop, a drag, what waits for it); this module builds the page and hands each part the few ports it uses.
 import { byId, GROUPS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
@@ -22,7 +23,6 @@ import { loadCore, wasmMemoryBytes } from './core.js';
 import * as engines from './engines/engines.js';
 import { mountClassroom, foldRailOnPhone } from './classroom.js';
 import { mountFigureTools } from './figure-tools.js';
-import { watchPainter } from './offscreen.js';
 
 /**
  * The boot's own yield: a new task at once. Not `setTimeout(0)`: from the fifth nested timer on, the browser
@@ -84,7 +84,7 @@ export const firstPaint = (ms = 100) => new Promise((resolve) => {
  * `data-complete`.
  */
 export async function boot(app) {
-  startLanguage(); // teaching hook: zh / en before anything is built
+  startLanguage(); // zh / en before anything is built (teach.js)
   document.getElementById('version').textContent = app.core.version();
   await bootTask(); // the core's first run (new App) and each part of the rail in a task of its own
   // The rail's groups in two tasks (the first half: the network, smoothing and prediction; then the rest).
@@ -117,25 +117,40 @@ export async function boot(app) {
   // now), the main column's in a later one — two moderate renderings instead of one long one.
   document.documentElement.dataset.built = 'rail';
   await afterNextRender();
-  app.enginesPanel = engines.mount(app); // engines hook: picks before the first draw
+  const ports = app.ports;
+  // The picks before the first draw; a pick or an unpick is written into the URL and drawn at once.
+  app.enginesPanel = engines.mount({ changed: () => { ports.writeHash(); ports.redraw(); } });
   bootPhase('engines'); // ~40–70 ms at 4× CPU (the league table and the inspector join after the first frame)
   await bootTask();
   // The views and the lanes join `painters` as each has drawn its first frame (below).
   // Each mount in a task of its own (together ~90 ms at 4× CPU).
-  const firstPainters = [views.mount(app)];
-  app.painters = [];
-  app.watch(firstPainters[0], document.querySelector('.views'));
+  const scheduler = app.scheduler;
+  const firstPainters = [views.mount()];
+  scheduler.watch(firstPainters[0], document.querySelector('.views'));
   bootPhase('mount-views');
   await bootTask();
-  firstPainters.push(lanes.mount(app));
-  app.watch(firstPainters[1], document.querySelector('.lanes'));
+  const lanesPainter = lanes.mount();
+  firstPainters.push(lanesPainter);
+  scheduler.watch(lanesPainter, document.querySelector('.lanes'));
   bootPhase('mounts');
   await bootTask();
-  app.teach = installTeaching(app); // teaching hook: lessons menu, language switch, lesson card, stepper
+  // The lessons menu, the language switch, the lesson card and the step-through.
+  app.teach = installTeaching(app.portsFor('model', 'core', 'extras', 'setExtras', 'writeHash', 'applyHash', 'relabel',
+    'playing', 'playhead', 'setPlayhead', 'setSpeed', 'setPlaying', 'seek', 'apply', 'setPreset', 'redraw', 'setHighlight',
+    'sliderHeld', 'dragGap', 'afterDrag'));
   bootPhase('teach');
   await bootTask();
-  app.classroom = mountClassroom(app); // issue 15 hook: present mode (button, key P, `present=1`), phone button
-  app.figureTools = mountFigureTools(app); // issue 15 hook: embed code + PNG under the views and lanes
+  // Present mode (button, key P, `present=1`: kept in the URL, every canvas drawn again at its zoom), the phone's button.
+  app.classroom = mountClassroom({
+    changed: (on) => {
+      ports.setExtras({ present: on ? '1' : undefined });
+      ports.writeHash();
+      ports.redrawAll();
+    },
+  });
+  // Embed code and PNG under the views and the lanes (and the figures mounted later: `adopt`).
+  app.figureTools = mountFigureTools(app.portsFor('model', 'preset', 'playhead', 'playing', 'redrawAll', 'theme',
+    'drawDeferred', 'currentHash', 'extras'));
   bootPhase('classroom');
   // A link to a lesson (or a step of one) waits for the lessons before its first frame; any other first frame
   // does without them (teach.js `loadLessons`, fetched just after it).
@@ -145,6 +160,9 @@ export async function boot(app) {
   document.documentElement.dataset.built = 'all';
   await afterNextRender();
   measureWidths(document); // one layout for every canvas, not one per canvas as each draws
+  // The readouts and the transport are written every frame: during a drag only while in view, like a painter.
+  scheduler.watchText('readouts', document.querySelector('.readouts'));
+  scheduler.watchText('transport', document.getElementById('transport'));
   bootPhase('widths');
   await bootTask();
   // The run the link asks for; then what is quick to show (readouts, transport, inspector, the engines panel:
@@ -167,10 +185,10 @@ export async function boot(app) {
       painter.stale = false;
     } else {
       await bootTask();
-      await app.drawOne(painter);
+      await scheduler.drawOne(painter);
       bootPhase('lanes');
     }
-    app.painters.push(painter);
+    scheduler.add(painter);
   }
   window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
   window.addEventListener('resize', () => app.draw());
@@ -179,8 +197,7 @@ export async function boot(app) {
   window.addEventListener('keydown', (e) => app.onKey(e, true));
   window.addEventListener('keyup', (e) => app.onKey(e, false));
   window.netcodeLab = { app: app, core: app.core, model: () => app.model, wasmMemoryBytes, bootPhases };
-  app.last = performance.now();
-  requestAnimationFrame((t) => app.frame(t));
+  scheduler.start();
   bootPhase('first-frame');
   document.documentElement.dataset.ready = 'true';
   app.ready = true;
@@ -195,7 +212,7 @@ export async function boot(app) {
   // The league table comes with them (later.js); its section fills as the worker answers.
   const leagueLoading = loadLater().then(async (mod) => {
     await bootTask();
-    app.league = mod.mountLeague(app);
+    app.league = mod.mountLeague(app.portsFor('theme', 'worker', 'inDrag', 'afterDrag'));
     bootPhase('league');
   });
   whenIdle(() => {
@@ -213,7 +230,10 @@ export async function boot(app) {
   // The packet inspector and the step-through's marks (marks.js): nothing is inspected or highlighted before now.
   const inspecting = loadLater().then(async (mod) => {
     await bootTask();
-    app.inspector = mod.MARKS.mountInspector(app);
+    app.inspector = mod.MARKS.mountInspector({
+      ...app.portsFor('model', 'playhead', 'playing', 'seek', 'redraw', 'highlight'),
+      lanes: () => lanesPainter.last, // where the lanes drew what, as last drawn
+    });
     bootPhase('inspector');
     // Trace import and export, at the rail's foot (its clicks are held until the full core is in, below).
     await bootTask();
@@ -221,7 +241,7 @@ export async function boot(app) {
       core: () => app.core,
       model: () => app.model,
       imported: (summary) => app.onImported(summary),
-      framesDrawn: () => app.framesDrawn,
+      framesDrawn: () => scheduler.framesDrawn,
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
     bootPhase('trace-io');
@@ -241,11 +261,11 @@ export async function boot(app) {
     const module = await loading;
     await module.styled; // their sheet (plots.css) applies before they are laid out: no shift (figure.js)
     await bootTask();
-    const painter = module.mount(app);
+    const painter = module.mount(app.portsFor('model', 'seek', 'playing', 'requestDraw', 'inDrag', 'afterDrag', 'worker', 'metricsFor'));
     painter.simulationOnly = true; // a trace knows no truth, paths or local player: these step aside
     bootPhase(`mount-${section}`);
     await bootTask(); // the mount's DOM and the layout that reads its canvases' widths: two tasks
-    app.figureTools.adopt(); // issue 15 hook: their embed code + PNG
+    app.figureTools.adopt(); // their embed code and PNG
     measureWidths(document);
     bootPhase(`widths-${section}`);
     // Only the newcomer is drawn, and only once it comes near the viewport (offscreen.js `onScreen`): the views
@@ -253,8 +273,8 @@ export async function boot(app) {
     // (40–90 ms each at 4× CPU — most of Lighthouse's blocking time). Until then it is `deferred`: `draw` passes
     // it by, `watch` draws it as it scrolls in (one figure per task), `drawDeferred` at once (a PNG, the tests).
     painter.deferred = true;
-    app.painters.push(painter);
-    app.watch(painter, document.getElementById(section));
+    scheduler.add(painter);
+    scheduler.watch(painter, document.getElementById(section));
   }
   await full;
   await languages;
@@ -269,7 +289,7 @@ export async function boot(app) {
   // figures: its numbers are the full core's (src/web/analysis.rs), and asking for them moves the run there, a
   // re-simulation the load need not make.
   app.metricsTable = { deferred: true };
-  watchPainter(app.metricsTable, document.getElementById('metrics'), () => app.drawMetricsSoon());
+  scheduler.observe(app.metricsTable, document.getElementById('metrics'), () => app.drawMetricsSoon());
   bootPhase('complete');
   document.documentElement.dataset.complete = 'true';
 }

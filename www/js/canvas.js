@@ -28,7 +28,7 @@ export function theme() {
   };
 }
 
-// Classroom mode and picture export (issue 15). Every canvas is drawn in *logical* px: its CSS width divided by
+// Classroom mode and picture export. Every canvas is drawn in *logical* px: its CSS width divided by
 // the zoom. Present mode zooms the views and lanes ×2, so the same drawing — marks, lines and the 10–12 px
 // labels — fills a projector at 20–24 px; a PNG export draws the figure once more with 2 backing pixels per
 // logical px. `ratio()` is the backing pixels per logical px every painter sizes its canvas with.

@@ -1,4 +1,4 @@
-// Classroom and phone (issue 15). Present mode: a toggle in the top bar and the key P enlarge the three world
+// Classroom and phone. Present mode: a toggle in the top bar and the key P enlarge the three world
 // views and the lanes to fill the screen — the canvases zoomed (canvas.js setZoom: ×2 at 1920 px wide, so their
 // 10–12 px labels read at 20–24 px from the back of a room), every HTML text ≥ 20 px (playground.css), the lesson
 // card beside them, every other panel out of the way; `present=1` in the URL keeps it.
@@ -10,7 +10,7 @@ import { t, tagged, onLangChange } from './strings/i18n.js';
 const PHONE = '(max-width: 599px)';
 
 /**
- * On a phone the rail's groups start folded (a lesson opens its own). main.js calls this as soon as the rail is
+ * On a phone the rail's groups start folded (a lesson opens its own). boot.js calls this as soon as the rail is
  * built, before its first layout: laid out open, a phone's rail cost the boot a long layout it then threw away.
  * `root`: a part of the rail built later (trace-io.js, after the first frame: boot.js).
  */
@@ -21,7 +21,11 @@ export function foldRailOnPhone(root = document) {
 /** The zoom for present mode at this window width: ×2 on a 1920 px screen, never below 1. */
 const presentZoom = () => Math.min(2, Math.max(1, window.innerWidth / 960));
 
-export function mountClassroom(app) {
+/**
+ * Present mode's toggle and key, and the phone's controls button. `host.changed(on)`: present mode was turned on or
+ * off (by the toggle, the key or a link; the URL keeps it, every canvas is drawn again at its new zoom).
+ */
+export function mountClassroom(host) {
   const button = tagged('button', 'present.toggle', { type: 'button', id: 'present-toggle', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P' });
   const relabel = () => {
     const on = document.body.classList.contains('present');
@@ -37,12 +41,7 @@ export function mountClassroom(app) {
     document.body.classList.toggle('present', on);
     setZoom(on ? presentZoom() : 1);
     relabel();
-    if (was !== on) {
-      app.extras = { ...app.extras, present: on ? '1' : undefined };
-      app.writeHash();
-      app.lastDraw = { runId: -1 };
-      app.draw();
-    }
+    if (was !== on) host.changed(on);
   }
   button.addEventListener('click', () => set(!document.body.classList.contains('present')));
   window.addEventListener('keydown', (event) => {

@@ -10,7 +10,7 @@
 // (`metrics().paths`): RMS error against the truth after the best time shift, and speed variation σ/mean.
 
 import { COLORS, cssWidth, triangle } from './canvas.js';
-import { createFigure, ensureStylesheet, redrawSoon, swatch, watchSize } from './plots/figure.js';
+import { createFigure, ensureStylesheet, swatch, watchSize } from './plots/figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, cursor } from './plots/axes.js';
 import { t, getLang } from './strings/i18n.js';
 
@@ -84,9 +84,9 @@ function mapper(bounds, w, h, pad = 16) {
   return { x: (x) => w / 2 + (x - cx) * s, y: (y) => (h + 14) / 2 - (y - cy) * s, s };
 }
 
-function mountWorld(root, app) {
+function mountWorld(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-paths-world',
     width: 360,
     height: 320,
@@ -206,9 +206,9 @@ function mountWorld(root, app) {
   };
 }
 
-function mountSpeed(root, app) {
+function mountSpeed(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-paths-speed',
     width: 360,
     height: 250,
@@ -331,7 +331,8 @@ function mountSpeed(root, app) {
 /** Its stylesheet (plots.css), fetched as this module loads; boot.js mounts it once the sheet applies. */
 export const styled = ensureStylesheet();
 
-export function mount(app) {
+/** `host`: the figures' (plots/figure.js `createFigure`), and `model()`, `seek(t)` for a click on the speed plot. */
+export function mount(host) {
   const root = document.getElementById('comparison');
   const heading = document.createElement('h2');
   const title = Object.assign(document.createElement('span'), { textContent: t('comparison.title') });
@@ -340,15 +341,16 @@ export function mount(app) {
   cite.dataset.i18n = 'comparison.cite';
   heading.append(title, ' ', cite);
   root.append(heading);
-  const world = mountWorld(root, app);
-  const speed = mountSpeed(root, app);
-  watchSize(app, [world.figure.canvas, speed.figure.canvas]);
+  const world = mountWorld(root, host);
+  const speed = mountSpeed(root, host);
+  watchSize(host, [world.figure.canvas, speed.figure.canvas]);
   speed.figure.stage.classList.add('seekable');
   speed.figure.stage.addEventListener('click', (event) => {
     const p = speed.figure.pointer(event);
-    const t = scale(0, app.model.duration, 40, p.w - 12).invert(p.x);
-    app.seek(Math.min(Math.max(t, 0), app.model.duration));
-    redrawSoon(app);
+    const { duration } = host.model();
+    const t = scale(0, duration, 40, p.w - 12).invert(p.x);
+    host.seek(Math.min(Math.max(t, 0), duration));
+    host.requestDraw();
   });
   let run = { runId: -1, key: null };
   return {

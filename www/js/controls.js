@@ -33,7 +33,7 @@ function formatValue(spec, value) {
 /**
  * How wide (in `ch` of the value's monospace font; a CJK character counted as two) the widest value a slider can
  * show is written: its box is that wide (playground.css `.value-text`: held, a relayout boundary of a fixed size), so
- * a drag's new value lays out that box alone, and the label beside it no longer moves as the value's digits do.
+ * a drag's new value lays out that box alone, and the label beside it stays put as the value's digits change.
  */
 function valueWidth(spec) {
   const values = [spec.min, spec.max, spec.min + spec.step, spec.max - spec.step].map((v) => roundToStep(spec, v));
@@ -44,7 +44,7 @@ function valueWidth(spec) {
 /**
  * Builds every control into `root` (or only the ids in `only`, as an embed does). `onChange(spec, value)` is
  * called with display values; `flat` leaves out the group headings (an embed's few controls). `groups` builds only
- * those groups (the page builds the rail in two tasks: main.js), adding to `inputs` (pass the same object to each
+ * those groups (the page builds the rail in two tasks: boot.js), adding to `inputs` (pass the same object to each
  * call: any call's `sync` then syncs them all). Returns `{inputs, sync(params), setPreset(name)}`.
  */
 export function buildControls(root, onChange, { onNewSeed, only = null, flat = false, groups = null, inputs = {} } = {}) {

@@ -1,4 +1,4 @@
-// One figure or one lesson alone, for an <iframe> beside an article (issue 15): `embed.html#fig=NAME&lang=…`
+// One figure or one lesson alone, for an <iframe> beside an article: `embed.html#fig=NAME&lang=…`
 // followed by the playground's own hash (params.js). It builds only what the figure needs — the same ids and
 // the same painters as the playground (views.js, lanes.js, plots/*.js, comparison.js, lessons.js,
 // worked-example-view.js), so nothing is drawn twice in two ways — the few controls of figures.js, and a link
@@ -18,6 +18,7 @@ import { eventsFromExtras, eventsToExtras } from './events.js';
 import { detectLang, setLang, getLang, t, tagged, onLangChange, loadPart } from './strings/i18n.js';
 import { FIGURES, LESSON_VISUAL, lessonControls } from './figures.js';
 import { byLessonId, lessonParams } from './lessons/lesson-data.js';
+import { DRAG_GAP, afterPause } from './scheduler.js';
 // core.js is imported when the core is needed, not statically: the build would otherwise preload the first-frame
 // core for every embed (xtask/src/dist.rs follows static imports), while embed.html preloads the one its figure uses.
 const coreModule = import('./core.js');
@@ -44,7 +45,7 @@ function lanesSection() {
   return el('section', { class: 'lanes', 'aria-label': t('aria.lanesSection') }, [el('canvas', { id: 'lanes', width: 944, height: 176, 'aria-label': t('aria.lanes') })]);
 }
 
-/** What the playground's App offers its painters and the lesson card, for one figure. */
+/** What the playground's App does for its painters and the lesson card, for one figure. */
 class EmbedApp {
   constructor(core, fig, lessonId) {
     this.core = core;
@@ -85,16 +86,16 @@ class EmbedApp {
       model: () => this.model,
       seek: (time) => this.seek(time),
     });
-    if (spec.view) this.painters.push(...[await import('./views/views.js'), await import('./lanes/lanes.js')].map((m) => m.mount(this)));
+    if (spec.view) this.painters.push(...[await import('./views/views.js'), await import('./lanes/lanes.js')].map((m) => m.mount()));
     if (spec.plot) {
       const module = await import(`./plots/${spec.plot}.js`);
       (await import('./plots/figure.js')).ensureStylesheet();
-      this.painters.push(module.mount(document.getElementById('plots'), this));
+      this.painters.push(module.mount(document.getElementById('plots'), this.figureHost()));
     }
-    if (spec.comparison) this.painters.push((await import('./comparison.js')).mount(this));
+    if (spec.comparison) this.painters.push((await import('./comparison.js')).mount(this.figureHost()));
     if (this.fig === 'lesson') {
       const { Lessons } = await import('./lessons/lessons.js');
-      this.lessons = new Lessons(this, { menuRoot: document.getElementById('lesson-menu'), cardRoot: document.getElementById('lesson-card'), onStepThrough: () => {} });
+      this.lessons = new Lessons(this.lessonHost(), { menuRoot: document.getElementById('lesson-menu'), cardRoot: document.getElementById('lesson-card'), onStepThrough: () => {} });
     }
     measureWidths(document);
     this.applyHash(location.hash);
@@ -107,6 +108,52 @@ class EmbedApp {
     this.draw();
     document.documentElement.dataset.ready = 'true';
     document.documentElement.dataset.complete = 'true';
+  }
+
+  /**
+   * What a figure asks of the embed (plots/figure.js `createFigure`, plots/*.js, comparison.js). An embed's changes
+   * are coalesced per frame (`change`) and nothing in it waits for a drag: never `inDrag`.
+   */
+  figureHost() {
+    return {
+      model: () => this.model,
+      seek: (time) => this.seek(time),
+      playing: () => this.state.playing,
+      requestDraw: () => this.requestDraw(),
+      inDrag: () => false,
+      afterDrag: (fn, waiting) => afterPause(fn, () => DRAG_GAP, waiting),
+      worker: () => this.worker,
+      metricsFor: (model) => model.metrics(),
+    };
+  }
+
+  /** What the lesson card asks of the embed (lessons.js `Lessons`): no slider is ever held down for it here. */
+  lessonHost() {
+    return {
+      model: () => this.model,
+      core: () => this.core,
+      extras: () => this.extras,
+      setExtras: (patch) => { this.extras = { ...this.extras, ...patch }; },
+      setPlaying: (on) => this.transport.setPlaying(on),
+      setPlayhead: (time) => { this.state.playhead = time; },
+      setSpeed: (speed) => { this.state.speed = speed; },
+      seek: (time) => this.seek(time),
+      apply: (params) => this.apply(params),
+      setPreset: (name) => this.controls.setPreset(name),
+      sliderHeld: () => false,
+      dragGap: () => DRAG_GAP,
+      afterDrag: (fn, waiting) => afterPause(fn, () => DRAG_GAP, waiting),
+    };
+  }
+
+  /** One redraw at the next animation frame, unless the run plays (its frame draws anyway): hover, async data, resize. */
+  requestDraw() {
+    if (this.drawRequested) return;
+    this.drawRequested = true;
+    requestAnimationFrame(() => {
+      this.drawRequested = false;
+      if (!this.state.playing) this.draw();
+    });
   }
 
   /** Runs the animation only while some of the frame is on screen; a paused embed draws on demand only. */

@@ -1,5 +1,5 @@
 // What the buttons of figure-tools.js do — the PNG with its caption line, the embed code copied — fetched with
-// later.js after the first frame (issue 14, stop 25): the first frame draws the buttons, not this.
+// later.js after the first frame: the first frame draws the buttons, not this.
 import { withExportRatio, FONT } from './canvas.js';
 import { t, tagged, getLang } from './strings/i18n.js';
 import { byId, displayValue } from './params.js';
@@ -7,11 +7,11 @@ import { getPath } from './model.js';
 import { embedSnippet, FIGURES } from './figures.js';
 import { saveFile } from './save-file.js';
 
-/** The caption drawn under a PNG: the settings that made the picture. */
-export function captionText(app) {
-  const params = app.model.params;
+/** The caption drawn under a PNG: the settings that made the picture (`page`: figure-tools.js `mountFigureTools`). */
+export function captionText(page) {
+  const params = page.model().params;
   const v = (id) => displayValue(byId[id], params, getPath);
-  const preset = app.controls?.inputs?.preset?.input.value ?? 'custom';
+  const preset = page.preset();
   return t('png.caption', {
     network: preset === 'custom' ? t('png.custom') : t(`option.preset.${preset}`),
     latency: v('latency'),
@@ -21,7 +21,7 @@ export function captionText(app) {
     halfLife: v('halfLife'),
     loss: v('loss'),
     seed: v('seed'),
-    t: app.state.playhead.toFixed(2),
+    t: page.playhead().toFixed(2),
   });
 }
 
@@ -56,16 +56,14 @@ const SCALE = 2;
  * Draws `layers()` (rows of canvases; the canvases of a row lie on top of each other, e.g. a plot's static layer
  * and its overlay) at 2× with the caption under them; returns the composed canvas and what it holds.
  */
-export function composePng(app, layers) {
+export function composePng(page, layers) {
   const rows = withExportRatio(SCALE, () => {
-    app.lastDraw = { runId: -1 };
-    app.draw();
+    page.redrawAll();
     return layers().map((row) => row.map(snapshot));
   });
-  app.lastDraw = { runId: -1 };
-  app.draw(); // back to the screen's resolution, in the same task
-  const caption = captionText(app);
-  const theme = app.theme;
+  page.redrawAll(); // back to the screen's resolution, in the same task
+  const caption = captionText(page);
+  const theme = page.theme();
   const width = Math.max(...rows.map((row) => Math.max(...row.map((c) => c.width))));
   const pad = 8 * SCALE;
   const size = 13 * SCALE;
@@ -94,22 +92,21 @@ export function composePng(app, layers) {
   return { canvas: out, caption, lines, captionTop };
 }
 
-export function download(app, name, layers) {
-  app.drawDeferred?.(); // a figure below the fold may not have been drawn yet (main.js `deferred`)
-  const { canvas, caption, captionTop } = composePng(app, layers);
-  const file = `netcode-lab-${name}-seed${app.model.params.seed}.png`;
+export function download(page, name, layers) {
+  page.drawDeferred(); // a figure below the fold may not have been drawn yet (scheduler.js `drawDeferred`)
+  const { canvas, caption, captionTop } = composePng(page, layers);
+  const file = `netcode-lab-${name}-seed${page.model().params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.
   window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop };
   canvas.toBlob((blob) => saveFile(file, blob), 'image/png');
 }
 
 /** The snippet box under `tools`, filled for `fig` and copied; one at a time on the page. */
-export async function showEmbedCode(app, tools, fig) {
+export async function showEmbedCode(page, tools, fig) {
   document.querySelector('.embed-code')?.remove();
-  app.writeHash();
-  const hash = new URLSearchParams(app.writtenHash.replace(/^#/, ''));
-  if (!app.state.playing) hash.set('t', app.state.playhead.toFixed(3));
-  const title = fig === 'lesson' ? t(`lesson.${app.extras?.lesson}.title`) : t(FIGURES[fig].title);
+  const hash = new URLSearchParams(page.currentHash().replace(/^#/, ''));
+  if (!page.playing()) hash.set('t', page.playhead().toFixed(3));
+  const title = fig === 'lesson' ? t(`lesson.${page.extras()?.lesson}.title`) : t(FIGURES[fig].title);
   const snippet = embedSnippet(new URL('.', location.href).href, fig, hash.toString(), getLang(), title);
   const box = document.createElement('div');
   box.className = 'embed-code';

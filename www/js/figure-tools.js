@@ -1,4 +1,4 @@
-// "Copy embed code" and "Download PNG" under every figure of the playground (issue 15).
+// "Copy embed code" and "Download PNG" under every figure of the playground.
 //
 // Embed code: the `<iframe>` snippet of embed.html for this figure and the current state (the URL hash the page
 // writes, figures.js), copied with the clipboard API; the snippet is also shown, selected, in a text field — the
@@ -11,7 +11,7 @@ import { t, tagged } from './strings/i18n.js';
 import { loadLater } from './marks.js';
 
 /** A row of the two buttons for figure `fig` (embed) named `name` (PNG file), after `host`'s last child. */
-function toolsRow(app, host, { fig, name, layers }) {
+function toolsRow(page, host, { fig, name, layers }) {
   const row = document.createElement('div');
   row.className = 'fig-tools';
   row.dataset.fig = name;
@@ -20,11 +20,11 @@ function toolsRow(app, host, { fig, name, layers }) {
   row.dataset.i18nAriaLabel = 'aria.figtools';
   const embed = tagged('button', 'figtools.embed', { type: 'button', class: 'fig-embed' });
   // What the buttons do comes with later.js (figure-actions.js), fetched after the first frame.
-  embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(app, row, typeof fig === 'function' ? fig() : fig)));
+  embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(page, row, typeof fig === 'function' ? fig() : fig)));
   row.append(embed);
   if (layers) {
     const png = tagged('button', 'figtools.png', { type: 'button', class: 'fig-png' });
-    png.addEventListener('click', () => loadLater().then((later) => later.download(app, name, layers)));
+    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, layers)));
     row.append(png);
   }
   host.append(row);
@@ -34,14 +34,16 @@ function toolsRow(app, host, { fig, name, layers }) {
 /**
  * Adds the tools to the figures present now (the views and the lanes at boot); `adopt()` adds them to figures
  * mounted later (the plots, the comparison); `sync()` shows the lesson's only while a lesson card is.
+ * `page`: what the picture and the snippet are made of (figure-actions.js) — `model()`, `preset()`, `playhead()`,
+ * `playing()`, `theme()`, `extras()` (the lesson shown), `redrawAll()`, `drawDeferred()`, `currentHash()`.
  */
-export function mountFigureTools(app) {
+export function mountFigureTools(page) {
   const done = new Set();
   const byId_ = (id) => document.getElementById(id);
   const add = (key, host, spec) => {
     if (done.has(key) || !host) return;
     done.add(key);
-    toolsRow(app, host, spec);
+    toolsRow(page, host, spec);
   };
   const adopt = () => {
     for (const view of ['server', 'local', 'remote']) {
@@ -60,10 +62,10 @@ export function mountFigureTools(app) {
   };
   adopt();
   const card = byId_('lesson-card');
-  const lessonTools = toolsRow(app, document.createElement('div'), { fig: 'lesson', name: 'lesson' });
+  const lessonTools = toolsRow(page, document.createElement('div'), { fig: 'lesson', name: 'lesson' });
   card.after(lessonTools);
   const sync = () => { // every change of a drag: written only when it differs
-    const hidden = card.hidden || !app.extras?.lesson;
+    const hidden = card.hidden || !page.extras()?.lesson;
     if (lessonTools.hidden !== hidden) lessonTools.hidden = hidden;
   };
   sync();

@@ -1,4 +1,4 @@
-// The figures a reader can take out of the playground (issue 15): each one can be embedded alone
+// The figures a reader can take out of the playground: each one can be embedded alone
 // (embed.html#fig=NAME&…), copied as an <iframe> snippet and downloaded as a PNG. One entry per figure: its
 // title (a string-table key), what it is drawn from (a world view with the lanes, a plot module, the lerp-chase
 // comparison, seed 002's worked example, a lesson card) and the few controls it needs in an embed.

@@ -1,5 +1,6 @@
-// The one emphasis style of the step-through, shared by the lanes and the views (stepper.js sets
-// `app.highlight`; lanes-highlight.js and views-highlight.js draw it). Whatever a step is about gets
+// The one emphasis style of the step-through, shared by the lanes and the views (stepper.js sets the page's
+// highlight, the painters get it as `scene.highlight`; lanes-highlight.js and views-highlight.js draw it). Whatever a
+// step is about gets
 //   a halo — a soft wide ring in the concept's colour under a crisp ring of the same colour (cased on a light
 //            panel when the colour is a light one, page guide §2), around the mark itself;
 //   a tag   — a few words on a pill filled with that colour (white or near-black text, whichever reads on it),

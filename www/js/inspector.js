@@ -118,10 +118,12 @@ function segmentDistance(px, py, x0, y0, x1, y1) {
 }
 
 /**
- * Wires the lanes canvas and the sentence under it. `app.inspector.current()` is the packet shown
- * (`{tick, i}` or null) for the lanes and views to draw; `draw(scene)` keeps the sentence up to date.
+ * Wires the lanes canvas and the sentence under it. `current()` is the packet shown (`{tick, i}` or null) for the
+ * lanes and views to draw (the page puts it in the scene: `scene.inspected`); `draw(scene)` keeps the sentence up to
+ * date. `host`: `model()`, `playhead()`, `playing()`, `seek(t)`, `redraw()`, `highlight()` (the step-through's
+ * subject, which wins over the inspector) and `lanes()` (the lanes as last drawn: their window and layout).
  */
-export function mount(app) {
+export function mount(host) {
   const canvas = document.getElementById('lanes');
   const row = document.getElementById('inspector');
   let hovered = null; // tick under the pointer
@@ -130,7 +132,7 @@ export function mount(app) {
   canvas.tabIndex = 0;
 
   const geometry = () => {
-    const last = app.painters?.[1]?.last; // the lanes as last drawn
+    const last = host.lanes();
     if (!last?.window || !last.layout) return null;
     return { L: last.layout, t0: last.window[0], t1: last.window[1] };
   };
@@ -139,29 +141,29 @@ export function mount(app) {
     const z = getZoom(); // present mode draws the lanes zoomed: back to the drawing's own px
     return [(event.clientX - rect.left) / z, (event.clientY - rect.top) / z];
   };
-  const redraw = () => app.draw();
-  const quiet = () => Boolean(app.highlight); // the step-through owns the highlight
+  const redraw = () => host.redraw();
+  const quiet = () => Boolean(host.highlight()); // the step-through owns the highlight
 
   canvas.addEventListener('pointermove', (event) => {
     const g = geometry();
     if (!g || quiet()) return;
-    const hit = pick(app.model, g, ...at(event));
+    const hit = pick(host.model(), g, ...at(event));
     const tick = hit?.tick ?? null;
     canvas.style.cursor = hit ? 'pointer' : '';
     if (tick !== hovered) {
       hovered = tick;
-      if (!app.state.playing) redraw();
+      if (!host.playing()) redraw();
     }
   });
   canvas.addEventListener('pointerleave', () => {
     if (hovered === null) return;
     hovered = null;
-    if (!app.state.playing) redraw();
+    if (!host.playing()) redraw();
   });
   canvas.addEventListener('click', (event) => {
     const g = geometry();
     if (!g || quiet()) return;
-    pinned = pick(app.model, g, ...at(event))?.tick ?? null;
+    pinned = pick(host.model(), g, ...at(event))?.tick ?? null;
     redraw();
   });
   canvas.addEventListener('keydown', (event) => {
@@ -178,18 +180,18 @@ export function mount(app) {
 
   /** The previous or next packet (from the pinned one, or from the newest sent by the playhead). */
   function step(direction) {
-    const model = app.model;
+    const model = host.model();
     const snaps = model.table('snapshots');
     if (!snaps.rows) return;
     const from = pinned !== null ? tickRow(model, pinned) : -1;
     const i = from >= 0
       ? Math.max(0, Math.min(snaps.rows - 1, from + direction))
-      : Math.max(0, lowerBound(snaps, 'sent', app.state.playhead + 1e-9) - 1);
+      : Math.max(0, lowerBound(snaps, 'sent', host.playhead() + 1e-9) - 1);
     pinned = reader(snaps)(i, 'tick');
     const g = geometry();
     const sent = reader(snaps)(i, 'sent');
-    if (!app.state.playing && g && (sent < g.t0 || sent > app.state.playhead)) {
-      app.seek(sent + (g.t1 - g.t0) * 0.25); // in view, a little after it was sent
+    if (!host.playing() && g && (sent < g.t0 || sent > host.playhead())) {
+      host.seek(sent + (g.t1 - g.t0) * 0.25); // in view, a little after it was sent
     } else {
       redraw();
     }
@@ -201,7 +203,7 @@ export function mount(app) {
       if (quiet()) return null;
       const tick = hovered ?? pinned;
       if (tick === null) return null;
-      const i = tickRow(app.model, tick);
+      const i = tickRow(host.model(), tick);
       return i < 0 ? null : { tick, i };
     },
     pinned: () => pinned,

@@ -1,28 +1,20 @@
 // The playground: load the core, build the controls, re-run on every change, redraw every frame.
+// `App` keeps the model and wires the parts together; the frame scheduler (scheduler.js) decides when things run;
+// each panel gets only the few functions it draws from or asks for (`App.portsFor`), never the App itself.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
 import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
 import { theme } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
-// --- teaching hooks (issue 8): languages, lessons, step-through — see teach.js ---
 import { t as tr } from './strings/i18n.js'; // `t` is a local name in applyHash
-
 import { loadCore } from './core.js';
-// --- engines (issue 13): the Engines panel, its ghosts, the league table in the simulation worker ---
 import * as engines from './engines/engines.js';
 import { SimWorker } from './worker-client.js';
-// --- beside the articles (issue 15): present mode, the phone's controls button, embed code and PNG per figure ---
-import { watchPainter } from './offscreen.js';
+import { FrameScheduler } from './scheduler.js';
 import { boot, bootTask, bootPhase, firstPaint, NEEDS_FULL_CORE } from './boot.js';
 
 watchForErrors();
-
-/** Resolves in a new task: what was built so far can be painted, and input handled, before the next part. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Changes closer together than this (ms) are a drag: what is not the frame's own waits for the pause. */
-const DRAG_GAP = 150;
 
 const KEY_MAP = {
   KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',
@@ -41,10 +33,92 @@ class App {
     this.worker = new SimWorker();
     this.lastDraw = { runId: -1 };
     this.frameTimes = [];
-    /** Changes closer together than this (ms) are a drag (tests may lengthen it, to be sure what counts as one). */
-    this.dragGap = DRAG_GAP;
     /** Milliseconds per applied change: re-simulation + what follows it (a slider's change is drawn by its frame: `frameTimes`). */
     this.updateTimes = [];
+    /** The step-through's subject on the lanes and views (stepper.js), or null. */
+    this.highlight = null;
+    /** When things run: the frame loop, coalescing, the drag, staleness, the URL's timing. */
+    this.scheduler = new FrameScheduler({
+      draw: () => this.draw(),
+      scene: () => this.scene(true),
+      apply: (params) => this.apply(params, { drawNow: false }),
+      advance: (dt) => this.advance(dt),
+      playing: () => this.state.playing,
+      runId: () => this.model.runId,
+      skips: (painter) => this.model.imported && painter.simulationOnly,
+      writeUrl: () => this.writeHashNow(),
+      urlWritten: () => location.hash === this.writtenHash,
+      failed: hasFailed,
+    });
+    this.ports = this.makePorts();
+  }
+
+  /**
+   * What a panel may read of the page and ask of it, each a function. A panel is handed the few it names
+   * (`portsFor`), so what it depends on is listed where it is mounted.
+   */
+  makePorts() {
+    const s = this.scheduler;
+    return {
+      model: () => this.model,
+      core: () => this.core,
+      theme: () => this.theme,
+      worker: () => this.worker,
+      playhead: () => this.state.playhead,
+      playing: () => this.state.playing,
+      /** Moves the playhead without drawing (the caller's next draw, or the frame, shows it). */
+      setPlayhead: (t) => { this.state.playhead = t; },
+      setSpeed: (speed) => { this.state.speed = speed; },
+      setPlaying: (on) => this.transport.setPlaying(on),
+      seek: (t) => this.seek(t),
+      apply: (params) => this.apply(params),
+      applyHash: (hash) => this.applyHash(hash),
+      setPreset: (name) => this.controls.setPreset(name),
+      /** Draws the page now. */
+      redraw: () => this.draw(),
+      /** Draws the page now, every static layer included (a language, the theme, a zoom or a picture's scale changed). */
+      redrawAll: () => {
+        this.lastDraw = { runId: -1 };
+        this.draw();
+      },
+      /** The rail and the page again, in a new language. */
+      relabel: () => {
+        this.controls.sync(this.model.params);
+        this.events.sync(this.model.params.events);
+        this.lastDraw = { runId: -1 };
+        this.draw();
+      },
+      requestDraw: () => s.requestDraw(),
+      drawDeferred: () => this.drawDeferred(),
+      inDrag: () => s.inDrag,
+      sliderHeld: () => s.sliderHeld,
+      dragGap: () => s.dragGap,
+      afterDrag: (fn, waiting) => s.afterDrag(fn, waiting),
+      /** The run's metrics for this frame (`metricsForFrame`: `null` while the worker's are on their way). */
+      metricsFor: (model) => this.metricsForFrame(model),
+      /** The URL's extras (lang, lesson, step, present, t, …) as last applied or set. */
+      extras: () => this.extras,
+      /** Sets some of the URL's extras (an `undefined` drops one); `writeHash` puts them in the address bar. */
+      setExtras: (patch) => { this.extras = { ...this.extras, ...patch }; },
+      writeHash: () => this.writeHash(),
+      /** The URL's hash for the current configuration, written now. */
+      currentHash: () => {
+        this.writeHash();
+        return this.writtenHash;
+      },
+      /** The network preset chosen in the rail ('custom' when none). */
+      preset: () => this.controls?.inputs?.preset?.input.value ?? 'custom',
+      highlight: () => this.highlight,
+      setHighlight: (h) => { this.highlight = h; },
+    };
+  }
+
+  /** The ports `names` alone (`makePorts`), for one panel. */
+  portsFor(...names) {
+    return Object.fromEntries(names.map((name) => {
+      if (!this.ports[name]) throw new Error(`no port ${name}`);
+      return [name, this.ports[name]];
+    }));
   }
 
   /** Builds the page in short tasks, then says `data-ready` and `data-complete` (boot.js `boot`). */
@@ -52,13 +126,23 @@ class App {
     return boot(this);
   }
 
+  /** The painters drawn per frame (the scheduler's; read by benches/page). */
+  get painters() {
+    return this.scheduler.painters;
+  }
+
+  /** Animation frames run since the first (the scheduler's; read by benches/page and tests/soak). */
+  get framesDrawn() {
+    return this.scheduler.framesDrawn;
+  }
+
   /**
    * Moves the run onto the full core (model.js `full`: the same bits) as the reader's hand nears a slider
-   * (`watchSliderHold`), so that the first change does not: the first input of a first drag used to build the run
-   * anew on the full core — about twice a re-simulation, in that input's own frame (the drag bench's worst).
+   * (`watchSliderHold`), so that the first change does not: built anew on the full core in that change's own frame,
+   * the run would cost about twice a re-simulation there.
    */
   readyForChanges() {
-    if (this.inDrag || this.model.imported || !this.model.fullReady) return;
+    if (this.scheduler.inDrag || this.model.imported || !this.model.fullReady) return;
     this.model.full();
   }
 
@@ -85,16 +169,6 @@ class App {
     play?.classList.add('inviting');
     this.stopInviting = stop;
     for (const type of types) window.addEventListener(type, start, { capture: true, passive: true });
-  }
-
-  /** A painter's section: skipped during a drag while off screen, drawn as it comes into view (offscreen.js). */
-  watch(painter, element) {
-    if (painter.deferred) painter.onScreen = painter.visible = false; // until its observer says otherwise
-    watchPainter(painter, element, () => {
-      if (this.state.playing) return; // the next frame draws it
-      this.drawOwed = true;
-      requestAnimationFrame(() => { if (this.drawOwed) this.draw(); });
-    });
   }
 
   /** From the first-frame core to the full one, for every caller (the run on screen moves lazily: model.js `upgrade`). */
@@ -137,7 +211,7 @@ class App {
   applyHash(hash, { drawNow = true } = {}) {
     this.hashesApplied = (this.hashesApplied ?? 0) + 1;
     const { values, notices, extras } = parseHash(hash, tr);
-    let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // teaching hook: a lesson's link starts from the lesson
+    let params = structuredClone(this.teach?.baseParams(extras, notices) ?? this.model.defaults); // a lesson's link starts from the lesson
     for (const [id, value] of Object.entries(values)) params = applyValue(byId[id], params, value, setPath);
     params.events = eventsFromExtras(extras, params.events, notices);
     // The same parameters make the same run: a hash that asks for the run on screen (at boot, a link with no
@@ -156,8 +230,8 @@ class App {
     if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
     if (extras.present !== undefined && !['0', '1'].includes(extras.present)) notices.push(tr('notice.badPresent', { value: quoted(extras.present) }));
     this.extras = extras;
-    this.classroom.apply(extras); // issue 15 hook: `present=1`
-    // Engines hook: the URL's picks, else the lesson's.
+    this.classroom.apply(extras); // present mode: `present=1`
+    // The URL's engine picks, else the lesson's.
     this.engineLesson = extras.lesson;
     this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (this.teach?.lessonEngines(extras.lesson) ?? []));
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
@@ -167,7 +241,7 @@ class App {
   /** One control changed: re-simulate with the new value (or show why it was refused). */
   change(spec, value) {
     let params;
-    const base = this.held ?? this.model.params;
+    const base = this.scheduler.held ?? this.model.params;
     if (spec.kind === 'preset') {
       if (value === 'custom') return;
       // Seed 004 §5.3's presets are applied by the full core (src/web/analysis.rs): one picked before it is in
@@ -177,7 +251,7 @@ class App {
         loadCore('full').then((full) => {
           if (!full || this.presetHeld !== value) return;
           this.presetHeld = null;
-          this.applyCoalesced(full.Playground.applyPreset(this.held ?? this.model.params, value));
+          this.applyCoalesced(full.Playground.applyPreset(this.scheduler.held ?? this.model.params, value));
         });
         return;
       }
@@ -191,37 +265,16 @@ class App {
   }
 
   /**
-   * A slider drag fires input events faster than the screen shows frames: one re-simulation per frame, the newest
-   * value wins. The first change since the last frame runs at once (what reads the model right after sees it);
-   * later ones are held and only the newest runs, at the start of the next frame (`frame`). Nothing is drawn
-   * here: the frame draws once, with the newest run, so a change is on screen in the frame it arrived in.
+   * One re-simulation per frame, the newest value winning (scheduler.js `coalesce`): the first change since the
+   * last frame runs now, later ones at the start of the next frame. Nothing is drawn here: the frame draws once.
    */
   applyCoalesced(params) {
-    const now = performance.now();
-    this.dragging = now - (this.lastChangeAt ?? -Infinity) < this.dragGap;
-    this.lastChangeAt = now;
-    if (this.simulatedThisFrame) {
-      this.held = params;
-      return;
-    }
-    this.simulatedThisFrame = true;
+    if (this.scheduler.coalesce(params)) return;
     this.apply(params, { drawNow: false });
   }
 
-  /**
-   * Whether a slider is being dragged: its thumb is held down by a pointer (`sliderHeld`), or — keys held on a
-   * slider, a drag on the sweep plot — the last change came less than DRAG_GAP after the one before and no pause
-   * has followed yet. A hand that slows down mid-drag (or a busy machine delivering its moves late) is still
-   * dragging while the button is down: what waits for the drag (figures off screen, the league table, the URL)
-   * keeps waiting until the release, instead of all running in every pause longer than DRAG_GAP.
-   */
-  get inDrag() {
-    return this.sliderHeld || (Boolean(this.dragging) && performance.now() - this.lastChangeAt < this.dragGap);
-  }
-
-  /** Tracks a pointer held on one of the rail's sliders (`sliderHeld`, read by `inDrag`). */
+  /** The rail's sliders: a pointer held on one is a drag (the scheduler's), a pointer nearing one readies the run. */
   watchSliderHold(rail) {
-    this.sliderHeld = false;
     // A pointer over a slider, or the keyboard's focus on one: the run moves to the full core now, in a task of
     // its own, rather than in the frame of the first change (`readyForChanges`; a touch goes straight to the press).
     const nearing = (e) => {
@@ -229,32 +282,12 @@ class App {
     };
     rail.addEventListener('pointerover', nearing, { passive: true });
     rail.addEventListener('focusin', nearing);
-    rail.addEventListener('pointerdown', (e) => {
-      if (!e.target.matches?.('input[type=range]')) return;
-      this.sliderHeld = true;
-      // The held slider and its value lay out on their own while it moves (playground.css `.control.held`).
-      this.heldControl = e.target.closest('.control');
-      this.heldControl?.classList.add('held');
-    }, true);
-    const release = () => {
-      if (!this.sliderHeld) return;
-      this.sliderHeld = false;
-      this.heldControl?.classList.remove('held');
-      this.heldControl = null;
-      this.lastChangeAt = -Infinity; // the drag ended with the release: what waited for it runs (its timers check)
-      if (this.hashAtRelease) { // the URL the drag left unwritten (`writeHash`)
-        this.hashAtRelease = false;
-        this.writeHashNow();
-      }
-      if (this.painters?.some((p) => p.stale) || Object.values(this.textParts ?? {}).some((p) => p.stale)) this.drawWhenDragPauses();
-    };
-    for (const type of ['pointerup', 'pointercancel']) window.addEventListener(type, release, true);
-    window.addEventListener('blur', release);
+    this.scheduler.watchSliderHold(rail);
   }
 
-  /** Whether a change is still held for the next frame, or its drawing is owed (tests wait for it). */
+  /** Whether a change is still held for the next frame, its drawing is owed, or a preset waits for the full core (tests wait for it). */
   get pending() {
-    return Boolean(this.held) || Boolean(this.drawOwed) || Boolean(this.presetHeld);
+    return this.scheduler.pending || Boolean(this.presetHeld);
   }
 
   apply(params, { drawNow = true } = {}) {
@@ -275,78 +308,54 @@ class App {
    * the simulation worker; lessons' checks, the URL and the metrics table wait for the drag to pause).
    */
   afterRun({ drawNow = true } = {}) {
-    this.teach?.afterRun(); // teaching hook: follow the lesson (its trace, its checks) and the stepper
-    if (this.extras?.lesson !== this.engineLesson) { // engines hook: a lesson chosen from the menu brings its picks
+    this.teach?.afterRun(); // the lesson follows the run (its trace, its checks), and the stepper
+    if (this.extras?.lesson !== this.engineLesson) { // a lesson chosen from the menu brings its engine picks
       this.engineLesson = this.extras?.lesson;
       const picks = this.teach?.lessonEngines(this.engineLesson);
       if (picks) this.enginesPanel.set(picks);
     }
     // The league table asks the simulation worker — started by its first request, it loads a core of its own: not
-    // before the first frame (it would compete with it for the network and the CPU); `start` asks then.
+    // before the first frame (it would compete with it for the network and the CPU); the boot asks then.
     if (this.ready) this.league?.refresh(this.model); // mounted after the first frame (boot.js)
-    this.figureTools.sync(); // issue 15 hook: the lesson's embed code while its card shows
+    this.figureTools.sync(); // the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
     this.writeHash();
     if (drawNow) this.draw();
-    else this.drawOwed = true;
+    else this.scheduler.owe();
   }
 
-  /**
-   * Writes the URL for the current configuration. replaceState costs ~1–2 ms in Chromium (more on a slow phone),
-   * and building the hash (a diff of every parameter against the base) ~1 ms more: any change but a slider drag
-   * writes the URL at once (a lesson, a step, a lone slider move — a reload or a copied link right after keeps
-   * it); during a drag nothing is built per change. A thumb held down (`sliderHeld`) has the URL written once, at
-   * its release (`watchSliderHold`) — never in a frame of the drag, not even the first change after a rest, which
-   * wrote it in the input's own frame before (issue 14); other drags (keys held on a slider, the sweep plot) write
-   * it once the changes pause for 250 ms, from the configuration of that moment. Tests wait for `urlCaughtUp`.
-   */
+  /** Writes the URL for the current configuration, now or when the drag allows (scheduler.js `writeHash`). */
   writeHash() {
-    const now = performance.now();
-    const quiet = !this.inDrag || (!this.sliderHeld && now - (this.lastHashChange ?? -Infinity) >= 250);
-    this.lastHashChange = now;
-    clearTimeout(this.hashTimer);
-    this.hashTimer = null;
-    this.hashAtRelease = false;
-    if (quiet) return this.writeHashNow();
-    if (this.sliderHeld) {
-      this.hashAtRelease = true;
-      return;
-    }
-    this.hashTimer = setTimeout(() => {
-      this.hashTimer = null;
-      this.writeHashNow();
-    }, 250);
+    this.scheduler.writeHash();
   }
 
   writeHashNow() {
     const extras = { ...eventsToExtras(this.model.params.events), lang: this.extras?.lang, lesson: this.extras?.lesson, step: this.extras?.step, engines: this.enginesPanel?.hashValue(), present: this.extras?.present };
-    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // teaching hook: diff from the lesson
+    const hash = formatHash(this.model.params, this.teach?.hashBase() ?? this.model.defaults, getPath, extras); // a lesson's link: the diff from the lesson
     this.writtenHash = hash ? `#${hash}` : '';
     if (location.hash !== this.writtenHash) history.replaceState(null, '', `${location.pathname}${location.search}${this.writtenHash}`);
   }
 
   /**
-   * The metrics table (below the fold, a whole table of DOM): at once after a lone change, but during a drag only
-   * once the changes pause (DRAG_GAP), like the lessons' checks.
+   * The metrics table (below the fold, a whole table of DOM): at once after a lone change, during a drag only once
+   * the changes pause. A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its
+   * way, keeps it waiting, so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread
+   * in the drag. `now` (`drawDeferred`: a PNG, a print, the tests) fills it at once.
    */
   drawMetricsSoon({ now = false } = {}) {
-    clearTimeout(this.metricsTimer);
-    const draw = () => {
+    this.metricsTimer?.();
+    this.metricsTimer = null;
+    const s = this.scheduler;
+    const waiting = () => !now && (s.sliderHeld || this.metricsOnTheWay(this.model));
+    const fill = () => {
       this.metricsTimer = null;
-      // A thumb still held (a hand resting mid-drag), or the worker's answer for this run on its way: it waits,
-      // so the table is filled from that answer, not by ~4 ms of `metrics()` on the main thread in the drag.
-      // `now` (`drawDeferred`: a PNG, a print, the tests) fills it at once.
-      if (!now && (this.sliderHeld || this.metricsOnTheWay(this.model))) {
-        this.metricsTimer = setTimeout(draw, this.dragGap);
-        return;
-      }
       if (this.metricsTable) this.metricsTable.deferred = false;
       drawMetrics(document.getElementById('metrics'), this.workerMetricsOf(this.model) ?? this.model.metrics(), this.model);
     };
-    if (!this.inDrag) return draw();
-    this.metricsTimer = setTimeout(draw, this.dragGap);
+    if (!s.inDrag && !waiting()) return fill();
+    this.metricsTimer = s.afterDrag(fill, waiting);
   }
 
   /**
@@ -354,7 +363,7 @@ class App {
    * so a frame during a drag does not compute them: it asks the simulation worker (its own core, the same bits)
    * and draws with `null` (readouts.js keeps the jump log it showed); the worker's answer for the run on screen
    * is drawn as it arrives — the same numbers, a frame later — and an answer for a run already replaced is
-   * dropped. Outside a drag (a lone change, a step, a seek) they are computed here, as before.
+   * dropped. Outside a drag (a lone change, a step, a seek) they are computed here.
    */
   metricsForFrame(model) {
     if (model.imported) return null;
@@ -366,8 +375,9 @@ class App {
     // even the clock's jump log: src/web/analysis.rs) asks the worker instead of moving to the full core (a
     // re-simulation) — not before the first frame, so the worker starts after it (the status card says
     // "computing…" until the answer: readouts.js `clockLine`).
-    if (!this.inDrag && model.metricsReady) return model.metrics();
-    if (this.ready || this.inDrag) this.requestMetrics(model);
+    const dragging = this.scheduler.inDrag;
+    if (!dragging && model.metricsReady) return model.metrics();
+    if (this.ready || dragging) this.requestMetrics(model);
     return null;
   }
 
@@ -398,8 +408,7 @@ class App {
       // too: plots/sweep.js) in the next frame, with whatever else that frame owes.
       if (!this.state.playing) {
         this.drawReadouts();
-        this.drawOwed = true;
-        requestAnimationFrame(() => { if (this.drawOwed) this.draw(); });
+        this.scheduler.requestDraw();
       }
     };
     this.worker.request('metrics', 'metrics', { params: model.params }).then(settle, () => settle(null));
@@ -408,37 +417,14 @@ class App {
   /**
    * The readouts beside the views, for the playhead (the painters left as they are). Called outside the frame (the
    * boot's idle callback, the worker's metrics arriving while paused): during a drag, with the readouts out of
-   * view, they are marked stale for the drag's end instead, as a frame does (`textPart`) — an idle moment between
-   * a drag's frames used to write them (seen in CI: 5 writes in a held drag).
+   * view, they wait for the drag's end as in a frame (scheduler.js `textWaits`) — not written in an idle moment
+   * between the drag's frames.
    */
   drawReadouts() {
-    const part = this.textParts?.readouts;
-    if (this.inDrag && part?.visible === false) {
-      part.stale = true;
-      this.drawWhenDragPauses();
-      return;
-    }
+    if (this.scheduler.textWaits('readouts')) return;
     const model = this.model;
     const index = model.frameAt(this.state.playhead);
     drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
-  }
-
-  /**
-   * Draws again once the drag pauses, for what it left stale (painters off screen): one stale painter per draw,
-   * each in its own task while paused (each frame's while playing), so catching up is never one long task.
-   */
-  drawWhenDragPauses() {
-    if (this.settleTimer) return;
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      if (this.inDrag) return this.drawWhenDragPauses();
-      if (!this.state.playing) this.draw();
-    }, this.inDrag ? this.dragGap : 0);
-  }
-
-  /** Whether the address bar shows the current configuration (it lags a slider drag until its release or pause). */
-  get urlCaughtUp() {
-    return !this.hashTimer && !this.hashAtRelease && location.hash === this.writtenHash;
   }
 
   onImported(summary) {
@@ -476,26 +462,20 @@ class App {
     this.apply({ ...this.model.params, script });
   }
 
-  frame(now) {
-    if (hasFailed()) return;
-    this.framesDrawn = (this.framesDrawn ?? 0) + 1;
-    const dt = Math.min(Math.max(now - this.last, 0) / 1000, 0.1);
-    this.last = now;
-    // The newest change held since the last frame (applyCoalesced) runs first: it counts as this frame's run.
-    const held = this.held;
-    this.held = null;
-    this.simulatedThisFrame = Boolean(held);
-    if (held) this.apply(held, { drawNow: false });
+  /** A frame's wall time `dt` (s) moves the playhead while the run plays (looping at the end); returns whether it plays. */
+  advance(dt) {
     if (this.state.playing) {
       let t = this.state.playhead + dt * this.state.speed;
       if (t > this.model.end) t = this.model.start;
       this.state.playhead = t;
     }
-    if (this.state.playing || this.drawOwed) this.draw();
-    requestAnimationFrame((t) => this.frame(t));
+    return this.state.playing;
   }
 
-  /** What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts. */
+  /**
+   * What every painter draws from: the run, the frame at the playhead, the theme, the engines' ghosts, and what
+   * is marked on the lanes and views — the step-through's subject, else the inspected packet.
+   */
   scene(runChanged) {
     const model = this.model;
     // The engines' tracks first: replaying a strategy may grow wasm memory, which detaches every view read before.
@@ -504,131 +484,44 @@ class App {
     const index = model.frameAt(this.state.playhead, frames);
     const frame = model.frameRow(index, frames);
     this.theme ??= theme();
-    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines };
+    const inspected = this.inspector?.current() ?? null; // mounted after the first frame (boot.js)
+    return { model, frames, index, frame, playhead: this.state.playhead, theme: this.theme, runChanged, state: this.state, engines, highlight: this.highlight, inspected };
   }
 
-  /**
-   * Draws a painter that has just joined (it has not drawn this run yet) and leaves the others as they are; a
-   * painter of several figures (`parts`) draws one per task.
-   */
-  async drawOne(painter) {
-    for (const part of painter.parts ?? [painter]) {
-      if (this.model.imported && painter.simulationOnly) return;
-      part.draw(this.scene(true));
-      if (painter.parts) await nextTask();
-    }
-    painter.stale = false;
-  }
-
-  /**
-   * Draws every painter still waiting for its first drawing (`deferred`, far off screen since the load) now, in
-   * this task: for what reads their canvases without scrolling to them (a figure's PNG, the end-to-end tests).
-   * Returns how many it drew.
-   */
+  /** Draws every painter still waiting for its first drawing now, and the metrics table if it waits too (a PNG, a print, the tests). */
   drawDeferred() {
-    const waiting = (this.painters ?? []).filter((p) => p.deferred && !(this.model.imported && p.simulationOnly));
     if (this.metricsTable?.deferred) this.drawMetricsSoon({ now: true });
-    if (!waiting.length) return 0;
-    const ctx = this.scene(true);
-    for (const painter of waiting) {
-      painter.draw(ctx);
-      painter.deferred = painter.stale = false;
-    }
-    return waiting.length;
-  }
-
-  /**
-   * Brings a stale painter of several figures (the plots), out of view, to the current run after a drag: one
-   * figure per task, so catching up is never one long task (four static layers at once were 40–60 ms of CPU).
-   * A drag or a new run meanwhile leaves it stale, for the next catch-up.
-   */
-  async catchUp(painter) {
-    painter.catchingUp = true;
-    const runId = this.model.runId;
-    let done = true;
-    for (const part of painter.parts) {
-      await nextTask();
-      if (this.inDrag || this.model.runId !== runId) {
-        done = false;
-        break;
-      }
-      part.draw(this.scene(true));
-    }
-    painter.catchingUp = false;
-    if (done) painter.stale = painter.deferred = false;
-    else this.drawWhenDragPauses();
-  }
-
-  /**
-   * Whether this frame draws the page's text part `name` (`readouts`: the status card and the counters;
-   * `transport`: its range and time): not during a drag while it is out of the viewport (offscreen.js, as a
-   * painter): it is marked stale then, drawn as it scrolls in or once the drag pauses (`drawWhenDragPauses`).
-   */
-  textPart(name, dragging) {
-    this.textParts ??= {};
-    let part = this.textParts[name];
-    if (!part) {
-      part = { stale: false };
-      this.textParts[name] = part;
-      this.watch(part, document.querySelector(name === 'readouts' ? '.readouts' : '#transport'));
-    }
-    if (dragging && part.visible === false) {
-      part.stale = true;
-      return false;
-    }
-    part.stale = false;
-    return true;
+    return this.scheduler.drawDeferred();
   }
 
   /** Redraws everything for the playhead; the metrics table only when the run changed. */
   draw() {
     const started = performance.now();
-    this.drawOwed = false;
+    const s = this.scheduler;
+    s.beginDraw();
     const model = this.model;
     const runChanged = this.lastDraw.runId !== model.runId;
     const ctx = this.scene(runChanged);
     const { frame, index } = ctx;
     // A trace knows no truth, paths or local player: the simulation-only panels step aside.
     for (const id of ['plots', 'comparison']) document.getElementById(id).hidden = model.imported;
-    // During a drag a painter off screen waits (offscreen.js): drawn when it scrolls in, or after the drag, one
-    // stale painter per draw.
-    const dragging = this.inDrag;
-    let caughtUp = false;
-    for (const painter of this.painters) {
-      if (model.imported && painter.simulationOnly) continue;
-      if (painter.catchingUp) continue; // its figures are being drawn, one per task (`catchUp`)
-      if (painter.deferred && painter.onScreen === false) { // never drawn yet, far off screen: `watch` draws it
-        painter.stale = false; // nothing drawn to be out of date
-        continue;
-      }
-      // A drag skips what the reader cannot see now (`visible`); paused, what is far off screen (`onScreen`).
-      if ((dragging && painter.visible === false) || (painter.onScreen === false && painter.stale && caughtUp)) {
-        painter.stale = true;
-        continue;
-      }
-      if (painter.onScreen === false && painter.stale) caughtUp = true;
-      if ((painter.stale || painter.deferred) && painter.parts && painter.visible === false) {
-        this.catchUp(painter);
-        continue;
-      }
-      painter.draw(ctx);
-      painter.stale = painter.deferred = false;
-    }
+    // During a drag what the reader cannot see waits (scheduler.js `drawPainters`).
+    const dragging = s.inDrag;
+    s.drawPainters(ctx, dragging);
     this.inspector?.draw(ctx); // mounted after the first frame (boot.js, marks.js)
     this.enginesPanel.draw(ctx);
     // The readouts and the transport are words and a range that change every frame (a layout, a paint and a raster
     // of their box each): during a drag, out of the viewport, they wait like a painter (`textPart`). The worker is
     // asked for the metrics all the same (`metricsForFrame`), so the readouts drawn after the drag have them.
     const metrics = this.metricsForFrame(model);
-    if (this.textPart('readouts', dragging)) {
+    if (s.textPart('readouts', dragging)) {
       drawStatus(document.getElementById('status-card'), model, frame, metrics);
       drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     }
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).
     if (runChanged && this.complete) this.drawMetricsSoon();
-    if (this.textPart('transport', dragging)) this.transport.update(model);
-    if (this.painters.some((p) => p.stale && !p.catchingUp && !(model.imported && p.simulationOnly))
-      || Object.values(this.textParts).some((p) => p.stale)) this.drawWhenDragPauses();
+    if (s.textPart('transport', dragging)) this.transport.update(model);
+    s.endDraw();
     this.lastDraw = { runId: model.runId };
     this.frameTimes.push(performance.now() - started);
     if (this.frameTimes.length > 600) this.frameTimes.shift();

@@ -1,6 +1,6 @@
 // The marks drawn over the lanes and the views only on request — the step-through's event (lanes-highlight.js,
 // views-highlight.js) and the packet inspector's chain (lanes-inspect.js, inspector.js), with their shared style
-// (highlight-kit.js) — are not part of the first frame's download (issue 14): nothing is highlighted or
+// (highlight-kit.js) — are not part of the first frame's download: nothing is highlighted or
 // inspected before it. The painters call them through `marks`, empty until `loadLater()` has fetched them
 // (later.js, with the inspector and the league table): the boot asks right after the first frame, the
 // step-through before it opens (teach.js `loadStepper`). A painter finds an entry missing only before then,

@@ -6,7 +6,7 @@
 // Each draws its static layer once per run (or size/theme) and only its cursor per frame.
 import { ensureStylesheet, watchSize } from './plots/figure.js';
 // Each module's `mount` by name, not `import * as`: a namespace used as a value makes esbuild emit its `__export`
-// helper as a chunk of its own that every part of the page imports — one more request for the first frame (issue 14).
+// helper as a chunk of its own that every part of the page imports — one more request for the first frame.
 import { mount as mountExtrapolation } from './plots/extrapolation.js';
 import { mount as mountDecay } from './plots/decay.js';
 import { mount as mountSweep } from './plots/sweep.js';
@@ -15,18 +15,23 @@ import { mount as mountClock } from './plots/clock.js';
 /** Their stylesheet, fetched as this module loads (after the first frame); boot.js mounts them once it applies. */
 export const styled = ensureStylesheet();
 
-export function mount(app) {
+/**
+ * The four plots in #plots. `host`: what a figure asks of the page (plots/figure.js `createFigure`: `requestDraw`,
+ * `inDrag`, `playing`), `model()` and `seek(t)` (a click on a plot's time axis), and for the sweep `worker()`,
+ * `afterDrag(fn, waiting)` and `metricsFor(model)`.
+ */
+export function mount(host) {
   const root = document.getElementById('plots');
-  const plots = [mountExtrapolation, mountDecay, mountSweep, mountClock].map((start) => start(root, app));
+  const plots = [mountExtrapolation, mountDecay, mountSweep, mountClock].map((start) => start(root, host));
   window.__plots = plots;
-  watchSize(app, plots.map((p) => p.figure.canvas));
+  watchSize(host, plots.map((p) => p.figure.canvas));
   return {
     draw(ctx) {
       for (const plot of plots) {
         // Out of the viewport during a slider drag: not even its data is read (its `paint` would draw nothing
         // then, figure.js) — only what must follow the run without being drawn (the sweep's request: `skip`).
         // It is drawn in full by the first frame after the drag, or as it scrolls in (its observer).
-        if (app.inDrag && !plot.figure.isVisible()) {
+        if (host.inDrag() && !plot.figure.isVisible()) {
           plot.figure.skipped();
           plot.skip?.(ctx);
           continue;
@@ -34,7 +39,7 @@ export function mount(app) {
         plot.draw(ctx);
       }
     },
-    /** Each figure on its own, so the first drawing of all four can take a task each (main.js `drawOne`). */
+    /** Each figure on its own, so the first drawing of all four can take a task each (scheduler.js `drawOne`). */
     parts: plots,
   };
 }

@@ -95,9 +95,9 @@ function put(node, text, data = {}) {
  * own: `root` holds a box in size and layout containment (playground.css `.text-box`: a relayout boundary, so new
  * words lay out that box alone, not the whole document — a grid item cannot be one itself) and, inside it, the
  * flow the words are written into (`.text-flow`, returned). The box keeps the tallest height the flow has had at
- * its width and language: the status card's lines change from one frame to the next (it was 125, 167 or 188 px
- * tall at 1280 px), which moved everything under it — the league table, the plots — up and down as it played: a
- * layout shift, and a repaint and raster of the page below (issue 14). A ResizeObserver reads the flow's height
+ * its width and language: the status card's lines change from one frame to the next (125, 167 or 188 px tall at
+ * 1280 px), which would move everything under it — the league table, the plots — up and down as it plays: a
+ * layout shift, and a repaint and raster of the page below. A ResizeObserver reads the flow's height
  * after the browser's own layout (no forced layout); a new width or language starts over from the height of that
  * moment.
  */

@@ -2,7 +2,7 @@
 // packet sent, arrived, inserted (sorted by server time: where it went), then for a frame: render time
 // advanced, bracket found, factor computed, status chosen — each with a sentence whose numbers come from the
 // core's walk of what is shown (`Lessons.walk` over the shown run or trace). Forward and back with buttons or
-// keys; each step moves the playhead to its time and sets `app.highlight` for the views and lanes:
+// keys; each step moves the playhead to its time and sets the page's highlight for the views and lanes:
 //
 //   {kind: 'snapshot', index, step: 'sent' | 'arrived' | 'inserted', time, tick, serverTime, sent, arrival,
 //    outOfOrder, outcome, order: [ticks, oldest first], position}          index = row in model.table('snapshots')
@@ -147,12 +147,16 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** The panel; `api`: {app, showSeed002()} (the latter makes sure seed 002's trace is what is shown). */
+/**
+ * The panel; `api`: {host, showSeed002()} (the latter makes sure seed 002's trace is what is shown). `host`, the
+ * page: `model()`, `core()`, `playing()`, `playhead()`, `setPlaying(on)`, `seek(t)`, `redraw()`, the URL's
+ * `extras()` / `setExtras(patch)` / `writeHash()` (the step), `setHighlight(h)` (what the views and lanes mark).
+ */
 export class Stepper {
   constructor(root, api) {
     this.root = root;
     this.api = api;
-    this.app = api.app;
+    this.host = api.host;
     this.steps = [];
     this.index = 0;
     this.source = 'seed002';
@@ -160,7 +164,7 @@ export class Stepper {
     root.addEventListener('keydown', (e) => this.onPanelKey(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
     document.getElementById('play')?.addEventListener('click', () => {
-      if (this.app.state.playing) this.setHighlight(null);
+      if (this.host.playing()) this.setHighlight(null);
     });
   }
 
@@ -168,11 +172,11 @@ export class Stepper {
   open(source = 'seed002', at = 0) {
     this.source = source;
     this.isOpen = false; // not refreshed by the re-run showSeed002 may cause
-    this.app.transport.setPlaying(false);
+    this.host.setPlaying(false);
     if (source === 'seed002') this.api.showSeed002();
     this.isOpen = true;
     this.root.hidden = false;
-    this.from = this.app.state.playhead;
+    this.from = this.host.playhead();
     this.compute();
     this.build();
     this.go(at);
@@ -184,23 +188,23 @@ export class Stepper {
     this.root.hidden = true;
     this.root.replaceChildren();
     this.setHighlight(null);
-    if (this.app.extras?.step !== undefined) {
-      delete this.app.extras.step;
-      this.app.writeHash();
+    if (this.host.extras()?.step !== undefined) {
+      this.host.setExtras({ step: undefined });
+      this.host.writeHash();
     }
-    this.app.draw();
+    this.host.redraw();
   }
 
   /** Walks what is shown now: the whole trace when a trace is shown, else a window from the playhead. */
   compute() {
-    const model = this.app.model;
+    const model = this.host.model();
     const trace = model.exportTrace('snapshots');
     const whole = model.imported;
     const from = whole ? -Infinity : this.from - 1e-9;
     const to = whole ? Infinity : this.from + RUN_WINDOW;
     let walk;
     try {
-      walk = this.app.core.Lessons.walk(trace, from, to);
+      walk = this.host.core().Lessons.walk(trace, from, to);
     } catch (error) {
       console.warn('step-through:', error);
       walk = { deliveries: [], frames: [], renderDelay: 0 };
@@ -286,11 +290,11 @@ export class Stepper {
     this.root.querySelector('#stepper-next').setAttribute('aria-disabled', String(this.index === n - 1));
     this.setHighlight(this.highlightFor(s));
     const step = this.source === 'seed002' ? this.index + 1 : undefined;
-    if (this.app.extras?.step !== step) {
-      this.app.extras = { ...this.app.extras, step };
-      this.app.writeHash();
+    if (this.host.extras()?.step !== step) {
+      this.host.setExtras({ step });
+      this.host.writeHash();
     }
-    this.app.seek(s.time);
+    this.host.seek(s.time);
   }
 
   renderChips(s) {
@@ -305,7 +309,7 @@ export class Stepper {
   }
 
   highlightFor(s) {
-    const model = this.app.model;
+    const model = this.host.model();
     if (s.kind === 'snapshot') {
       const d = s.d;
       return {
@@ -324,7 +328,7 @@ export class Stepper {
   }
 
   setHighlight(h) {
-    this.app.highlight = h;
+    this.host.setHighlight(h);
     document.documentElement.dataset.highlight = h ? `${h.kind}:${h.step}` : '';
   }
 

@@ -1,7 +1,7 @@
 // The teaching layer over the playground: the language switch (zh-CN / English), the lessons menu and card,
-// and the step-through explainer. main.js calls four hooks, each marked there: `startLanguage()` before
-// anything is built, `installTeaching(app)` once the rail exists, then `teach.baseParams(extras, notices)`
-// (applyHash), `teach.hashBase()` (writeHash) and `teach.afterRun()` (first thing in afterRun); after the first
+// and the step-through explainer. The page calls it at five places: `startLanguage()` before anything is built,
+// `installTeaching(host)` once the rail exists (boot.js), then `teach.baseParams(extras, notices)` (main.js
+// applyHash), `teach.hashBase()` (writeHashNow) and `teach.afterRun()` (first thing in afterRun); after the first
 // frame `teach.loadStepper()` fetches the step-through and `teach.loadLessons()` the lessons (lessons.js and
 // lesson-data.js are not part of the first frame's download either: until they are in, the top bar shows the menu
 // with the sandbox alone, at its full width, and a link to a lesson waits for them before its first frame).
@@ -32,21 +32,33 @@ function languageSwitch(root, choose) {
   return sync;
 }
 
-/** Builds the top-bar tools, the lesson card and the stepper; returns the hooks main.js calls. */
-export function installTeaching(app) {
+/** What the step-through may read and ask of the page (stepper.js `Stepper`). */
+const STEPPER_PORTS = ['model', 'core', 'playing', 'playhead', 'setPlaying', 'seek', 'redraw', 'extras', 'setExtras',
+  'writeHash', 'setHighlight'];
+/** What the lessons may read and ask of the page (lessons.js `Lessons`). */
+const LESSON_PORTS = ['model', 'core', 'extras', 'setExtras', 'setPlaying', 'setPlayhead', 'setSpeed', 'seek', 'apply',
+  'setPreset', 'sliderHeld', 'dragGap', 'afterDrag'];
+const only = (host, names) => Object.fromEntries(names.map((name) => [name, host[name]]));
+
+/**
+ * Builds the top-bar tools, the lesson card and the stepper; returns the hooks the page calls. `host`: what the
+ * step-through and the lessons need (STEPPER_PORTS, LESSON_PORTS), and `applyHash(hash)` (a lesson's link, once the
+ * lessons are in) and `relabel()` (the rail and the page redrawn in a new language).
+ */
+export function installTeaching(host) {
   const tools = document.getElementById('topbar-tools');
-  /** The step-through, once `loadStepper()` has fetched it (its button is held until then: main.js). */
+  /** The step-through, once `loadStepper()` has fetched it (its button is held until then: boot.js). */
   let stepper = null;
   let stepperLoading = null;
   // The step-through's marks on the lanes and views come with it (marks.js).
   const loadStepper = () => (stepperLoading ??= Promise.all([import('./stepper.js'), loadLater()]).then(([{ Stepper }]) => {
     stepper = new Stepper(document.getElementById('stepper'), {
-      app,
+      host: only(host, STEPPER_PORTS),
       showSeed002: () => {
         // At once when the lessons are in (the step-through's buttons wait for them: main.js `holdUntil`), so the
         // walk's playhead is set after the lesson's.
         const show = (l) => {
-          if (l.lesson?.id !== 'out-of-order' || !app.model.imported) l.choose('out-of-order');
+          if (l.lesson?.id !== 'out-of-order' || !host.model().imported) l.choose('out-of-order');
         };
         if (lessons) show(lessons);
         else loadLessons().then(show);
@@ -60,7 +72,7 @@ export function installTeaching(app) {
   let lessonsLoading = null;
   const loadLessons = () => (lessonsLoading ??= Promise.all([import('./lessons/lessons.js'), import('./lessons/lesson-data.js')]).then(([{ Lessons }, data]) => {
     lessonData = data;
-    lessons = new Lessons(app, {
+    lessons = new Lessons(only(host, LESSON_PORTS), {
       menuRoot: tools,
       cardRoot: document.getElementById('lesson-card'),
       onStepThrough: () => loadStepper().then((s) => s.open('seed002')),
@@ -76,9 +88,9 @@ export function installTeaching(app) {
   stepButton.addEventListener('click', () => loadStepper().then((s) => (s.isOpen ? s.close() : s.open(defaultSource()))));
   tools.append(stepButton);
   const syncSwitch = languageSwitch(tools, (lang) => {
-    app.extras = { ...app.extras, lang };
+    host.setExtras({ lang });
     setLang(lang);
-    app.writeHash();
+    host.writeHash();
   });
   const workedExampleLink = () => {
     const link = document.querySelector('a[href^="worked-example.html"]');
@@ -90,10 +102,7 @@ export function installTeaching(app) {
     workedExampleLink();
     lessons?.relabel();
     stepper?.relabel();
-    app.controls.sync(app.model.params);
-    app.events.sync(app.model.params.events);
-    app.lastDraw = { runId: -1 };
-    app.draw();
+    host.relabel();
   });
   let stepFromUrl = true;
   return {
@@ -110,18 +119,18 @@ export function installTeaching(app) {
     baseParams(extras, notices) {
       if (lessons) return lessons.baseParams(extras, notices);
       // A lesson asked for before the lessons are in (a link pasted in the first moments): applied when they are.
-      if (extras.lesson !== undefined) loadLessons().then(() => app.applyHash(location.hash));
+      if (extras.lesson !== undefined) loadLessons().then(() => host.applyHash(location.hash));
       return null;
     },
-    hashBase: () => (lessons ? lessons.hashBase() : app.model.defaults),
+    hashBase: () => (lessons ? lessons.hashBase() : host.model().defaults),
     afterRun() {
-      const lang = app.extras?.lang;
+      const lang = host.extras()?.lang;
       if ((lang === 'zh' || lang === 'en') && lang !== getLang()) setLang(lang);
       lessons?.afterRun();
       stepper?.refresh();
       if (stepFromUrl) {
         stepFromUrl = false;
-        const step = Number(app.extras?.step);
+        const step = Number(host.extras()?.step);
         if (Number.isInteger(step) && step >= 1 && lessons?.lesson?.id === 'out-of-order') loadStepper().then((s) => s.open('seed002', step - 1));
       }
     },

@@ -34,7 +34,7 @@ export function buildTransport(root, api) {
   const time = Object.assign(document.createElement('output'), { id: 'time', className: 'time' });
   // The time changes every frame while the run plays: it is written into a box in size and layout containment
   // (playground.css `.time`), a relayout boundary inside a flex item as wide as the run's longest time, so a new
-  // time lays out that box alone — not the whole document — and the scrub beside it no longer moves at t = 10 s.
+  // time lays out that box alone — not the whole document — and the scrub beside it stays put at t = 10 s.
   const timeBox = Object.assign(document.createElement('span'), { className: 'time-box' });
   timeBox.append(time);
   // The scrub's thumb moves every frame while the run plays: the flex item is a box around it, so the scrub itself

@@ -113,7 +113,7 @@ function paintSwatches(deadline) {
 /**
  * A small legend swatch for `name`, sized for text: an `<img>` of the mark drawn once per look (name, theme,
  * size, pixel ratio). Not a canvas: every canvas is a compositor layer, and the text after two dozen of them
- * would be squashed into page-sized layers that are repainted whenever a readout changes (issue 14). A look not
+ * would be squashed into page-sized layers that are repainted whenever a readout changes. A look not
  * drawn yet is painted when the main thread is idle (the image keeps its size meanwhile, so nothing moves): the
  * panel is built before the first frame, its two dozen PNG encodings need not be.
  */

@@ -1,4 +1,4 @@
-// The Engines panel (issue 13): pick up to four strategies — Mirror, Unity NGO, Source, geckos.io, Gambetta's
+// The Engines panel: pick up to four strategies — Mirror, Unity NGO, Source, geckos.io, Gambetta's
 // demo, or one of the articles' references — and each is replayed by the core on this very run (the same
 // packets lost, late and reordered) and drawn as a labelled ghost in the Remote view and as its render-time
 // mark on the render lane. A line under the picks says, at the playhead, what each is doing and how far behind
@@ -33,7 +33,8 @@ export function nameLang(name) {
   return ENGINE_NAMES.includes(name) ? 'en' : undefined;
 }
 
-export function mount(app) {
+/** The panel in #engines; `host.changed()`: the picks changed (the URL keeps them, the views show them). */
+export function mount(host) {
   const root = document.getElementById('engines');
   const chips = el('div', { class: 'engine-chips', role: 'group', 'aria-label': t('engines.pick'), 'data-i18n-aria-label': 'engines.pick' });
   const note = el('p', { class: 'engine-note', id: 'engines-note', 'aria-live': 'polite' });
@@ -56,8 +57,7 @@ export function mount(app) {
       const on = this.picks.includes(name);
       if (!on && this.picks.length >= MAX_PICKED) return;
       this.set(on ? this.picks.filter((n) => n !== name) : [...this.picks, name]);
-      app.writeHash();
-      app.draw();
+      host.changed();
     },
     /** The URL's value (`undefined` when nothing is picked, so the key is left out). */
     hashValue() {

@@ -1,4 +1,4 @@
-// The league table (issue 13): every strategy — the engines and the articles' references — on every network
+// The league table: every strategy — the engines and the articles' references — on every network
 // preset of seed 004 §5.3 and on the current (custom) network, scored against the truth with the page's own
 // quality metrics. One metric at a time (the buttons above the table choose it); in each network's column the
 // lowest value is best, marked ★ and bold (never colour alone). It is recomputed after every change, in the
@@ -24,7 +24,11 @@ export const METRICS = [
   { id: 'jerk', format: (v) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M` : `${(v / 1e3).toFixed(0)} k`) },
 ];
 
-export function mount(app) {
+/**
+ * The table in #league. `host`: `theme()` (its swatches), `worker()` (the simulation worker that computes it),
+ * `inDrag()` and `afterDrag(fn)` (a drag's tables wait for its pause).
+ */
+export function mount(host) {
   const root = document.getElementById('league');
   const metricButtons = el('div', { class: 'league-metrics', role: 'radiogroup', 'aria-label': t('league.metric'), 'data-i18n-aria-label': 'league.metric' });
   const status = el('p', { class: 'league-status', id: 'league-status', 'aria-live': 'polite' });
@@ -66,19 +70,20 @@ export function mount(app) {
 
   /**
    * The table's rows and cells are built once (again when the language or the theme changes) and then only
-   * their words change: a new result after every drag rewrote ~60 elements and 9 swatches, each a layout and a
-   * paint of the whole table; now a cell whose text and mark stay the same is not touched.
+   * their words change: rebuilt after every drag, its ~60 elements and 9 swatches would each be a layout and a
+   * paint of the whole table; a cell whose text and mark stay the same is not touched.
    */
   let built = null;
   let langVersion = 0;
   function build() {
-    const key = `${langVersion}|${app.theme?.dark ?? false}`;
+    const theme = host.theme();
+    const key = `${langVersion}|${theme?.dark ?? false}`;
     if (built?.key === key) return built;
     const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
       ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
     const cells = new Map();
     const rows = STRATEGY_NAMES.map((name) => el('tr', { 'data-strategy': name },
-      el('th', { scope: 'row' }, swatch(name, app.theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })),
+      el('th', { scope: 'row' }, swatch(name, theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })),
       ...NETWORKS.map((network) => {
         const td = el('td', { 'data-network': network });
         cells.set(`${network}|${name}`, td);
@@ -115,17 +120,17 @@ export function mount(app) {
     unit.textContent = t(`league.unit.${metric.id}`);
   }
 
-  /** While a slider is dragged, the table is asked for once the drag pauses (`afterDrag`), not per change. */
+  /** While a slider is dragged, the table is asked for once the drag pauses (`afterDrag`), not per change: its cancel. */
   let deferred = null;
 
   /**
    * After every run: ask the worker for the table of the current parameters (a trace has no network). During a
-   * drag (main.js `inDrag`) the request waits until the changes pause: 45 strategy runs per change would keep the
+   * drag (scheduler.js `inDrag`) the request waits until the changes pause: 45 strategy runs per change would keep the
    * worker — and on a two-core phone the CPU the frames need — busy for numbers nobody reads mid-drag, and each
    * answer rebuilds the table. The old numbers stay, marked as updating, until the newest table lands.
    */
   function refresh(model) {
-    clearTimeout(deferred);
+    deferred?.();
     deferred = null;
     if (model.imported) {
       state.key = null;
@@ -141,19 +146,18 @@ export function mount(app) {
     state.key = key;
     state.pending = true;
     renderStatus(); // the old numbers stay, marked as updating; the table is rebuilt when the new one lands
-    if (app.inDrag) {
-      const ask = () => {
-        if (app.inDrag) deferred = setTimeout(ask, app.dragGap);
-        else { deferred = null; request(params, key); }
-      };
-      deferred = setTimeout(ask, app.dragGap);
+    if (host.inDrag()) {
+      deferred = host.afterDrag(() => {
+        deferred = null;
+        request(params, key);
+      });
       return;
     }
     request(params, key);
   }
 
   function request(params, key) {
-    app.worker.request('league', 'league', { params, networks: NETWORKS }).then((result) => {
+    host.worker().request('league', 'league', { params, networks: NETWORKS }).then((result) => {
       // A newer change overtook this one (at the worker, or while its own request waits for the drag to pause).
       if (result === undefined || key !== state.key) return;
       state.result = result;

@@ -1,4 +1,4 @@
-// The step-through on the timeline lanes (seed 002 "可单步观察的过程"): while `app.highlight` is set
+// The step-through on the timeline lanes (seed 002 "可单步观察的过程"): while the scene has a `highlight`
 // (stepper.js), the event of the step is drawn over the lanes in the emphasis style of highlight-kit.js —
 //   sent        the snapshot's ■ on the server lane, haloed, "tick N sent";
 //   arrived     its send → arrival hairline thick, its ○ haloed; out of order: the crossing with the packet

@@ -4,7 +4,7 @@
 // clock strip. Each snapshot is a ■ at its send time and a hairline slanting down to ○ at its arrival:
 // the slope is the latency, crossing lines are reordering, a second ○ is a duplicate, a dashed line
 // ending in ○✕ is a lost packet. A packet in flight shows as a dot on its line where "now" crosses it.
-// The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`app.highlight`) by
+// The render lane and the clock strip are drawn by lanes-render.js, the step-through's event (`scene.highlight`) by
 // lanes-highlight.js. A vertical "now" line crosses all.
 // Everything is drawn and labelled on the canvas: nothing needs hover or a keyboard. Pointing at a packet, or
 // focusing the lanes and pressing ← →, inspects it (inspector.js; its chain is drawn by lanes-inspect.js).
@@ -59,7 +59,7 @@ function fit(canvas) {
   return { ctx, w, L };
 }
 
-export function mount(app) {
+export function mount() {
   const canvas = document.getElementById('lanes');
   const cache = {};
   return {
@@ -68,7 +68,7 @@ export function mount(app) {
     draw(scene) {
       if (!scene.frames.rows) return;
       const { ctx, w, L } = fit(canvas);
-      this.last = drawLanes(ctx, w, L, scene, cache, app?.highlight ?? null, app?.inspector?.current() ?? null);
+      this.last = drawLanes(ctx, w, L, scene, cache, scene.highlight ?? null, scene.inspected ?? null);
     },
   };
 }

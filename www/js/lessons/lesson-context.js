@@ -10,24 +10,26 @@ export const STATUSES = ['priming', 'ready', 'underrun', 'gap', 'clockUncertain'
  * runs are freed as soon as their metrics are read.
  */
 export class LessonContext {
-  constructor(app) {
-    this.app = app;
+  /** `host`: `model()`, `core()` — the page's run and its core. */
+  constructor(host) {
+    this.host = host;
     this.cache = new Map();
     this.runId = -1;
     this.examples = new Map();
   }
 
   refresh() {
-    if (this.runId !== this.app.model.runId) {
+    const { runId } = this.host.model();
+    if (this.runId !== runId) {
       this.cache.clear();
-      this.runId = this.app.model.runId;
+      this.runId = runId;
     }
     return this;
   }
 
-  get core() { return this.app.core; } // the full core once it is in (main.js swaps it after the first frame)
-  get model() { return this.app.model; }
-  get params() { return this.app.model.params; }
+  get core() { return this.host.core(); } // the full core once it is in (main.js swaps it after the first frame)
+  get model() { return this.host.model(); }
+  get params() { return this.host.model().params; }
 
   memo(key, fn) {
     if (!this.cache.has(key)) this.cache.set(key, fn());

@@ -536,7 +536,7 @@ export const LESSONS = [
     })),
     extra: 'presetTable',
   },
-  // ---- Issue 13: the engines on seed 004's mobile network (the league table's mobile column, live) ----
+  // ---- The engines on seed 004's mobile network (the league table's mobile column, live) ----
   {
     id: 'engines-mobile',
     seed: '004',

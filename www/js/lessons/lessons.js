@@ -19,8 +19,6 @@ import { LessonContext, STATUSES } from './lesson-context.js';
 await loadPart('lessons');
 
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
-/** Runs closer together than this (ms) are a slider drag: the checks wait until it pauses. */
-const DRAG_GAP = 150;
 const UNIT = { ms: ' ms', '%': ' %', s: ' s', px: ' px', Hz: ' Hz', u: '', '': '' };
 
 /** A number (or a point) with its unit, as the card shows it. */
@@ -62,13 +60,18 @@ function toleranceText(check, article, range = [article]) {
   }
 }
 
-/** The menu, the card and the lesson state. `api`: {app, onStepThrough()}. */
+/**
+ * The menu, the card and the lesson state. `host`, the page: `model()`, `core()`; the URL's `extras()` and
+ * `setExtras(patch)` (the lesson, the step); `setPlaying(on)`, `setPlayhead(t)` (no draw), `setSpeed(s)`, `seek(t)`;
+ * `apply(params)` (a run, drawn), `setPreset(name)` (the rail's network preset); `sliderHeld()`, `dragGap()` and
+ * `afterDrag(fn, waiting)` (the checks wait for a drag's pause).
+ */
 export class Lessons {
-  constructor(app, { menuRoot, cardRoot, onStepThrough }) {
-    this.app = app;
+  constructor(host, { menuRoot, cardRoot, onStepThrough }) {
+    this.host = host;
     this.cardRoot = cardRoot;
     this.onStepThrough = onStepThrough;
-    this.ctx = new LessonContext(app);
+    this.ctx = new LessonContext(host);
     this.lesson = null;
     this.ourImport = -1;
     this.buildMenu(menuRoot);
@@ -106,28 +109,28 @@ export class Lessons {
   /** Hook for `applyHash`: the parameters a link starts from (its lesson's), or null for the defaults. */
   baseParams(extras, notices) {
     const lesson = this.lessonFromExtras(extras, notices);
-    return lesson ? lessonParams(lesson, this.app.model.defaults, this.app.core) : null;
+    return lesson ? lessonParams(lesson, this.host.model().defaults, this.host.core()) : null;
   }
 
   /** Hook for `writeHash`: the URL stores the differences from the lesson's parameters. */
   hashBase() {
-    return this.lesson ? lessonParams(this.lesson, this.app.model.defaults, this.app.core) : this.app.model.defaults;
+    const defaults = this.host.model().defaults;
+    return this.lesson ? lessonParams(this.lesson, defaults, this.host.core()) : defaults;
   }
 
   /** The menu's choice: the lesson's parameters, trace, playhead and rail groups ('' = sandbox). */
   choose(id) {
-    const app = this.app;
+    const host = this.host;
     const lesson = byLessonId[id] ?? null;
-    app.extras = { ...app.extras, lesson: lesson?.id };
-    delete app.extras.step;
-    app.transport.setPlaying(false);
+    host.setExtras({ lesson: lesson?.id, step: undefined });
+    host.setPlaying(false);
     this.forceUpdate = true;
     this.activate(lesson);
-    if (lesson) app.state.playhead = lesson.t;
-    app.apply(lesson ? lessonParams(lesson, app.model.defaults, app.core) : structuredClone(app.model.defaults));
-    if (lesson?.preset) app.controls.setPreset(lesson.preset);
-    else app.controls.setPreset('custom');
-    if (lesson) app.seek(lesson.t);
+    if (lesson) host.setPlayhead(lesson.t);
+    const defaults = host.model().defaults;
+    host.apply(lesson ? lessonParams(lesson, defaults, host.core()) : structuredClone(defaults));
+    host.setPreset(lesson?.preset || 'custom');
+    if (lesson) host.seek(lesson.t);
   }
 
   /** Shows `lesson`'s card and opens only its rail groups (all of them for the sandbox). */
@@ -142,17 +145,17 @@ export class Lessons {
 
   /** Hook at the start of `afterRun`: follow the URL, keep a trace lesson on its trace, recompute the checks. */
   afterRun() {
-    const app = this.app;
-    const model = app.model;
+    const host = this.host;
+    const model = host.model();
     if (model.imported && model.runId !== this.ourImport && this.lesson) {
-      app.extras = { ...app.extras, lesson: undefined };
+      host.setExtras({ lesson: undefined });
       this.activate(null);
     }
-    const wanted = byLessonId[app.extras?.lesson] ?? null;
+    const wanted = byLessonId[host.extras()?.lesson] ?? null;
     if (wanted?.id !== this.lesson?.id) {
       this.activate(wanted);
-      if (wanted) app.transport.setPlaying(false);
-      if (wanted && app.extras.t === undefined) app.state.playhead = wanted.t;
+      if (wanted) host.setPlaying(false);
+      if (wanted && host.extras().t === undefined) host.setPlayhead(wanted.t);
     }
     const lesson = this.lesson;
     if (lesson?.trace && !model.imported) {
@@ -163,26 +166,24 @@ export class Lessons {
   }
 
   /**
-   * Recomputes the checks now — or, while a slider is being dragged (runs less than DRAG_GAP apart), once the
+   * Recomputes the checks now — or, while a slider is being dragged (runs less than the drag gap apart), once the
    * drag pauses: some lessons ask the core for extra runs, and a drag must stay one frame per input.
    */
   scheduleUpdate() {
     const now = performance.now();
-    // A slider's thumb held down is a drag too, however slowly it moves (main.js `inDrag`).
-    const dragging = !this.forceUpdate && (Boolean(this.app.sliderHeld) || now - (this.lastRunAt ?? -Infinity) < DRAG_GAP);
+    const host = this.host;
+    // A slider's thumb held down is a drag too, however slowly it moves (scheduler.js `inDrag`).
+    const dragging = !this.forceUpdate && (host.sliderHeld() || now - (this.lastRunAt ?? -Infinity) < host.dragGap());
     this.lastRunAt = now;
     this.forceUpdate = false;
-    clearTimeout(this.pending);
+    this.cancelUpdate?.();
+    this.cancelUpdate = null;
     if (!dragging) {
       this.update();
       return;
     }
     if (this.cardRoot.dataset.pending !== 'true') this.cardRoot.dataset.pending = 'true';
-    const later = () => {
-      if (this.app.sliderHeld) this.pending = setTimeout(later, DRAG_GAP);
-      else this.update();
-    };
-    this.pending = setTimeout(later, DRAG_GAP);
+    this.cancelUpdate = host.afterDrag(() => this.update(), () => host.sliderHeld());
   }
 
   render() {
@@ -310,7 +311,7 @@ export class Lessons {
 
   /** Seed 004 §4.2: both controllers on an RTT step and on a jitter rise (runs of the current settings). */
   adaptiveTable(ctx) {
-    const codes = this.app.model.codes.status;
+    const codes = this.host.model().codes.status;
     const body = el('tbody');
     for (const [scenario, mode] of ADAPTIVE_ROWS) {
       const run = adaptiveRun(ctx, scenario, mode);
@@ -339,8 +340,8 @@ export class Lessons {
       }
       const b = el('button', { type: 'button', 'data-status': s, text: t('lesson.statuses.jump', { status: name, frames: counts[s] }) });
       b.addEventListener('click', () => {
-        this.app.transport.setPlaying(false);
-        this.app.seek(ctx.firstStatus[s]);
+        this.host.setPlaying(false);
+        this.host.seek(ctx.firstStatus[s]);
       });
       wrap.append(b);
     }
@@ -387,13 +388,13 @@ export class Lessons {
 
   /** ▶ Run: play the lesson from its start at its speed. */
   run() {
-    const { app, lesson } = this;
+    const { host, lesson } = this;
     if (!lesson) return;
-    app.state.speed = lesson.run.speed;
+    host.setSpeed(lesson.run.speed);
     const speed = document.getElementById('speed');
     if (speed) speed.value = String(lesson.run.speed);
-    app.seek(lesson.run.from);
-    app.transport.setPlaying(true);
+    host.seek(lesson.run.from);
+    host.setPlaying(true);
   }
 
   /** After a language switch: the menu and the card in the new language. */

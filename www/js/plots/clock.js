@@ -11,7 +11,7 @@
 // The cursor is the playhead. Clicking the plot moves the playhead there.
 
 import { COLORS, cross, cssWidth } from '../canvas.js';
-import { createFigure, redrawSoon } from './figure.js';
+import { createFigure } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, cursor, needsCasing } from './axes.js';
 import { t, getLang } from '../strings/i18n.js';
 
@@ -71,9 +71,9 @@ function readRun(model) {
   };
 }
 
-export function mount(root, app) {
+export function mount(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-clock',
     width: 360,
     height: 270,
@@ -223,8 +223,8 @@ export function mount(root, app) {
     const l = layout(p.w, p.h);
     const px = p.x;
     if (px < l.top.left || px > l.top.right) return;
-    app.seek(scale(0, app.model.duration, l.top.left, l.top.right).invert(px));
-    redrawSoon(app);
+    host.seek(scale(0, host.model().duration, l.top.left, l.top.right).invert(px));
+    host.requestDraw();
   });
 
   return {

@@ -11,7 +11,7 @@
 // Clicking the strip moves the playhead there.
 
 import { COLORS, cross, cssWidth } from '../canvas.js';
-import { createFigure, redrawSoon } from './figure.js';
+import { createFigure } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, DASH, needsCasing, cursor } from './axes.js';
 import { t, getLang } from '../strings/i18n.js';
 
@@ -55,9 +55,9 @@ function readCorrections(model) {
   return { at, size, reset, moved, max, count: size.length };
 }
 
-export function mount(root, app) {
+export function mount(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-decay',
     width: 360,
     height: 270,
@@ -280,9 +280,9 @@ export function mount(root, app) {
     const px = p.x;
     const py = p.y;
     if (py < strip.top - 8 || py > strip.bottom + 16 || px < strip.left || px > strip.right) return;
-    const duration = app.model.duration;
-    app.seek(scale(0, duration, strip.left, strip.right).invert(px));
-    redrawSoon(app);
+    const duration = host.model().duration;
+    host.seek(scale(0, duration, strip.left, strip.right).invert(px));
+    host.requestDraw();
   });
   fig.stage.addEventListener('pointermove', (event) => {
     const p = fig.pointer(event);

@@ -36,9 +36,9 @@ function valueAt(curve, a) {
   return p.offset + (q.offset - p.offset) * (t - i);
 }
 
-export function mount(root, app) {
+export function mount(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-extrapolation',
     width: 360,
     height: 270,

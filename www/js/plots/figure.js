@@ -19,9 +19,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 let sheetLoaded = null;
 
 /**
- * Adds the plots' stylesheet once, unless the page links it already (embed.html does; index.html no longer: its
- * first frame shows no plot, so their sheet is fetched with them, after it — ~0.7 KB less before data-ready, issue
- * 14). Resolves once the sheet applies, so a figure is never laid out unstyled and then moved (a layout shift):
+ * Adds the plots' stylesheet once, unless the page links it already (embed.html does; index.html does not: its
+ * first frame shows no plot, so their sheet is fetched with them, after it — ~0.7 KB less before data-ready).
+ * Resolves once the sheet applies, so a figure is never laid out unstyled and then moved (a layout shift):
  * boot.js mounts the plots and the comparison after it (`styled`). A sheet that fails to load resolves too — the
  * figures still work, unstyled. Its address is the page's, not this module's: in dist (`cargo xtask dist`) this
  * code sits in a bundled chunk elsewhere.
@@ -40,17 +40,6 @@ export function ensureStylesheet() {
   });
   document.head.append(link);
   return sheetLoaded;
-}
-
-/** Asks the app for one redraw on the next animation frame (used when paused: hover, async data, resize). */
-let redrawPending = false;
-export function redrawSoon(app) {
-  if (redrawPending) return;
-  redrawPending = true;
-  requestAnimationFrame(() => {
-    redrawPending = false;
-    if (!app.state.playing) app.draw();
-  });
 }
 
 function el(tag, attrs = {}, text) {
@@ -108,8 +97,10 @@ export function swatch({ color, dash, width = 2, mark, cased = false, line = tru
  * `width`/`height` set the aspect ratio (the canvases are drawn at their CSS width × devicePixelRatio).
  * `i18n` is the prefix of the figure's strings: `<i18n>.title`, `<i18n>.caption` and `<i18n>.aria` (the canvas's
  * description), tagged with `data-i18n` so a language switch rewrites them.
+ * `host`, the page that draws the figure: `requestDraw()` (one redraw at the next frame unless the run plays: hover,
+ * async data, the figure scrolled in), `inDrag()` (a slider is being dragged), `playing()`.
  */
-export function createFigure(parent, { app, id, legend = [], width, height, className = '', i18n }) {
+export function createFigure(parent, { host, id, legend = [], width, height, className = '', i18n }) {
   const figure = el('figure', { class: `plot ${className}`.trim(), id });
   const figcaption = el('figcaption');
   const titleEl = el('span', { class: 'title', 'data-i18n': `${i18n}.title` }, t(`${i18n}.title`));
@@ -147,7 +138,7 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
       visible = entries.some((e) => e.isIntersecting);
       if (visible && !was) {
         overlayDirty = true;
-        if (app) redrawSoon(app);
+        host.requestDraw();
       }
     }).observe(stage);
   }
@@ -172,7 +163,7 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
       staticKey = null;
     }
     // Off screen during a slider drag: nothing, not even a new static layer (offscreen.js); drawn when it scrolls in.
-    if (!visible && app?.inDrag) {
+    if (!visible && host.inDrag()) {
       overlayDirty = true;
       return false;
     }
@@ -187,7 +178,7 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
       staticKey = fullKey;
     }
     // Off screen and playing: skip (it is redrawn when it scrolls back). Paused (a seek, a step): always draw.
-    if (!staticChanged && !visible && !overlayDirty && app?.state.playing) return false;
+    if (!staticChanged && !visible && !overlayDirty && host.playing()) return false;
     const oKey = overlayKey === undefined ? null : JSON.stringify(overlayKey);
     if (!staticChanged && !overlayDirty && oKey !== null && oKey === lastOverlayKey) return false;
     lastOverlayKey = oKey;
@@ -214,8 +205,8 @@ export function createFigure(parent, { app, id, legend = [], width, height, clas
   return { figure, canvas, overlay, stage, caption: captionEl, legend: legendEl, setLegend, paint, pointer, isVisible: () => visible, skipped };
 }
 
-/** Redraws the app (once) when any of `elements` changes size, e.g. the stylesheet arriving or the rail folding. */
-export function watchSize(app, elements) {
+/** Asks `host` for a redraw when any of `elements` changes size, e.g. the stylesheet arriving or the rail folding. */
+export function watchSize(host, elements) {
   if (!('ResizeObserver' in window)) return;
   const sizes = new Map();
   const observer = new ResizeObserver((entries) => {
@@ -228,7 +219,7 @@ export function watchSize(app, elements) {
       if (sizes.has(e.target) ? sizes.get(e.target) !== w : !drawnAt) changed = true;
       sizes.set(e.target, w);
     }
-    if (changed) redrawSoon(app);
+    if (changed) host.requestDraw();
   });
   for (const element of elements) observer.observe(element);
 }

@@ -14,7 +14,7 @@
 // leaves the curve as is); a result overtaken by a newer change is dropped, the main thread only draws.
 
 import { COLORS, diamond } from '../canvas.js';
-import { createFigure, redrawSoon } from './figure.js';
+import { createFigure } from './figure.js';
 import { axes, scale, ticks, niceCeil, polyline, label, textWidth, fitText, hatchPath, needsCasing } from './axes.js';
 import { t, getLang } from '../strings/i18n.js';
 
@@ -35,9 +35,9 @@ function interpolate(points, delay, field) {
   return points[i][field] + (points[i + 1][field] - points[i][field]) * (k - i);
 }
 
-export function mount(root, app) {
+export function mount(root, host) {
   const fig = createFigure(root, {
-    app,
+    host,
     id: 'plot-sweep',
     width: 360,
     height: 270,
@@ -49,7 +49,7 @@ export function mount(root, app) {
   canvas.setAttribute('aria-valuemin', '0');
   canvas.setAttribute('aria-valuemax', '400');
   // A slider states its value from the start: the figure itself is drawn only as it comes near the viewport.
-  const delayAtMount = app?.model?.params.remote.clock.renderDelay;
+  const delayAtMount = host.model()?.params.remote.clock.renderDelay;
   if (Number.isFinite(delayAtMount)) canvas.setAttribute('aria-valuenow', String(Math.round(delayAtMount * 1000)));
   canvas.classList.add('interactive');
   fig.figure.dataset.sweep = 'pending';
@@ -64,9 +64,9 @@ export function mount(root, app) {
     return document.getElementById('control-renderDelay');
   }
 
-  let deferred = null;
+  let deferred = null; // cancels a request waiting for the drag's pause
   function schedule(model) {
-    clearTimeout(deferred);
+    deferred?.();
     deferred = null;
     const key = sweepKey(model.params);
     if (key === sweep.key || key === pendingKey) {
@@ -75,9 +75,9 @@ export function mount(root, app) {
     }
     // Dragged past while out of view (a slider drag with the plots half on screen): asked for once the drag
     // pauses, so the worker is not kept busy (31 runs a change) for a curve nobody sees mid-drag.
-    if (app?.inDrag && !fig.isVisible()) {
+    if (host.inDrag() && !fig.isVisible()) {
       fig.figure.dataset.sweep = 'pending';
-      deferred = setTimeout(() => schedule(app.model), app.dragGap);
+      deferred = host.afterDrag(() => schedule(host.model()), () => false); // looked at again a drag gap later
       return;
     }
     pendingKey = key;
@@ -85,12 +85,13 @@ export function mount(root, app) {
     const settle = (points, error) => {
       pendingKey = null;
       // The run moved on meanwhile (e.g. dragged back to where the curve was): never show this curve for it.
-      if (app.model && key !== sweepKey(app.model.params)) return schedule(app.model);
+      const now = host.model();
+      if (now && key !== sweepKey(now.params)) return schedule(now);
       sweep = { key, points, error, version: sweep.version + 1 };
       fig.figure.dataset.sweep = deferred ? 'pending' : 'ready';
-      redrawSoon(app);
+      host.requestDraw();
     };
-    app.worker.request('sweep', 'sweep', { params: model.params, delays: DELAYS }).then(
+    host.worker().request('sweep', 'sweep', { params: model.params, delays: DELAYS }).then(
       (points) => { if (points !== undefined) settle(points, null); }, // undefined: a newer change took over
       (error) => settle(null, error?.message ?? String(error)),
     );
@@ -175,7 +176,7 @@ export function mount(root, app) {
   }
 
   /** The run's metrics: the page's for this frame (`null` while the worker's are on their way), else the core's. */
-  const metricsOf = (model) => (app?.metricsForFrame ? app.metricsForFrame(model) : model.metrics());
+  const metricsOf = (model) => host.metricsFor(model);
 
   function paintOverlay(ctx, w, h, model, theme) {
     const { l, x, yu, yl } = scales(w, h, sweep.points);
@@ -273,7 +274,7 @@ export function mount(root, app) {
         });
       }
     }
-    redrawSoon(app);
+    host.requestDraw();
   });
   const stop = (event) => {
     dragging = false;
@@ -284,7 +285,7 @@ export function mount(root, app) {
   canvas.addEventListener('pointerleave', () => {
     if (!dragging) {
       hover = null;
-      redrawSoon(app);
+      host.requestDraw();
     }
   });
   canvas.addEventListener('keydown', (event) => {

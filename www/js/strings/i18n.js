@@ -12,8 +12,8 @@
 // (`await loadPart('lessons')`), so the first frame does without them too: the part comes in every language
 // loaded (English always, as the fallback), and a language loaded later brings its part along. So are the words
 // only shown after the first frame (`later`: the plots' and the comparison's, the league table's, the metrics
-// table's, the inspector's sentence, the step-through's tags; issue 14, stop 25): plots/figure.js, league.js and
-// later.js await `loadPart('later')`.
+// table's, the inspector's sentence, the step-through's tags): plots/figure.js, league.js and later.js await
+// `loadPart('later')`.
 import EN from './strings-en.js';
 import { el } from '../dom.js';
 
@@ -154,8 +154,8 @@ export function onLangChange(fn) {
 
 /**
  * An element with text `t(key)` that follows the language (`data-i18n`). Built with dom.js's `el`, which puts
- * dom.js in the chunk every part of the page shares with this module: on its own it was a 190-byte chunk, one
- * request of the first frame's (~440 B on the wire with its headers; issue 14).
+ * dom.js in the chunk every part of the page shares with this module: on its own it would be a 190-byte chunk, one
+ * more request before the first frame (~440 B on the wire with its headers).
  */
 export function tagged(tag, key, attrs = {}) {
   return el(tag, { ...attrs, 'data-i18n': key, text: t(key) });

@@ -362,7 +362,7 @@ export default {
   'we.why.wideBracket': 'ticks {left} and {right} are {span} ms apart, more than {factor} × the {interval} ms send interval',
   'we.why.notFinite': 'render time is {render}, not a finite number',
 
-  // ---- Engines (issue 13): the Engines panel, the league table, its lesson ----
+  // ---- Engines: the Engines panel, the league table, its lesson ----
   'aria.engines': 'Engines: other engines replayed on this run',
   'aria.league': 'League table',
   'engine.mirror': 'Mirror',
@@ -386,7 +386,7 @@ export default {
   'engines.mode.held': 'ran dry, holding',
   'engines.mode.latest': 'the newest snapshot as is',
   'engines.mode.waiting': 'waiting',
-  // Embeds, classroom mode, phone layout (issue 15).
+  // Embeds, classroom mode, phone layout.
   "embed.open": "open in the playground ↗",
   "embed.unknownFigure": "Unknown figure “{fig}”: use one of {figures}.",
   "embed.unknownLesson": "Unknown lesson “{lesson}” for an embedded lesson card.",

@@ -1,4 +1,4 @@
-// English strings shown only after the first frame (i18n.js `loadPart('later')`; issue 14, stop 25): the plots and
+// English strings shown only after the first frame (i18n.js `loadPart('later')`): the plots and
 // the comparison (plot.*, but the figures' titles and the smoothing modes' names, which the first frame shows), the
 // league table (league.*), the metrics table (metrics.*), the packet inspector's sentence (inspect.*, but its hint)
 // and the step-through's tags (hl.*).

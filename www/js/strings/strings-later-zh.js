@@ -1,4 +1,4 @@
-// 首帧之后才显示的字符串（i18n.js `loadPart('later')`；issue 14，stop 25）：图表与对比（plot.*，图的标题和平滑模式名除外）、
+// 首帧之后才显示的字符串（i18n.js `loadPart('later')`）：图表与对比（plot.*，图的标题和平滑模式名除外）、
 // 排行榜（league.*）、指标表（metrics.*）、数据包检查器的句子（inspect.*，提示除外）和逐步讲解的标签（hl.*）。
 export default {
   'metrics.caption': '与真实轨迹相比的质量（整段运行，已扣除最佳时间平移）',

@@ -1,5 +1,5 @@
 // English strings of the lessons (lesson.*) and the step-through (step.*), fetched with lessons.js / stepper.js
-// after the first frame (i18n.js `loadPart('lessons')`; issue 14: ~30 KB of the first frame's strings).
+// after the first frame (i18n.js `loadPart('lessons')`: ~30 KB the first frame does without).
 export default {
 
   // Lessons

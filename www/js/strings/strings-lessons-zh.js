@@ -1,5 +1,5 @@
 // 课程（lesson.*）与逐步讲解（step.*）的中文，随 lessons.js / stepper.js 在首帧之后加载
-// （i18n.js `loadPart('lessons')`；issue 14：首帧的字符串少了约 30 KB）。
+// （i18n.js `loadPart('lessons')`：首帧不必加载的约 30 KB）。
 export default {
 
   // 课程

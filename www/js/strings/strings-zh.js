@@ -430,7 +430,7 @@ export default {
   'we.why.wideBracket': 'Tick {left} 和 {right} 相隔 {span} ms，超过发送间隔 {interval} ms 的 {factor} 倍',
   'we.why.notFinite': '渲染时间是 {render}，不是有限的数',
 
-  // ---- 引擎（issue 13）：引擎面板、排行榜、对应的课 ----
+  // ---- 引擎：引擎面板、排行榜、对应的课 ----
   'aria.engines': '引擎：用同一批数据包重放其他引擎',
   'aria.league': '排行榜',
   'group.engines': '引擎',
@@ -486,7 +486,7 @@ export default {
   'hint.geckos-interpolationBuffer': "渲染时间 = 现在 − timeOffset（含网络延迟）− 此值。超出快照库范围时 calcInterpolation 什么也不返回。",
   'control.geckos-autoCorrectTimeOffset': "autoCorrectTimeOffset",
   'control.geckos-vaultSize': "vaultSize",
-  // Embeds, classroom mode, phone layout (issue 15).
+  // Embeds, classroom mode, phone layout.
   "embed.open": "在演练场中打开 ↗",
   "embed.unknownFigure": "未知的图“{fig}”：可用的有 {figures}。",
   "embed.unknownLesson": "嵌入的课程卡片：未知课程“{lesson}”。",

@@ -1,4 +1,4 @@
-// The step-through in the world views (seed 002 "可单步观察的过程"): while `app.highlight` is set
+// The step-through in the world views (seed 002 "可单步观察的过程"): while the scene has a `highlight`
 // (stepper.js), the step's subject is drawn over the Server and Remote views in the emphasis style of
 // highlight-kit.js —
 //   Server view   sent     the snapshot's ■ where the entity was when it was sent, haloed, "tick N";

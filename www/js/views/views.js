@@ -1,7 +1,7 @@
 // The three world views side by side — Server truth · Local (you, predicted) · Remote (as rendered) —
 // and their inline legends. Each view lives in its own module (views-server/-local/-remote.js); this one
 // mounts them, fills the legend spans in the figure captions once (their words follow the language), and
-// redraws all three per frame, with the step-through's subject (`app.highlight`, views-highlight.js) on top.
+// redraws all three per frame, with the step-through's subject (`scene.highlight`, views-highlight.js) on top.
 import { COLORS } from '../canvas.js';
 import { fillLegend } from './view-kit.js';
 import { drawServer } from './views-server.js';
@@ -32,7 +32,7 @@ export const LEGENDS = {
   ],
 };
 
-export function mount(app) {
+export function mount() {
   const server = document.getElementById('view-server');
   const local = document.getElementById('view-local');
   const remote = document.getElementById('view-remote');
@@ -42,29 +42,29 @@ export function mount(app) {
     if (legend) fillLegend(legend, LEGENDS[name]);
   }
   const caches = [{}, {}, {}]; // each view's static layer
-  /** The step-through's step, else the inspected packet (its ■ in the Server and Remote views). */
-  const highlighted = () => {
-    const inspected = app?.highlight ? null : app?.inspector?.current();
-    return app?.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
+  /** The scene's step-through step, else its inspected packet (its ■ in the Server and Remote views). */
+  const highlighted = (scene) => {
+    const inspected = scene.highlight ? null : scene.inspected;
+    return scene.highlight ?? (inspected ? { kind: 'snapshot', step: 'sent', inspect: true, index: inspected.i, tick: inspected.tick } : null);
   };
   return {
     /** What the last draw showed, in numbers (for the end-to-end tests; nothing reads it per frame). */
     last: null,
     draw(scene) {
       if (!scene.frames.rows) return;
-      const highlight = highlighted();
+      const highlight = highlighted(scene);
       this.last = {
         server: server && drawServer(server, scene, caches[0], highlight),
         local: local && drawLocal(local, scene, caches[1]),
         remote: remote && drawRemote(remote, scene, caches[2], highlight),
       };
     },
-    /** The views one at a time, for the first frame (main.js `start` draws each in a task of its own). */
+    /** The views one at a time, for the first frame (boot.js draws each in a task of its own). */
     names: ['server', 'local', 'remote'],
     /** Draws the view `name` alone (one of `names`), as `draw` would. */
     drawView(name, scene) {
       if (!scene.frames.rows) return;
-      const highlight = highlighted();
+      const highlight = highlighted(scene);
       const one = {
         server: () => server && drawServer(server, scene, caches[0], highlight),
         local: () => local && drawLocal(local, scene, caches[1]),
