@@ -29,5 +29,5 @@ pub mod tree;
 pub mod words;
 pub mod worked_example;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod web;

@@ -103,9 +103,12 @@ pub fn check(root: &Path, cfg: &BuildConfig) -> Result<Vec<String>, String> {
 
     let pin = format!("={}", cfg.tools.wasm_bindgen_cli);
     let dep = at(&cargo, &["target", "cfg(target_arch = \"wasm32\")", "dependencies", "wasm-bindgen"]);
+    // `"=x.y.z"`, or `{ version = "=x.y.z", optional = true }` (the binding's dependencies are optional: the core
+    // has none of them).
+    let version = dep.and_then(|d| d.as_str().or_else(|| d.get("version").and_then(Value::as_str)));
     expect(
         format!("Cargo.toml: wasm-bindgen must be pinned to \"{pin}\" (wasm-pack.toml [tools]), found {dep:?}"),
-        dep.and_then(Value::as_str) == Some(pin.as_str()),
+        version == Some(pin.as_str()),
     );
 
     let locked = locked_version(root, "wasm-bindgen")?;
@@ -152,9 +155,54 @@ pub fn check(root: &Path, cfg: &BuildConfig) -> Result<Vec<String>, String> {
         );
     }
 
+    for problem in binding_in_the_core(root)? {
+        expect(problem, false);
+    }
+
     let readme = std::fs::read_to_string(root.join("README.md")).map_err(|e| format!("README.md: {e}"))?;
     let line = format!("wasm-pack build --target {} --out-dir {}", cfg.build.target, cfg.build.out_dir);
     expect(format!("README.md must show `{line}` for wasm-pack users"), readme.contains(&line));
+    Ok(problems)
+}
+
+/// The crates only the binding layer (feature `web`) may bring: a game that depends on the core with
+/// `default-features = false` must find none of them in its tree.
+const BINDING_CRATES: [&str; 5] =
+    ["wasm-bindgen", "js-sys", "web-sys", "serde-wasm-bindgen", "console_error_panic_hook"];
+
+/// What a game compiling the core for the web (wasm32, default features off) would find of the binding's crates in
+/// its dependency tree (`cargo tree`, from Cargo.lock, offline), one problem per crate found; and a problem too if
+/// the binding's build (`--features web`) does not bring them, which would mean the question was not asked right.
+pub fn binding_in_the_core(root: &Path) -> Result<Vec<String>, String> {
+    let tree = |features: &[&str]| -> Result<String, String> {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let cmd = crate::run::Cmd::new(cargo)
+            .dir(root)
+            .args(["tree", "--offline", "-p", "netcode-lab", "--target", "wasm32-unknown-unknown"])
+            .args(["-e", "normal", "--prefix", "none", "--no-default-features"])
+            .args(features);
+        cmd.read().ok_or_else(|| format!("`{}` failed", cmd.display()))
+    };
+    let crates = |text: &str| -> Vec<String> {
+        let names: std::collections::BTreeSet<&str> =
+            text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+        BINDING_CRATES.iter().filter(|c| names.contains(**c)).map(|c| c.to_string()).collect()
+    };
+    let core = crates(&tree(&[])?);
+    let binding = crates(&tree(&["--features", "web"])?);
+    let mut problems: Vec<String> = core
+        .iter()
+        .map(|c| {
+            format!(
+                "Cargo.toml: `{c}` is in the core's dependency tree (default features off); only `web` may bring it"
+            )
+        })
+        .collect();
+    if binding.len() != BINDING_CRATES.len() {
+        problems.push(format!(
+            "cargo tree: the binding (`--features web`) brings {binding:?}, expected all of {BINDING_CRATES:?}"
+        ));
+    }
     Ok(problems)
 }
 

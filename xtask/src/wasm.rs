@@ -1,6 +1,6 @@
 //! The wasm build: cargo (release, wasm32) → wasm-bindgen (`--target web`) → wasm-opt, into www/pkg — three
-//! times, from the one crate (ARCHITECTURE.md, "Two wasm builds"): the first-frame build (`--no-default-features`,
-//! `<page-out-name>`), the worked example's (the same + feature `example`, `<example-out-name>`) and the full
+//! times, from the one crate (ARCHITECTURE.md, "Three wasm builds"): the first-frame build (`--no-default-features
+//! --features web`, `<page-out-name>`), the worked example's (feature `example`, `<example-out-name>`) and the full
 //! build (default features, `<out-name>`).
 
 use crate::run::{say, Cmd};
@@ -32,7 +32,7 @@ fn size(path: &Path) -> u64 {
 /// Builds the three wasm modules into `<out-dir>` (www/pkg) and optimises them.
 pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
     let build = &tools.cfg.build;
-    let page = build_one(root, tools, &build.page_out_name, &["--no-default-features"])?;
+    let page = build_one(root, tools, &build.page_out_name, &["--no-default-features", "--features", "web"])?;
     let example = build_one(root, tools, &build.example_out_name, &["--no-default-features", "--features", "example"])?;
     let full = build_one(root, tools, &build.out_name, &[])?;
     Ok(BuildReport { page, full, example })
