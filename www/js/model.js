@@ -55,8 +55,13 @@ export class Model {
     return this.pg;
   }
 
-  /** Re-runs the window; throws (with the field named) and keeps the old run when `params` is refused. */
+  /**
+   * Takes `params`; throws (with the field named) and keeps the old run when they are refused. The core re-runs
+   * the window only when the simulation's part changed: an engine's setting alone keeps the run (its `runId`, its
+   * timelines, its metrics) and only the engines' replays are asked again (`enginesId` moves).
+   */
   setParams(params) {
+    let simulated = true;
     if (this.nextCore) {
       // The new build's run of `params`; refused, the old run stays (on the old build, still to be moved).
       const pg = new this.nextCore.Playground(params);
@@ -65,11 +70,23 @@ export class Model {
       this.nextCore = null;
       old.free();
     } else {
-      this.pg.setParams(params);
+      simulated = this.pg.setParams(params);
     }
     this.trace = null;
     this.importBytes = null;
-    this.refresh();
+    if (simulated) {
+      this.refresh();
+    } else {
+      this.params = this.pg.params();
+      this.forgetEngines();
+    }
+  }
+
+  /** The engines' replays and scores are asked again (their settings changed, or the run did). */
+  forgetEngines() {
+    this._engines = new Map();
+    this._engineMetrics = new Map();
+    this.enginesId = (this.enginesId ?? 0) + 1;
   }
 
   /** Shows a recorded trace instead of the simulation (until the next `setParams`); throws naming the field. */
@@ -131,8 +148,7 @@ export class Model {
     }
     this._metrics = null;
     this._sweep = null;
-    this._engines = new Map();
-    this._engineMetrics = new Map();
+    this.forgetEngines();
     const frames = this.table('frames');
     const local = (i) => frames.view[i * frames.stride + frames.col.local];
     this.start = frames.rows ? local(0) : 0;
