@@ -33,7 +33,8 @@ fn snapshot(tick: u64) -> Snapshot {
 
 /// A full buffer of `capacity` snapshots, ticks 0..capacity.
 fn full(capacity: usize) -> SnapshotBuffer {
-    let mut buffer = SnapshotBuffer::with_params(BufferParams { capacity, ..BufferParams::default() }).unwrap();
+    let mut buffer =
+        SnapshotBuffer::with_params(BufferParams { capacity, ..BufferParams::default() }, INTERVAL).unwrap();
     for tick in 0..capacity as u64 {
         buffer.insert(snapshot(tick), tick as f64 * INTERVAL + 0.1);
     }

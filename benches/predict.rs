@@ -13,7 +13,7 @@ fn whole_runs(c: &mut Criterion) {
         [("60s_60fps", honest, 60.0), ("60s_144fps", honest, 144.0), ("60s_60fps_mismatch", buggy, 60.0)]
     {
         c.bench_function(name, |b| {
-            b.iter(|| run(black_box(params), InputScript::demo(60.0), 60.0, fps).unwrap().frames.len())
+            b.iter(|| run(black_box(params), 20.0, InputScript::demo(60.0), 60.0, fps).unwrap().frames.len())
         });
     }
 }

@@ -17,6 +17,10 @@ mod buffer_model;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use buffer_model::expected_sample;
+use netcode_lab::stream::Stream;
+
+/// The stream every buffer and playback target plays: 20 snapshots a second.
+const SEND_INTERVAL: f64 = 0.05;
 use netcode_lab::buffer::{BeforeOldest, BufferParams, SampleStatus, SnapshotBuffer};
 use netcode_lab::clock::{ClockKind, ClockParams};
 use netcode_lab::compare::PlaygroundParams;
@@ -193,7 +197,6 @@ fn buffer_params(u: &mut Unstructured) -> Result<BufferParams> {
     Ok(BufferParams {
         capacity,
         min_snapshots: u.int_in_range(1..=capacity)?,
-        send_interval: 0.05,
         gap_factor: knob(u, 1.0, 4.0)?.clamp(1.0, 100.0),
         interpolation: pick(u, &[Interpolation::Linear, Interpolation::Hermite])?,
         before_oldest: pick(u, &BeforeOldest::ALL)?,
@@ -206,13 +209,13 @@ pub fn buffer_ops(data: &[u8]) {
     let Ok(policy) = pick(&mut u, &UnderrunPolicy::ALL) else { return };
     let Ok(cap) = knob(&mut u, 0.0, 0.5) else { return };
     let Ok(ops) = Vec::<BufferOp>::arbitrary(&mut u) else { return };
-    let Ok(mut buffer) = SnapshotBuffer::with_params(params.clone()) else {
-        assert!(params.validate().is_err(), "valid buffer parameters are accepted");
+    let Ok(mut buffer) = SnapshotBuffer::with_params(params.clone(), SEND_INTERVAL) else {
+        assert!(params.validate(SEND_INTERVAL).is_err(), "valid buffer parameters are accepted");
         return;
     };
     let Ok(cap_rule) = pick(&mut u, &CapRule::ALL) else { return };
     let underrun = UnderrunParams { underrun_policy: policy, max_extrapolation: cap, cap_rule };
-    let presenter = Presenter::for_send_interval(underrun, params.send_interval);
+    let presenter = Presenter::for_send_interval(underrun, SEND_INTERVAL);
     let Ok(mut presenter) = presenter else {
         assert!(!(0.0..=1.0).contains(&cap), "a valid cap is accepted: {cap}");
         return;
@@ -239,7 +242,7 @@ pub fn buffer_ops(data: &[u8]) {
                 let held: Vec<Snapshot> = buffer.snapshots().copied().collect();
                 let sample = buffer.sample(t);
                 samples += 1;
-                let (status, left, right) = expected_sample(&held, t, primed, &params);
+                let (status, left, right) = expected_sample(&held, t, primed, &params, SEND_INTERVAL);
                 assert_eq!(sample.status, status, "at {t}: {sample:?}");
                 if !matches!(status, SampleStatus::Priming | SampleStatus::ClockUncertain) {
                     assert_eq!((sample.left, sample.right), (left, right));
@@ -295,27 +298,25 @@ enum PlaybackOp {
 
 pub fn playback_ops(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let build = |u: &mut Unstructured| -> Result<(PlaybackParams, Vec<PlaybackOp>)> {
+    let build = |u: &mut Unstructured| -> Result<(PlaybackParams, Stream, Vec<PlaybackOp>)> {
         let buffer = buffer_params(u)?;
-        let clock = ClockParams {
-            clock: pick(u, &[ClockKind::Known, ClockKind::Reanchor, ClockKind::Smooth, ClockKind::Timescale])?,
-            render_delay: knob(u, 0.0, 0.3)?,
-            clock_offset: knob(u, -5.0, 5.0)?,
-            ..ClockParams::default()
-        };
+        let clock_kind = pick(u, &[ClockKind::Known, ClockKind::Reanchor, ClockKind::Smooth, ClockKind::Timescale])?;
+        let render_delay = knob(u, 0.0, 0.3)?;
+        let stream = Stream { send_interval: SEND_INTERVAL, clock_offset: knob(u, -5.0, 5.0)?, ..Stream::default() };
+        let clock = ClockParams { clock: clock_kind, render_delay, ..ClockParams::default() };
         let underrun = UnderrunParams {
             underrun_policy: pick(u, &UnderrunPolicy::ALL)?,
             max_extrapolation: knob(u, 0.0, 0.3)?,
             cap_rule: pick(u, &CapRule::ALL)?,
         };
-        Ok((PlaybackParams { buffer, clock, underrun }.with_send_interval(0.05), Vec::arbitrary(u)?))
+        Ok((PlaybackParams { buffer, clock, underrun }, stream, Vec::arbitrary(u)?))
     };
-    let Ok((params, ops)) = build(&mut u) else { return };
+    let Ok((params, stream, ops)) = build(&mut u) else { return };
     if std::env::var_os("FUZZ_DEBUG").is_some() {
-        eprintln!("{params:?}\n{ops:?}");
+        eprintln!("{params:?}\n{stream:?}\n{ops:?}");
     }
-    let valid = params.validate().is_ok();
-    let Ok(mut playback) = RemotePlayback::new(params.clone()) else {
+    let valid = params.validate(&stream).is_ok();
+    let Ok(mut playback) = RemotePlayback::new(params.clone(), &stream) else {
         assert!(!valid, "valid parameters are accepted");
         return;
     };
@@ -449,10 +450,11 @@ enum PredictionOp {
 
 pub fn prediction_ops(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let build = |u: &mut Unstructured| -> Result<(PredictParams, Vec<PredictionOp>)> {
+    let build = |u: &mut Unstructured| -> Result<(PredictParams, f64, Vec<PredictionOp>)> {
+        let tick_rate = knob(u, 10.0, 120.0)?;
+        let snapshot_rate = knob(u, 1.0, 60.0)?;
         let params = PredictParams {
-            tick_rate: knob(u, 10.0, 120.0)?,
-            snapshot_rate: knob(u, 1.0, 60.0)?,
+            tick_rate,
             uplink_delay: knob(u, 0.0, 0.3)?,
             downlink_delay: knob(u, 0.0, 0.3)?,
             max_pending_inputs: u.int_in_range(1..=256)?,
@@ -460,11 +462,12 @@ pub fn prediction_ops(data: &[u8]) {
             mismatch: u.arbitrary()?,
             ..PredictParams::default()
         };
-        Ok((params, Vec::arbitrary(u)?))
+        Ok((params, snapshot_rate, Vec::arbitrary(u)?))
     };
-    let Ok((params, ops)) = build(&mut u) else { return };
-    let Ok(mut session) = Session::new(params, InputScript::demo(5.0)) else {
-        assert!(params.validate().is_err(), "valid parameters are accepted");
+    let Ok((params, snapshot_rate, ops)) = build(&mut u) else { return };
+    let Ok(mut session) = Session::new(params, snapshot_rate, InputScript::demo(5.0)) else {
+        let rate_ok = (1.0..=240.0).contains(&snapshot_rate);
+        assert!(params.validate().is_err() || !rate_ok, "valid parameters are accepted");
         return;
     };
     let size = params.arena_size;

@@ -124,10 +124,9 @@ pub fn walk(trace: &Trace, from: f64, to: f64) -> Result<Walk, TraceError> {
     let TraceData::Snapshots { snapshots, rtt } = &trace.data else {
         return Err(TraceError::new("kind", "the step-through walks traces of kind \"snapshots\""));
     };
-    let params = trace.params.playback(snapshots);
-    let offset = params.clock.clock_offset;
-    let (render_delay, send_interval) = (params.clock.render_delay, params.buffer.send_interval);
-    let mut playback = RemotePlayback::new(params).map_err(TraceError::param)?;
+    let (params, stream) = (trace.params.playback(), trace.params.stream(snapshots));
+    let (offset, render_delay, send_interval) = (stream.clock_offset, params.clock.render_delay, stream.send_interval);
+    let mut playback = RemotePlayback::new(params, &stream).map_err(TraceError::param)?;
     let mut order: Vec<usize> = (0..snapshots.len()).collect();
     order.sort_by(|&a, &b| snapshots[a].arrival.total_cmp(&snapshots[b].arrival));
     let mut pings: Vec<_> = rtt.iter().collect();

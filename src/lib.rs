@@ -24,6 +24,7 @@ pub mod rng;
 pub mod run;
 pub mod sim;
 pub mod snapshot;
+pub mod stream;
 pub mod trace;
 pub mod tree;
 pub mod words;

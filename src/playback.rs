@@ -26,6 +26,7 @@ use crate::extrapolate::UnderrunParams;
 use crate::param::ParamError;
 use crate::run::{FrameTick, Receiver};
 use crate::snapshot::Snapshot;
+use crate::stream::Stream;
 use serde::{Deserialize, Serialize};
 
 /// Everything one playback needs, grouped as `{"buffer": {…}, "clock": {…}, "underrun": {…}}`.
@@ -38,29 +39,11 @@ pub struct PlaybackParams {
 }
 
 impl PlaybackParams {
-    /// Checks every group, and that buffer and clock agree on the send interval.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.buffer.validate().map_err(|e| e.within("buffer"))?;
-        self.clock.validate().map_err(|e| e.within("clock"))?;
-        self.underrun.validate().map_err(|e| e.within("underrun"))?;
-        if self.buffer.send_interval != self.clock.send_interval {
-            return Err(ParamError::new(
-                "clock.sendInterval",
-                format!(
-                    "{} s differs from buffer.sendInterval {} s",
-                    crate::words::decimal(self.clock.send_interval),
-                    crate::words::decimal(self.buffer.send_interval)
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Sets the send interval of both the buffer and the clock.
-    pub fn with_send_interval(mut self, send_interval: f64) -> Self {
-        self.buffer.send_interval = send_interval;
-        self.clock.send_interval = send_interval;
-        self
+    /// Checks every group for a playback of `stream` (the facts the buffer and the clock read).
+    pub fn validate(&self, stream: &Stream) -> Result<(), ParamError> {
+        self.buffer.validate(stream.send_interval).map_err(|e| e.within("buffer"))?;
+        self.clock.validate(stream).map_err(|e| e.within("clock"))?;
+        self.underrun.validate().map_err(|e| e.within("underrun"))
     }
 }
 
@@ -103,20 +86,20 @@ pub struct RemotePlayback {
 }
 
 impl RemotePlayback {
-    pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
-        params.validate()?;
-        let send_interval = params.buffer.send_interval;
+    /// The playback of `stream` with checked parameters; the error names the first bad field.
+    pub fn new(params: PlaybackParams, stream: &Stream) -> Result<Self, ParamError> {
+        params.validate(stream)?;
         Ok(RemotePlayback {
-            buffer: SnapshotBuffer::with_params(params.buffer)?,
-            clock: RenderClock::new(params.clock)?,
-            presenter: Presenter::for_send_interval(params.underrun, send_interval)?,
+            buffer: SnapshotBuffer::with_params(params.buffer, stream.send_interval)?,
+            clock: RenderClock::new(params.clock, stream)?,
+            presenter: Presenter::for_send_interval(params.underrun, stream.send_interval)?,
         })
     }
 
     /// A playback whose clock keeps no per-frame metrics ([`RenderClock::unmonitored`]): the same frames, for a
     /// caller that never reads [`RemotePlayback::metrics`]' clock part (the engines' references).
-    pub fn unmonitored(params: PlaybackParams) -> Result<Self, ParamError> {
-        let mut playback = RemotePlayback::new(params)?;
+    pub fn unmonitored(params: PlaybackParams, stream: &Stream) -> Result<Self, ParamError> {
+        let mut playback = RemotePlayback::new(params, stream)?;
         playback.clock = playback.clock.unmonitored();
         Ok(playback)
     }
@@ -289,14 +272,15 @@ mod tests {
     use crate::geom::Vec2;
 
     #[test]
-    fn mismatched_send_intervals_and_bad_groups_are_named() {
-        let mut p = PlaybackParams::default();
-        p.clock.send_interval = 0.1;
-        assert_eq!(p.validate().unwrap_err().field, "clock.sendInterval");
+    fn bad_groups_and_bad_facts_of_the_stream_are_named() {
+        let stream = Stream::default();
         let mut p = PlaybackParams::default();
         p.underrun.max_extrapolation = f64::NAN;
-        assert_eq!(RemotePlayback::new(p).unwrap_err().field, "underrun.maxExtrapolation");
-        assert_eq!(PlaybackParams::default().with_send_interval(0.1).validate(), Ok(()));
+        assert_eq!(RemotePlayback::new(p, &stream).unwrap_err().field, "underrun.maxExtrapolation");
+        let p = PlaybackParams::default();
+        assert_eq!(p.validate(&Stream { send_interval: 0.1, ..stream }), Ok(()));
+        assert_eq!(p.validate(&Stream { send_interval: 0.0, ..stream }).unwrap_err().field, "buffer.sendInterval");
+        assert_eq!(p.validate(&Stream { clock_offset: 1e7, ..stream }).unwrap_err().field, "clock.clockOffset");
     }
 
     /// An unmonitored playback (the engines' references) shows, bit for bit, what a monitored one shows, for every
@@ -313,8 +297,10 @@ mod tests {
                     p.clock.adaptive_delay.enabled = true;
                     p.clock.adaptive_delay.mode = mode;
                 }
-                let (mut watched, mut lean) =
-                    (RemotePlayback::new(p.clone()).unwrap(), RemotePlayback::unmonitored(p).unwrap());
+                let (mut watched, mut lean) = (
+                    RemotePlayback::new(p.clone(), &Stream::default()).unwrap(),
+                    RemotePlayback::unmonitored(p, &Stream::default()).unwrap(),
+                );
                 assert!(watched.clock().reads_view());
                 let mut state = 0x2545_f491_4f6c_dd1du64;
                 let mut jitter = || {
@@ -351,7 +337,7 @@ mod tests {
     fn an_uncertain_clock_gives_clock_uncertain_and_holds() {
         let mut p = PlaybackParams::default();
         p.clock.clock = ClockKind::Smooth;
-        let mut playback = RemotePlayback::new(p).unwrap();
+        let mut playback = RemotePlayback::new(p, &Stream::default()).unwrap();
         playback.on_snapshot(Snapshot::moving(1, 5.0, Vec2::new(3.0, 0.0), Vec2::ZERO), 1.0);
         let frame = playback.frame(1.01, 0.01);
         assert_eq!(frame.sample.status.name(), "clockUncertain");

@@ -65,7 +65,8 @@ impl JitterExample {
 
     /// What the client shows at local time `local`: the buffer as it stood then, sampled `render_delay` back.
     pub fn sample_at(&self, local: f64) -> Sample {
-        let mut buffer = SnapshotBuffer::with_params(scene_buffer_params()).expect("the scene's parameters are valid");
+        let mut buffer = SnapshotBuffer::with_params(scene_buffer_params(), SEND_INTERVAL)
+            .expect("the scene's parameters are valid");
         for a in self.arrivals.iter().filter(|a| a.arrival <= local) {
             buffer.insert(a.snapshot, a.arrival);
         }
@@ -76,10 +77,13 @@ impl JitterExample {
     }
 }
 
-/// The scene's buffer: the article's snapshots are 0.1 s apart, so that is the send interval (a bracket over the
+/// The scene's stream: the article's snapshots are 0.1 s apart, so that is the send interval (a bracket over the
 /// missing tick 101, 0.2 s wide, still interpolates; see `gapFactor` in [`BufferParams`]).
+const SEND_INTERVAL: f64 = 0.1;
+
+/// The scene's buffer.
 fn scene_buffer_params() -> BufferParams {
-    BufferParams { capacity: 8, send_interval: 0.1, ..BufferParams::default() }
+    BufferParams { capacity: 8, ..BufferParams::default() }
 }
 
 #[cfg(test)]

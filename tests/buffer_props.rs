@@ -8,6 +8,9 @@ mod cases;
 
 use buffer_model::expected_sample;
 
+/// The stream every buffer here holds: 20 snapshots a second.
+const SEND_INTERVAL: f64 = 0.05;
+
 use netcode_lab::buffer::{BeforeOldest, BufferParams, InsertOutcome, Sample, SampleStatus, SnapshotBuffer};
 use netcode_lab::display::{DisplayMode, Presenter};
 use netcode_lab::extrapolate::{UnderrunParams, UnderrunPolicy};
@@ -69,7 +72,6 @@ fn params() -> impl Strategy<Value = BufferParams> {
         BufferParams {
             capacity,
             min_snapshots: min.min(capacity),
-            send_interval: 0.05,
             gap_factor,
             interpolation: if hermite { Interpolation::Hermite } else { Interpolation::Linear },
             before_oldest: BeforeOldest::Gap,
@@ -103,7 +105,7 @@ proptest! {
 
     #[test]
     fn any_sequence_keeps_the_buffer_consistent(params in params(), ops in prop::collection::vec(op(), 0..120)) {
-        let mut buffer = SnapshotBuffer::with_params(params.clone()).unwrap();
+        let mut buffer = SnapshotBuffer::with_params(params.clone(), SEND_INTERVAL).unwrap();
         let mut primed = false;
         let (mut samples, mut rejected) = (0u64, 0u64);
         for op in ops {
@@ -130,7 +132,7 @@ proptest! {
                     let held: Vec<Snapshot> = buffer.snapshots().copied().collect();
                     let sample = buffer.sample(t);
                     samples += 1;
-                    let (status, left, right) = expected_sample(&held, t, primed, &params);
+                    let (status, left, right) = expected_sample(&held, t, primed, &params, SEND_INTERVAL);
                     prop_assert_eq!(sample.status, status, "at {}", t);
                     if status != SampleStatus::Priming && status != SampleStatus::ClockUncertain {
                         prop_assert_eq!((sample.left, sample.right), (left, right));
@@ -170,7 +172,7 @@ proptest! {
         cap in 0.0f64..0.5,
         ops in prop::collection::vec(op(), 0..80),
     ) {
-        let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+        let mut buffer = SnapshotBuffer::with_params(params, SEND_INTERVAL).unwrap();
         let mut presenter = Presenter::new(UnderrunParams { underrun_policy: policy, max_extrapolation: cap, ..Default::default() }).unwrap();
         for op in ops {
             match op {

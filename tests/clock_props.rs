@@ -10,6 +10,7 @@ use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::geom::Vec2;
 use netcode_lab::playback::{PlaybackParams, RemotePlayback};
 use netcode_lab::snapshot::Snapshot;
+use netcode_lab::stream::Stream;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -42,22 +43,25 @@ fn event() -> impl Strategy<Value = Event> {
     ]
 }
 
-fn clock_params() -> impl Strategy<Value = ClockParams> {
+/// A clock's parameters and the stream it reads (the true offset between the clocks is the stream's).
+fn clock_params() -> impl Strategy<Value = (ClockParams, Stream)> {
     (prop::sample::select(ClockKind::ALL.to_vec()), 0.0f64..0.5, -100.0f64..100.0, prop::bool::ANY).prop_map(
-        |(clock, render_delay, clock_offset, adaptive)| ClockParams {
-            clock,
-            render_delay,
-            clock_offset,
-            adaptive_delay: AdaptiveDelayParams { enabled: adaptive, ..AdaptiveDelayParams::default() },
-            ..ClockParams::default()
+        |(clock, render_delay, clock_offset, adaptive)| {
+            let params = ClockParams {
+                clock,
+                render_delay,
+                adaptive_delay: AdaptiveDelayParams { enabled: adaptive, ..AdaptiveDelayParams::default() },
+                ..ClockParams::default()
+            };
+            (params, Stream { clock_offset, ..Stream::default() })
         },
     )
 }
 
 /// Runs the events through a clock; returns every reading's render time and the delays.
-fn run(params: &ClockParams, events: &[Event]) -> (RenderClock, Vec<f64>, Vec<(f64, f64)>, u64) {
-    let mut clock = RenderClock::new(params.clone()).unwrap();
-    let (mut now, mut offset) = (0.0f64, params.clock_offset);
+fn run((params, stream): &(ClockParams, Stream), events: &[Event]) -> (RenderClock, Vec<f64>, Vec<(f64, f64)>, u64) {
+    let mut clock = RenderClock::new(params.clone(), stream).unwrap();
+    let (mut now, mut offset) = (0.0f64, stream.clock_offset);
     let (mut renders, mut delays, mut rtts) = (Vec::new(), Vec::new(), 0);
     let mut view = BufferView::default();
     for event in events {
@@ -91,16 +95,16 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases::cases(512)))]
 
     #[test]
-    fn the_smooth_clock_never_decreases(params in clock_params(), events in prop::collection::vec(event(), 0..300)) {
+    fn the_smooth_clock_never_decreases((params, stream) in clock_params(), events in prop::collection::vec(event(), 0..300)) {
         let params = ClockParams { clock: ClockKind::Smooth, ..params };
-        let (_, renders, _, _) = run(&params, &events);
+        let (_, renders, _, _) = run(&(params, stream), &events);
         let finite: Vec<f64> = renders.into_iter().filter(|r| r.is_finite()).collect();
         prop_assert!(finite.windows(2).all(|w| w[1] >= w[0]), "{:?}", finite);
     }
 
     #[test]
-    fn every_clock_accounts_for_what_it_saw(params in clock_params(), events in prop::collection::vec(event(), 0..300)) {
-        let (clock, renders, delays, rtts) = run(&params, &events);
+    fn every_clock_accounts_for_what_it_saw((params, stream) in clock_params(), events in prop::collection::vec(event(), 0..300)) {
+        let (clock, renders, delays, rtts) = run(&(params.clone(), stream), &events);
         let m = clock.metrics();
         prop_assert_eq!(m.rtt_accepted + m.rtt_rejected + m.rtt_invalid, rtts);
         prop_assert_eq!(clock.rtt_history().len() as u64, rtts);
@@ -126,24 +130,24 @@ proptest! {
     }
 
     #[test]
-    fn the_known_clock_is_exact(params in clock_params(), now in -1e3f64..1e3) {
+    fn the_known_clock_is_exact((params, stream) in clock_params(), now in -1e3f64..1e3) {
         let params = ClockParams { clock: ClockKind::Known, adaptive_delay: AdaptiveDelayParams::default(), ..params };
-        let mut clock = RenderClock::new(params.clone()).unwrap();
+        let mut clock = RenderClock::new(params.clone(), &stream).unwrap();
         let reading = clock.render_time(now, 0.016, &BufferView::default());
-        prop_assert_eq!(reading.render_time, now + params.clock_offset - params.render_delay);
+        prop_assert_eq!(reading.render_time, now + stream.clock_offset - params.render_delay);
         prop_assert!(reading.uncertain.is_none());
     }
 
     #[test]
     fn a_whole_playback_never_panics_and_shows_finite_positions(
-        clock in clock_params(),
+        (clock, stream) in clock_params(),
         policy in prop::sample::select(UnderrunPolicy::ALL.to_vec()),
         events in prop::collection::vec(event(), 0..300),
     ) {
         let mut params = PlaybackParams { clock, ..PlaybackParams::default() };
         params.underrun.underrun_policy = policy;
-        let offset = params.clock.clock_offset;
-        let mut playback = RemotePlayback::new(params).unwrap();
+        let offset = stream.clock_offset;
+        let mut playback = RemotePlayback::new(params, &stream).unwrap();
         let (mut now, mut tick, mut server_offset) = (0.0f64, 0u64, offset);
         for event in events {
             match event {

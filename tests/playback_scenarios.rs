@@ -7,6 +7,7 @@ use netcode_lab::clock::ClockKind;
 use netcode_lab::geom::Vec2;
 use netcode_lab::playback::{PlaybackMetrics, PlaybackParams, RemotePlayback};
 use netcode_lab::snapshot::Snapshot;
+use netcode_lab::stream::Stream;
 
 const SEND: f64 = 0.05;
 const FRAME: f64 = 1.0 / 60.0;
@@ -28,7 +29,8 @@ impl Noise {
 /// whose RTT is 80 ms + the same kind of noise on both legs. Runs `seconds` of 60 Hz frames. Returns the metrics
 /// and how many frames of the last half were not Ready.
 fn run(params: PlaybackParams, jitter: f64, seconds: f64) -> (PlaybackMetrics, usize) {
-    let mut playback = RemotePlayback::new(params).unwrap();
+    let stream = Stream { clock_offset: OFFSET, ..Stream::default() };
+    let mut playback = RemotePlayback::new(params, &stream).unwrap();
     let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
     let mut in_flight: Vec<(f64, Snapshot)> = Vec::new();
     let (mut next_send, mut next_ping, mut tick) = (0.0, 0.0, 0u64);
@@ -63,7 +65,6 @@ fn run(params: PlaybackParams, jitter: f64, seconds: f64) -> (PlaybackMetrics, u
 fn params(clock: ClockKind, delay: f64, adaptive: bool) -> PlaybackParams {
     let mut p = PlaybackParams::default();
     p.clock.clock = clock;
-    p.clock.clock_offset = OFFSET;
     p.clock.render_delay = delay;
     p.clock.adaptive_delay.enabled = adaptive;
     p

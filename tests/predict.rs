@@ -12,6 +12,8 @@ use netcode_lab::predict::smoothing::{RenderBase, SmoothingMode, SmoothingParams
 use predict_support::{Dropping, Lossy};
 
 const FPS: [f64; 3] = [30.0, 60.0, 144.0];
+/// The server's snapshots per second (seed 003's 20 Hz).
+const SNAPSHOT_RATE: f64 = 20.0;
 /// One physics step of the default speed: 50 units/s at 60 Hz.
 const STEP: f64 = 50.0 / 60.0;
 
@@ -48,7 +50,8 @@ fn the_rendered_position_is_the_same_just_before_and_just_after_every_correction
     for fps in FPS {
         for render_base in [RenderBase::Interpolated, RenderBase::Latest] {
             let smoothing = SmoothingParams { render_base, reset_distance: 1e6, ..SmoothingParams::default() };
-            let run = run(PredictParams { smoothing, ..mismatch() }, InputScript::demo(10.0), 10.0, fps).unwrap();
+            let run = run(PredictParams { smoothing, ..mismatch() }, SNAPSHOT_RATE, InputScript::demo(10.0), 10.0, fps)
+                .unwrap();
             let corrections = non_zero(&run);
             assert!(corrections.len() > 50, "{fps} fps: only {} corrections", corrections.len());
             for c in corrections {
@@ -71,8 +74,14 @@ fn the_rendered_position_is_the_same_just_before_and_just_after_every_correction
 #[test]
 fn an_80_ms_half_life_halves_a_real_correction_in_80_ms_at_30_60_and_144_fps() {
     for fps in FPS {
-        let mut session =
-            Session::with_channels(wide(), hold_right(), Dropping::new(0.05, vec![30]), FixedDelay::new(0.05)).unwrap();
+        let mut session = Session::with_channels(
+            wide(),
+            SNAPSHOT_RATE,
+            hold_right(),
+            Dropping::new(0.05, vec![30]),
+            FixedDelay::new(0.05),
+        )
+        .unwrap();
         let mut corrections = Vec::new();
         let shown = loop {
             let frame = session.step_frame(1.0 / fps, &mut corrections).unwrap();
@@ -97,7 +106,7 @@ fn an_80_ms_half_life_halves_a_real_correction_in_80_ms_at_30_60_and_144_fps() {
 #[test]
 fn between_corrections_each_frame_decays_the_offset_by_its_own_duration() {
     for fps in FPS {
-        let run = run(mismatch(), InputScript::demo(5.0), 5.0, fps).unwrap();
+        let run = run(mismatch(), SNAPSHOT_RATE, InputScript::demo(5.0), 5.0, fps).unwrap();
         let mut checked = 0;
         for pair in run.frames.windows(2) {
             let (a, b): (&FrameRecord, &FrameRecord) = (&pair[0], &pair[1]);
@@ -118,7 +127,7 @@ fn replay_gives_exactly_zero_correction_when_client_and_server_agree_for_any_fix
     for (uplink_delay, downlink_delay) in [(0.0, 0.0), (0.013, 0.2), (0.3, 0.02), (0.5, 0.5), (1.0, 0.25)] {
         for fps in FPS {
             let params = PredictParams { uplink_delay, downlink_delay, ..PredictParams::default() };
-            let run = run(params, InputScript::demo(8.0), 8.0, fps).unwrap();
+            let run = run(params, SNAPSHOT_RATE, InputScript::demo(8.0), 8.0, fps).unwrap();
             assert!(run.corrections.len() > 100);
             assert!(non_zero(&run).is_empty(), "delays {uplink_delay}/{downlink_delay} at {fps} fps");
             assert_eq!((run.stats.resets, run.stats.client.unreplayable), (0, 0));
@@ -140,8 +149,8 @@ fn replay_gives_exactly_zero_correction_when_client_and_server_agree_for_any_fix
 #[test]
 fn the_mismatch_switch_makes_corrections_that_never_stop() {
     for fps in FPS {
-        let honest = run(wide(), hold_right(), 10.0, fps).unwrap();
-        let buggy = run(PredictParams { mismatch: true, ..wide() }, hold_right(), 10.0, fps).unwrap();
+        let honest = run(wide(), SNAPSHOT_RATE, hold_right(), 10.0, fps).unwrap();
+        let buggy = run(PredictParams { mismatch: true, ..wide() }, SNAPSHOT_RATE, hold_right(), 10.0, fps).unwrap();
         assert!(non_zero(&honest).is_empty());
         let corrections = non_zero(&buggy);
         for second in 1..10 {
@@ -162,7 +171,7 @@ fn the_mismatch_switch_makes_corrections_that_never_stop() {
 /// On the demo's reversals the same bug makes corrections of 13–19 units, a fifth of the arena.
 #[test]
 fn the_mismatch_corrections_peak_at_reversals() {
-    let run = run(mismatch(), InputScript::demo(20.0), 20.0, 60.0).unwrap();
+    let run = run(mismatch(), SNAPSHOT_RATE, InputScript::demo(20.0), 20.0, 60.0).unwrap();
     let largest = non_zero(&run).iter().map(|c| c.reconciliation.correction.length()).fold(0.0, f64::max);
     assert!((13.0..=19.0).contains(&largest), "{largest}");
 }
@@ -174,7 +183,7 @@ fn the_mismatch_corrections_peak_at_reversals() {
 #[test]
 fn the_first_version_lags_behind_a_moving_player_and_the_half_life_does_not() {
     for (fps, lag) in [(30.0, 15.0), (60.0, 7.5), (144.0, 3.125)] {
-        let run = run(wide(), hold_right(), 5.0, fps).unwrap();
+        let run = run(wide(), SNAPSHOT_RATE, hold_right(), 5.0, fps).unwrap();
         let last = run.frames.last().unwrap();
         assert_relative_eq!(last.offsets.first_version, lag, max_relative = 1e-6);
         assert!(last.modes.first_version.x < last.base.x);
@@ -190,7 +199,7 @@ fn after_a_stop_the_first_version_keeps_sliding() {
     let script =
         InputScript::new(vec![KeyEvent { time: 0.0, keys: Keys::RIGHT }, KeyEvent { time: 2.0, keys: Keys::IDLE }])
             .unwrap();
-    let run = run(wide(), script, 3.0, 60.0).unwrap();
+    let run = run(wide(), SNAPSHOT_RATE, script, 3.0, 60.0).unwrap();
     let stopped = run.frames.iter().position(|f| f.time > 2.05).unwrap();
     let (a, b) = (&run.frames[stopped], &run.frames[stopped + 5]);
     assert_eq!(a.modes.half_life, b.modes.half_life, "stopped");
@@ -207,7 +216,7 @@ fn snapshots_are_copied_when_sent_and_delivered_later_at_an_unchanged_rate() {
     let mut sent = Vec::new();
     for downlink_delay in [0.0, 0.3] {
         let params = PredictParams { downlink_delay, ..wide() };
-        let run = run(params, hold_right(), 5.0, 60.0).unwrap();
+        let run = run(params, SNAPSHOT_RATE, hold_right(), 5.0, 60.0).unwrap();
         sent.push(run.stats.server.snapshots);
         let first_heard = run.frames.iter().find(|f| f.last_snapshot.is_some()).unwrap();
         assert!(first_heard.time >= downlink_delay);
@@ -226,7 +235,7 @@ fn snapshots_are_copied_when_sent_and_delivered_later_at_an_unchanged_rate() {
 #[test]
 fn pending_inputs_stay_bounded_while_the_server_is_stopped_and_a_restart_resets_onto_a_new_epoch() {
     let params = PredictParams { max_pending_inputs: 120, ..PredictParams::default() };
-    let mut session = Session::new(params, InputScript::demo(30.0)).unwrap();
+    let mut session = Session::new(params, SNAPSHOT_RATE, InputScript::demo(30.0)).unwrap();
     let mut corrections = Vec::new();
     frames_60(&mut session, 120, &mut corrections);
     session.set_server_running(false);
@@ -252,7 +261,7 @@ fn pending_inputs_stay_bounded_while_the_server_is_stopped_and_a_restart_resets_
 
 #[test]
 fn a_teleport_resets_the_view_instead_of_sliding() {
-    let mut session = Session::new(PredictParams::default(), hold_right()).unwrap();
+    let mut session = Session::new(PredictParams::default(), SNAPSHOT_RATE, hold_right()).unwrap();
     let mut corrections = Vec::new();
     frames_60(&mut session, 30, &mut corrections);
     session.teleport(Vec2::new(10.0, 10.0));
@@ -269,7 +278,8 @@ fn a_teleport_resets_the_view_instead_of_sliding() {
 #[test]
 fn a_correction_longer_than_reset_distance_resets_and_a_shorter_one_slides() {
     let smoothing = SmoothingParams { reset_distance: 2.0, ..SmoothingParams::default() };
-    let run = run(PredictParams { smoothing, ..mismatch() }, InputScript::demo(10.0), 10.0, 60.0).unwrap();
+    let run =
+        run(PredictParams { smoothing, ..mismatch() }, SNAPSHOT_RATE, InputScript::demo(10.0), 10.0, 60.0).unwrap();
     let (resets, slides): (Vec<&CorrectionRecord>, Vec<_>) = non_zero(&run).into_iter().partition(|c| c.reset);
     assert!(!resets.is_empty() && !slides.is_empty());
     assert!(resets.iter().all(|c| c.reconciliation.correction.length() > 2.0 && c.offset_added == Vec2::ZERO));
@@ -285,7 +295,10 @@ fn a_correction_longer_than_reset_distance_resets_and_a_shorter_one_slides() {
 fn a_lost_input_is_never_claimed_then_replaced_by_a_zero_step_and_corrected_once() {
     let params = wide();
     let up = Dropping::new(0.05, vec![30]);
-    let run = Session::with_channels(params, hold_right(), up, FixedDelay::new(0.05)).unwrap().run(3.0, 60.0).unwrap();
+    let run = Session::with_channels(params, SNAPSHOT_RATE, hold_right(), up, FixedDelay::new(0.05))
+        .unwrap()
+        .run(3.0, 60.0)
+        .unwrap();
     assert_eq!(run.stats.server.substituted, 1);
     let corrections = non_zero(&run);
     assert_eq!(corrections.len(), 1);
@@ -299,7 +312,7 @@ fn a_lost_input_is_never_claimed_then_replaced_by_a_zero_step_and_corrected_once
 fn a_lossy_duplicating_reordering_link_is_survived_and_counted() {
     let up = Lossy::new(0.04, 0.06, 0.1, 0.1, 7);
     let down = Lossy::new(0.04, 0.06, 0.1, 0.1, 8);
-    let run = Session::with_channels(PredictParams::default(), InputScript::demo(20.0), up, down)
+    let run = Session::with_channels(PredictParams::default(), SNAPSHOT_RATE, InputScript::demo(20.0), up, down)
         .unwrap()
         .run(20.0, 60.0)
         .unwrap();
@@ -315,15 +328,15 @@ fn a_lossy_duplicating_reordering_link_is_survived_and_counted() {
 #[test]
 fn the_same_parameters_and_script_give_the_same_run() {
     let params = PredictParams { mismatch: true, ..PredictParams::default() };
-    let a = run(params, InputScript::demo(5.0), 5.0, 144.0).unwrap();
-    let b = run(params, InputScript::demo(5.0), 5.0, 144.0).unwrap();
+    let a = run(params, SNAPSHOT_RATE, InputScript::demo(5.0), 5.0, 144.0).unwrap();
+    let b = run(params, SNAPSHOT_RATE, InputScript::demo(5.0), 5.0, 144.0).unwrap();
     assert_eq!(a, b);
 }
 
 #[test]
 fn live_keys_stepped_frame_by_frame_match_the_same_keys_scripted() {
-    let scripted = run(PredictParams::default(), hold_right(), 2.0, 60.0).unwrap();
-    let mut session = Session::new(PredictParams::default(), InputScript::idle()).unwrap();
+    let scripted = run(PredictParams::default(), SNAPSHOT_RATE, hold_right(), 2.0, 60.0).unwrap();
+    let mut session = Session::new(PredictParams::default(), SNAPSHOT_RATE, InputScript::idle()).unwrap();
     session.set_live_keys(Keys::RIGHT);
     let mut corrections = Vec::new();
     let live = frames_60(&mut session, 120, &mut corrections);
@@ -333,7 +346,7 @@ fn live_keys_stepped_frame_by_frame_match_the_same_keys_scripted() {
 
 #[test]
 fn a_bad_frame_time_is_refused_and_a_huge_one_is_shortened() {
-    let mut session = Session::new(PredictParams::default(), hold_right()).unwrap();
+    let mut session = Session::new(PredictParams::default(), SNAPSHOT_RATE, hold_right()).unwrap();
     let mut corrections = Vec::new();
     for bad in [f64::NAN, -0.01, f64::INFINITY] {
         assert_eq!(session.step_frame(bad, &mut corrections).unwrap_err().field, "dt");
@@ -346,9 +359,8 @@ fn a_bad_frame_time_is_refused_and_a_huge_one_is_shortened() {
 
 #[test]
 fn bad_parameters_and_run_lengths_are_refused_by_name() {
-    let bad = PredictParams { snapshot_rate: 0.0, ..PredictParams::default() };
-    assert_eq!(Session::new(bad, InputScript::idle()).unwrap_err().field, "snapshotRate");
-    let mut session = Session::new(PredictParams::default(), InputScript::idle()).unwrap();
+    assert_eq!(Session::new(PredictParams::default(), 0.0, InputScript::idle()).unwrap_err().field, "snapshotRate");
+    let mut session = Session::new(PredictParams::default(), SNAPSHOT_RATE, InputScript::idle()).unwrap();
     assert_eq!(session.run(1.0, 0.0).unwrap_err().field, "fps");
     assert_eq!(session.run(-1.0, 60.0).unwrap_err().field, "duration");
     assert_eq!(session.run(3600.0, 1000.0).unwrap_err().field, "duration");
@@ -356,7 +368,7 @@ fn bad_parameters_and_run_lengths_are_refused_by_name() {
 
 #[test]
 fn smoothing_parameters_change_live_and_a_bad_one_changes_nothing() {
-    let mut session = Session::new(mismatch(), InputScript::demo(5.0)).unwrap();
+    let mut session = Session::new(mismatch(), SNAPSHOT_RATE, InputScript::demo(5.0)).unwrap();
     let mut corrections = Vec::new();
     let bad = SmoothingParams { half_life: f64::NAN, ..SmoothingParams::default() };
     assert_eq!(session.set_smoothing(bad).unwrap_err().field, "halfLife");

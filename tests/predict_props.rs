@@ -47,7 +47,8 @@ fn smoothing() -> impl Strategy<Value = SmoothingParams> {
     )
 }
 
-fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = PredictParams> {
+/// The client's parameters and its server's snapshot rate.
+fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = (PredictParams, f64)> {
     (
         (10.0..240.0f64, 1.0..240.0f64, 0.0..2.0f64, 0.0..2.0f64, 1u32..300, 0u32..=3),
         (0.0..200.0f64, 1.0..500.0f64, 0.0..1.0f64, mismatch, 0.001..0.05f64),
@@ -58,19 +59,21 @@ fn params(mismatch: impl Strategy<Value = bool>) -> impl Strategy<Value = Predic
                 (tick_rate, snapshot_rate, uplink_delay, downlink_delay, max_pending_inputs, input_redundancy),
                 (speed, arena_size, input_gap_timeout, mismatch, mismatch_input_interval),
                 smoothing,
-            )| PredictParams {
-                tick_rate,
-                snapshot_rate,
-                uplink_delay,
-                downlink_delay,
-                max_pending_inputs,
-                input_redundancy,
-                speed,
-                arena_size,
-                input_gap_timeout,
-                mismatch,
-                mismatch_input_interval,
-                smoothing,
+            )| {
+                let params = PredictParams {
+                    tick_rate,
+                    uplink_delay,
+                    downlink_delay,
+                    max_pending_inputs,
+                    input_redundancy,
+                    speed,
+                    arena_size,
+                    input_gap_timeout,
+                    mismatch,
+                    mismatch_input_interval,
+                    smoothing,
+                };
+                (params, snapshot_rate)
             },
         )
 }
@@ -120,11 +123,11 @@ proptest! {
 
     #[test]
     fn any_script_delays_rates_and_frame_times_run_without_panic_and_stay_finite(
-        params in params(any::<bool>()),
+        (params, rate) in params(any::<bool>()),
         script in script(),
         dts in frame_times(),
     ) {
-        let (frames, corrections, _) = drive(Session::new(params, script).unwrap(), &dts);
+        let (frames, corrections, _) = drive(Session::new(params, rate, script).unwrap(), &dts);
         check_frames(&params, &frames)?;
         for c in &corrections {
             prop_assert!(c.reconciliation.correction.is_finite());
@@ -136,11 +139,11 @@ proptest! {
     /// Seed 003 §"如何判断修复是否有效": same state, same step order, same inputs → replay lands exactly.
     #[test]
     fn with_agreeing_client_and_server_every_correction_is_exactly_zero(
-        params in params(Just(false)),
+        (params, rate) in params(Just(false)),
         script in script(),
         dts in frame_times(),
     ) {
-        let (frames, corrections, session) = drive(Session::new(params, script).unwrap(), &dts);
+        let (frames, corrections, session) = drive(Session::new(params, rate, script).unwrap(), &dts);
         for c in &corrections {
             prop_assert_eq!(c.reconciliation.correction, Vec2::ZERO, "{:?}", c);
         }
@@ -153,14 +156,14 @@ proptest! {
 
     #[test]
     fn a_lossy_duplicating_reordering_link_never_breaks_the_invariants(
-        params in params(any::<bool>()),
+        (params, rate) in params(any::<bool>()),
         script in script(),
         dts in frame_times(),
         (loss, duplicate, jitter, seed) in (0.0..0.5f64, 0.0..0.5f64, 0.0..0.3f64, any::<u64>()),
     ) {
         let up = Lossy::new(params.uplink_delay, jitter, loss, duplicate, seed);
         let down = Lossy::new(params.downlink_delay, jitter, loss, duplicate, seed ^ 0x5555);
-        let (frames, corrections, _) = drive(Session::with_channels(params, script, up, down).unwrap(), &dts);
+        let (frames, corrections, _) = drive(Session::with_channels(params, rate, script, up, down).unwrap(), &dts);
         check_frames(&params, &frames)?;
         prop_assert!(corrections.iter().all(|c| c.reconciliation.correction.is_finite()));
     }
@@ -184,8 +187,8 @@ proptest! {
 fn a_fixed_delay_session_is_the_default_session() {
     let params = PredictParams::default();
     let links = (FixedDelay::new(params.uplink_delay), FixedDelay::new(params.downlink_delay));
-    let (a, ..) = drive(Session::new(params, InputScript::demo(3.0)).unwrap(), &[1.0 / 60.0; 180]);
-    let generic = Session::with_channels(params, InputScript::demo(3.0), links.0, links.1).unwrap();
+    let (a, ..) = drive(Session::new(params, 20.0, InputScript::demo(3.0)).unwrap(), &[1.0 / 60.0; 180]);
+    let generic = Session::with_channels(params, 20.0, InputScript::demo(3.0), links.0, links.1).unwrap();
     let (b, ..) = drive(generic, &[1.0 / 60.0; 180]);
     assert_eq!(a, b);
 }

@@ -10,6 +10,7 @@ use netcode_lab::extrapolate::{UnderrunParams, UnderrunPolicy};
 use netcode_lab::geom::Vec2;
 use netcode_lab::playback::{PlaybackParams, RemotePlayback};
 use netcode_lab::snapshot::Snapshot;
+use netcode_lab::stream::Stream;
 
 /// Seed 000's snapshots are in milliseconds; the core works in seconds.
 fn ms(t: f64) -> f64 {
@@ -88,10 +89,11 @@ fn seed_000_extrapolation_is_bounded_and_freezes() {
 /// Seed 002 "三个乱序到达的快照", delivered by arrival time frame by frame with the known clock.
 #[test]
 fn seed_002_worked_example_through_the_playback() {
-    let mut params = PlaybackParams::default().with_send_interval(0.1);
+    let mut params = PlaybackParams::default();
     params.clock.clock = ClockKind::Known;
     params.clock.render_delay = 0.15;
-    let mut playback = RemotePlayback::new(params).unwrap();
+    let stream = Stream { send_interval: 0.1, ..Stream::default() };
+    let mut playback = RemotePlayback::new(params, &stream).unwrap();
     let snap = |tick, t, x| Snapshot::moving(tick, t, Vec2::new(x, 0.0), Vec2::new(10.0, 0.0));
     let mut deliveries =
         vec![(10.08, snap(100, 10.0, 0.0)), (10.23, snap(102, 10.2, 2.0)), (10.25, snap(101, 10.1, 1.0))];
@@ -121,10 +123,11 @@ fn seed_002_worked_example_through_the_playback() {
 /// x = Lerp(0, 10, 0.5) = 5. Driven frame by frame through the playback with the known clock (offset 0).
 #[test]
 fn seed_002_minimal_example_through_the_playback() {
-    let mut params = PlaybackParams::default().with_send_interval(0.1);
+    let mut params = PlaybackParams::default();
     params.clock.clock = ClockKind::Known;
     params.clock.render_delay = 0.10;
-    let mut playback = RemotePlayback::new(params).unwrap();
+    let stream = Stream { send_interval: 0.1, ..Stream::default() };
+    let mut playback = RemotePlayback::new(params, &stream).unwrap();
     let still = |tick, t, x| Snapshot::moving(tick, t, Vec2::new(x, 0.0), Vec2::ZERO);
     playback.on_snapshot(still(1, 10.05, 0.0), 10.08);
     playback.on_snapshot(still(2, 10.15, 10.0), 10.18);
@@ -148,7 +151,7 @@ fn hold_after_a_skipped_second_stands_on_the_newest_snapshot() {
     params.clock.clock = ClockKind::Known;
     params.clock.render_delay = 0.1;
     params.underrun.underrun_policy = UnderrunPolicy::Hold;
-    let mut playback = RemotePlayback::new(params).unwrap();
+    let mut playback = RemotePlayback::new(params, &Stream::default()).unwrap();
     let snaps: Vec<(f64, Snapshot)> = (0..=36)
         .map(|k| {
             let t = k as f64 * 0.05;

@@ -65,6 +65,9 @@ pub struct BufferView {
 #[derive(Clone, Debug)]
 pub struct SnapshotBuffer {
     params: BufferParams,
+    /// The stream's send interval (seconds), and the widest bracket still interpolated: `gapFactor` of them.
+    send_interval: f64,
+    max_bracket: f64,
     /// The snapshots held, and in front of them the last [`DROPPED_MEMORY`] dropped (pruned or evicted), oldest
     /// first (ascending ticks): a copy of one of those is a late duplicate. The newest dropped is the floor:
     /// nothing at or before it is accepted again.
@@ -85,21 +88,25 @@ pub struct SnapshotBuffer {
 }
 
 impl SnapshotBuffer {
-    /// A buffer with the default parameters and the given capacity (clamped to `2..=MAX_CAPACITY`).
+    /// A buffer with the default parameters and the given capacity (clamped to `2..=MAX_CAPACITY`), for a stream
+    /// of seed 000 §4.3.2's 20 snapshots a second.
     pub fn new(capacity: usize) -> Self {
         let params = BufferParams { capacity: capacity.clamp(2, MAX_CAPACITY), ..BufferParams::default() };
-        Self::build(params)
+        Self::build(params, crate::stream::Stream::default().send_interval)
     }
 
-    /// A buffer with checked parameters; the error names the first bad field.
-    pub fn with_params(params: BufferParams) -> Result<Self, ParamError> {
-        params.validate()?;
-        Ok(Self::build(params))
+    /// A buffer with checked parameters for a stream of one snapshot every `send_interval` seconds; the error names
+    /// the first bad field.
+    pub fn with_params(params: BufferParams, send_interval: f64) -> Result<Self, ParamError> {
+        params.validate(send_interval)?;
+        Ok(Self::build(params, send_interval))
     }
 
-    fn build(params: BufferParams) -> Self {
+    fn build(params: BufferParams, send_interval: f64) -> Self {
         SnapshotBuffer {
             entries: Window::with_room(params.capacity.min(1024)),
+            max_bracket: params.gap_factor * send_interval,
+            send_interval,
             params,
             cursor: 0,
             entity: None,
@@ -115,6 +122,11 @@ impl SnapshotBuffer {
 
     pub fn params(&self) -> &BufferParams {
         &self.params
+    }
+
+    /// Seconds between two snapshots of the stream this buffer holds.
+    pub fn send_interval(&self) -> f64 {
+        self.send_interval
     }
 
     pub fn len(&self) -> usize {

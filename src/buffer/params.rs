@@ -13,7 +13,6 @@ pub const MAX_CAPACITY: usize = 65_536;
 /// |---|---|---|---|
 /// | `capacity` | 32 | 2..=65536 | seed 000 §4.3.6 `constructor(capacity = 32)` |
 /// | `minSnapshots` | 2 | 1..=capacity | seed 002 "Priming" (two snapshots make an interval) |
-/// | `sendInterval` | 0.05 s | 0.001..=1 s | seed 000 §4.3.2: snapshots at 20 Hz |
 /// | `gapFactor` | 2.5 | 1..=100 | project choice: one lost snapshot (a 2-interval bracket) still interpolates, two lost (3 intervals) is a Gap; seed 002 "快照间隔异常" asks for a threshold but gives none |
 /// | `interpolation` | `linear` | `linear`, `hermite` | seeds 000 §4.3.6 and 002 "第七步" interpolate linearly |
 /// | `beforeOldest` | `gap` | `gap`, `oldest` | seed 002 (Gap) by default; seed 000 §4.3.4 as the named option `oldest` |
@@ -24,8 +23,6 @@ pub struct BufferParams {
     pub capacity: usize,
     /// Until the buffer has held this many snapshots it reports `Priming`.
     pub min_snapshots: usize,
-    /// The server's snapshot interval in seconds (what a bracket is compared with).
-    pub send_interval: f64,
     /// A bracket wider than `gapFactor × sendInterval` is a `Gap`, not interpolated across.
     pub gap_factor: f64,
     pub interpolation: Interpolation,
@@ -64,7 +61,6 @@ impl Default for BufferParams {
         BufferParams {
             capacity: 32,
             min_snapshots: 2,
-            send_interval: 0.05,
             gap_factor: 2.5,
             interpolation: Interpolation::Linear,
             before_oldest: BeforeOldest::Gap,
@@ -73,18 +69,14 @@ impl Default for BufferParams {
 }
 
 impl BufferParams {
-    /// Checks every field; the error names the first bad one.
-    pub fn validate(&self) -> Result<(), ParamError> {
+    /// Checks every field, and the stream's `send_interval` (seconds: what a bracket is compared with, a fact of
+    /// the stream, seed 000 §4.3.2's 50 ms at 20 Hz); the error names the first bad one.
+    pub fn validate(&self, send_interval: f64) -> Result<(), ParamError> {
         in_range("capacity", self.capacity as f64, 2.0, MAX_CAPACITY as f64, "snapshots")?;
         in_range("minSnapshots", self.min_snapshots as f64, 1.0, self.capacity as f64, "snapshots")?;
-        in_range("sendInterval", self.send_interval, 0.001, 1.0, "s")?;
+        in_range("sendInterval", send_interval, 0.001, 1.0, "s")?;
         in_range("gapFactor", self.gap_factor, 1.0, 100.0, "send intervals")?;
         Ok(())
-    }
-
-    /// The widest bracket (seconds) that is still interpolated.
-    pub fn max_bracket(&self) -> f64 {
-        self.gap_factor * self.send_interval
     }
 }
 
@@ -94,21 +86,19 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_bad_fields_are_named() {
-        assert_eq!(BufferParams::default().validate(), Ok(()));
-        let bad = |p: BufferParams| p.validate().unwrap_err().field;
+        assert_eq!(BufferParams::default().validate(0.05), Ok(()));
+        let bad = |p: BufferParams| p.validate(0.05).unwrap_err().field;
         assert_eq!(bad(BufferParams { capacity: 1, ..Default::default() }), "capacity");
         assert_eq!(bad(BufferParams { min_snapshots: 33, ..Default::default() }), "minSnapshots");
         assert_eq!(bad(BufferParams { min_snapshots: 0, ..Default::default() }), "minSnapshots");
-        assert_eq!(bad(BufferParams { send_interval: f64::NAN, ..Default::default() }), "sendInterval");
+        assert_eq!(BufferParams::default().validate(f64::NAN).unwrap_err().field, "sendInterval");
         assert_eq!(bad(BufferParams { gap_factor: 0.5, ..Default::default() }), "gapFactor");
     }
 
     #[test]
     fn deserializes_from_camel_case_with_defaults() {
-        let p: BufferParams =
-            serde_json::from_str(r#"{"capacity":8,"sendInterval":0.1,"interpolation":"hermite"}"#).expect("valid json");
+        let p: BufferParams = serde_json::from_str(r#"{"capacity":8,"interpolation":"hermite"}"#).expect("valid json");
         assert_eq!(p.capacity, 8);
-        assert_eq!(p.send_interval, 0.1);
         assert_eq!(p.interpolation, Interpolation::Hermite);
         assert_eq!(p.min_snapshots, 2);
     }

@@ -222,7 +222,7 @@ impl SnapshotBuffer {
         if left.generation != right.generation || right.teleport {
             return Err(self.across_a_boundary::<WHY>(render_time, at_or_before));
         }
-        if span > self.params.max_bracket() {
+        if span > self.max_bracket {
             return Err(self.too_wide::<WHY>(render_time, at_or_before));
         }
         let factor = (render_time - left.server_time) / span;
@@ -342,7 +342,7 @@ impl SnapshotBuffer {
             right: right.tick,
             span: right.server_time - left.server_time,
             gap_factor: self.params.gap_factor,
-            send_interval: self.params.send_interval,
+            send_interval: self.send_interval,
         });
         let base = self.standing_on(render_time, at_or_before);
         Sample { status: SampleStatus::Gap, right: Some(right.tick), reason, ..base }

@@ -14,8 +14,8 @@ fn ticks(buffer: &SnapshotBuffer) -> Vec<u64> {
 
 /// A buffer with a 0.1 s send interval holding ticks `first..=last` at 0.1 s steps, x = tick − first.
 fn filled(first: u64, last: u64) -> SnapshotBuffer {
-    let params = BufferParams { send_interval: 0.1, ..BufferParams::default() };
-    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    let params = BufferParams::default();
+    let mut buffer = SnapshotBuffer::with_params(params, 0.1).unwrap();
     for tick in first..=last {
         let i = (tick - first) as f64;
         assert!(buffer.insert(at(tick, 10.0 + 0.1 * i, i), 10.08 + 0.1 * i).is_inserted());
@@ -201,8 +201,8 @@ fn late_duplicates_are_remembered_for_a_bounded_number_of_dropped_snapshots() {
 /// t = (10.10 − 10.05) / (10.15 − 10.05) = 0.05 / 0.1 = 0.5, x = Lerp(0, 10, 0.5) = 0 + (10 − 0) · 0.5 = 5.
 #[test]
 fn seed_002_minimal_example_is_five_at_one_half() {
-    let params = BufferParams { send_interval: 0.1, ..BufferParams::default() };
-    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    let params = BufferParams::default();
+    let mut buffer = SnapshotBuffer::with_params(params, 0.1).unwrap();
     let still = |tick, t, x| Snapshot::moving(tick, t, Vec2::new(x, 0.0), Vec2::ZERO);
     buffer.insert(still(1, 10.05, 0.0), 10.1);
     buffer.insert(still(2, 10.15, 10.0), 10.18);
@@ -219,8 +219,8 @@ fn before_the_oldest_snapshot_is_a_gap_or_the_oldest_by_choice() {
     let mut seed_002 = filled(1, 3);
     let gap = seed_002.sample(9.95);
     assert_eq!((gap.status, gap.position, gap.right), (SampleStatus::Gap, None, Some(1)));
-    let params = BufferParams { send_interval: 0.1, before_oldest: BeforeOldest::Oldest, ..BufferParams::default() };
-    let mut seed_000 = SnapshotBuffer::with_params(params).unwrap();
+    let params = BufferParams { before_oldest: BeforeOldest::Oldest, ..BufferParams::default() };
+    let mut seed_000 = SnapshotBuffer::with_params(params, 0.1).unwrap();
     for tick in 1..=3 {
         let i = (tick - 1) as f64;
         seed_000.insert(at(tick, 10.0 + 0.1 * i, 4.0 + i), 10.08 + 0.1 * i);
@@ -284,7 +284,7 @@ fn priming_time_is_measured_in_arrival_time() {
 #[test]
 fn hermite_is_selectable_and_uses_the_velocities() {
     let params = BufferParams { interpolation: Interpolation::Hermite, ..BufferParams::default() };
-    let mut buffer = SnapshotBuffer::with_params(params).unwrap();
+    let mut buffer = SnapshotBuffer::with_params(params, 0.05).unwrap();
     buffer.insert(Snapshot::moving(1, 0.0, Vec2::ZERO, Vec2::ZERO), 0.1);
     buffer.insert(Snapshot::moving(2, 0.05, Vec2::new(10.0, 0.0), Vec2::ZERO), 0.15);
     // Stopped at both ends: smoothstep, 3t² − 2t³ at t = 0.25 is 0.15625.
@@ -315,8 +315,8 @@ fn a_drawn_sample_is_the_explained_one_without_its_words() {
     // same numbers and the same counts, and leave only the words out. Red when a dress reads another anchor or
     // newest snapshot, drops a field, or counts otherwise.
     for before_oldest in BeforeOldest::ALL {
-        let params = BufferParams { send_interval: 0.1, before_oldest, ..BufferParams::default() };
-        let mut explained = SnapshotBuffer::with_params(params).unwrap();
+        let params = BufferParams { before_oldest, ..BufferParams::default() };
+        let mut explained = SnapshotBuffer::with_params(params, 0.1).unwrap();
         let mut drawn = explained.clone();
         let mut snapshots: Vec<Snapshot> = (1..=12).map(|k| at(k, 10.0 + 0.1 * k as f64, k as f64)).collect();
         snapshots[4].generation = 1; // ticks 5.. are a new life: 4 → 5 is a respawn
@@ -375,8 +375,8 @@ fn the_next_arrival_shortcut_decides_as_the_full_check() {
         state ^= state << 17;
         state % n
     };
-    let params = BufferParams { capacity: 24, send_interval: 0.1, ..BufferParams::default() };
-    let mut fast = SnapshotBuffer::with_params(params).unwrap();
+    let params = BufferParams { capacity: 24, ..BufferParams::default() };
+    let mut fast = SnapshotBuffer::with_params(params, 0.1).unwrap();
     let mut full = fast.clone();
     let (mut newest, mut shortcuts) = (0u64, 0);
     for step in 0..20_000 {
@@ -471,7 +471,7 @@ mod drawn_and_explained {
                 before_oldest: if oldest { BeforeOldest::Oldest } else { BeforeOldest::Gap },
                 ..BufferParams::default()
             };
-            let mut explained = SnapshotBuffer::with_params(params).unwrap();
+            let mut explained = SnapshotBuffer::with_params(params, 0.05).unwrap();
             let mut drawn = explained.clone();
             for (step, op) in ops.into_iter().enumerate() {
                 let arrival = 0.01 * step as f64;

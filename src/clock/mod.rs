@@ -47,6 +47,7 @@ pub use timescale::{TimescaleClock, TimescaleParams};
 
 use crate::buffer::BufferView;
 use crate::param::ParamError;
+use crate::stream::Stream;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -153,6 +154,8 @@ enum Engine {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderClock {
     params: ClockParams,
+    /// The stream's true clock offset: what the ideal `known` clock reads (server = local + offset).
+    clock_offset: f64,
     engine: Engine,
     delay: DelayController,
     rtt: OutlierEma,
@@ -174,21 +177,21 @@ pub struct RenderClock {
 }
 
 impl RenderClock {
-    /// A clock with checked parameters; the error names the first bad field.
-    pub fn new(params: ClockParams) -> Result<Self, ParamError> {
-        params.validate()?;
+    /// A clock with checked parameters for `stream`; the error names the first bad field.
+    pub fn new(params: ClockParams, stream: &Stream) -> Result<Self, ParamError> {
+        params.validate(stream)?;
+        let (send_interval, clock_offset) = (stream.send_interval, stream.clock_offset);
         let engine = match params.clock {
-            ClockKind::Known => Engine::Known(KnownClock::new(params.clock_offset)),
-            ClockKind::Reanchor => Engine::Reanchor(ReanchorClock::new(params.reanchor_estimate, params.clock_offset)),
+            ClockKind::Known => Engine::Known(KnownClock::new(clock_offset)),
+            ClockKind::Reanchor => Engine::Reanchor(ReanchorClock::new(params.reanchor_estimate, clock_offset)),
             ClockKind::Smooth => Engine::Smooth(SmoothClock::new(params.smooth.clone(), params.min_samples)),
-            ClockKind::Timescale => Engine::Timescale(TimescaleClock::new(
-                params.timescale.clone(),
-                params.send_interval,
-                params.min_samples,
-            )),
+            ClockKind::Timescale => {
+                Engine::Timescale(TimescaleClock::new(params.timescale.clone(), send_interval, params.min_samples))
+            }
         };
         Ok(RenderClock {
-            delay: DelayController::new(params.adaptive_delay.clone(), params.send_interval, params.render_delay),
+            delay: DelayController::new(params.adaptive_delay.clone(), send_interval, params.render_delay),
+            clock_offset,
             rtt: OutlierEma::new(params.rtt.clone()),
             monitor: TimelineMonitor::new(params.jump_threshold),
             engine,
@@ -317,7 +320,7 @@ impl RenderClock {
     pub fn latency(&self, view: &BufferView) -> f64 {
         let against = |offset: Option<f64>| view.transit_mean.zip(offset).map_or(0.0, |(t, o)| t + o);
         let latency = match &self.engine {
-            Engine::Known(_) => against(Some(self.params.clock_offset)),
+            Engine::Known(_) => against(Some(self.clock_offset)),
             Engine::Smooth(clock) => against(clock.estimate()),
             Engine::Reanchor(_) => self.rtt_last.unwrap_or(0.0) / 2.0,
             Engine::Timescale(_) => 0.0,

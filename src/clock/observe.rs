@@ -157,7 +157,7 @@ impl RenderClock {
     /// The clock's best estimate of the server's present at local time `now` (see the module doc).
     pub(super) fn best_server_now(&self, now: f64, view: &BufferView) -> Option<f64> {
         match &self.engine {
-            Engine::Known(_) => Some(now + self.params.clock_offset),
+            Engine::Known(_) => Some(now + self.clock_offset),
             Engine::Reanchor(_) => self.last_transit.map(|t| now + t + self.rtt_last.unwrap_or(0.0) / 2.0),
             Engine::Smooth(clock) => clock.target(self.rtt.mean()).map(|offset| now + offset),
             // The timescale clock counts its delay from the newest snapshot: that is its "present".

@@ -1,8 +1,11 @@
-//! The render clock's parameters: which clock, the render delay, the send interval, and the groups of the clock
-//! engines, the RTT filter and the adaptive delay (the table below gives each default, range and source).
+//! The render clock's parameters: which clock, the render delay, and the groups of the clock engines, the RTT
+//! filter and the adaptive delay (the table below gives each default, range and source). The stream's facts it
+//! reads — the send interval, the true clock offset — are not settings: they come with the stream
+//! (`crate::stream::Stream`).
 
 use super::{AdaptiveDelayParams, FilterParams, ReanchorEstimate, SmoothParams, TimescaleParams};
 use crate::param::{in_range, ParamError};
+use crate::stream::Stream;
 use serde::{Deserialize, Serialize};
 
 /// Which clock gives the render time.
@@ -35,8 +38,6 @@ impl ClockKind {
 /// |---|---|---|---|
 /// | `clock` | `smooth` | `known`, `reanchor`, `smooth`, `timescale` | seed 004 §2.2 is the recommended estimator |
 /// | `renderDelay` | 0.1 s | 0..=1 s | seed 000 §4.3.8 `RENDER_DELAY_MS = 100` (§4.3.2: one to two send intervals) |
-/// | `clockOffset` | 0 s | ±1e6 s | server = local + offset; the simulator's truth |
-/// | `sendInterval` | 0.05 s | 0.001..=1 s | seed 000 §4.3.2 (20 Hz); must equal the buffer's |
 /// | `minSamples` | 3 | 1..=1000 | project choice (seed 004 §2.2 "多次测量"): samples before a clock is trusted |
 /// | `jumpThreshold` | 0.01 s | 0.0001..=1 s | project choice: a frame whose render step is off dt by more is a jump |
 /// | `reanchorEstimate` | `packet` | `packet`, `known` | see `reanchor` |
@@ -47,8 +48,6 @@ impl ClockKind {
 pub struct ClockParams {
     pub clock: ClockKind,
     pub render_delay: f64,
-    pub clock_offset: f64,
-    pub send_interval: f64,
     pub min_samples: u64,
     pub jump_threshold: f64,
     pub reanchor_estimate: ReanchorEstimate,
@@ -63,8 +62,6 @@ impl Default for ClockParams {
         ClockParams {
             clock: ClockKind::Smooth,
             render_delay: 0.1,
-            clock_offset: 0.0,
-            send_interval: 0.05,
             min_samples: 3,
             jump_threshold: 0.01,
             reanchor_estimate: ReanchorEstimate::Packet,
@@ -77,10 +74,12 @@ impl Default for ClockParams {
 }
 
 impl ClockParams {
-    pub fn validate(&self) -> Result<(), ParamError> {
+    /// Checks every field, and the facts of `stream` a clock reads: the true offset (server = local + offset,
+    /// ±1e6 s) and the send interval (0.001..=1 s).
+    pub fn validate(&self, stream: &Stream) -> Result<(), ParamError> {
         in_range("renderDelay", self.render_delay, 0.0, 1.0, "s")?;
-        in_range("clockOffset", self.clock_offset, -1e6, 1e6, "s")?;
-        in_range("sendInterval", self.send_interval, 0.001, 1.0, "s")?;
+        in_range("clockOffset", stream.clock_offset, -1e6, 1e6, "s")?;
+        in_range("sendInterval", stream.send_interval, 0.001, 1.0, "s")?;
         in_range("minSamples", self.min_samples as f64, 1.0, 1000.0, "samples")?;
         in_range("jumpThreshold", self.jump_threshold, 0.0001, 1.0, "s")?;
         self.rtt.validate("rtt")?;

@@ -1,8 +1,13 @@
 use super::*;
+use crate::stream::Stream;
 use approx::assert_relative_eq;
 
 fn clock(kind: ClockKind) -> RenderClock {
-    RenderClock::new(ClockParams { clock: kind, clock_offset: 5.0, ..ClockParams::default() }).unwrap()
+    RenderClock::new(
+        ClockParams { clock: kind, ..ClockParams::default() },
+        &Stream { clock_offset: 5.0, ..Stream::default() },
+    )
+    .unwrap()
 }
 
 /// A steady link: snapshots every 50 ms, 40 ms one way, RTT 80 ms, server = local + 5, frames of 10 ms.
@@ -120,9 +125,10 @@ fn external_names_and_params() {
     let p: ClockParams =
         serde_json::from_str(r#"{"clock":"timescale","renderDelay":0.2,"adaptiveDelay":{"enabled":true}}"#).unwrap();
     assert_eq!((p.clock, p.render_delay, p.adaptive_delay.enabled), (ClockKind::Timescale, 0.2, true));
-    let bad = |p: ClockParams| RenderClock::new(p).unwrap_err().field;
+    let bad = |p: ClockParams| RenderClock::new(p, &Stream::default()).unwrap_err().field;
     assert_eq!(bad(ClockParams { render_delay: 2.0, ..Default::default() }), "renderDelay");
-    assert_eq!(bad(ClockParams { clock_offset: f64::NAN, ..Default::default() }), "clockOffset");
+    let offset = Stream { clock_offset: f64::NAN, ..Stream::default() };
+    assert_eq!(RenderClock::new(ClockParams::default(), &offset).unwrap_err().field, "clockOffset");
     let slew = SmoothParams { slew_rate: 0.0, ..Default::default() };
     assert_eq!(bad(ClockParams { smooth: slew, ..Default::default() }), "smooth.slewRate");
 }

@@ -16,7 +16,7 @@
 use super::own::{played_row, FrameModes};
 use super::params::PlaygroundParams;
 use crate::engines::score::{Scorer, Scoring, StrategyMetrics};
-use crate::engines::{EngineParams, Setup, StrategyKind, Stream};
+use crate::engines::{EngineParams, Setup, StrategyKind};
 use crate::param::ParamError;
 use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
@@ -93,12 +93,9 @@ pub struct League {
 /// seed 004 delay).
 pub fn setup(params: &SimParams, engines: &EngineParams, preset: Option<NetworkPreset>) -> Setup {
     Setup {
-        stream: Stream {
-            send_interval: params.scenario.send_interval(),
-            tick_interval: 1.0 / params.scenario.tick_rate,
-        },
+        stream: params.stream(),
         engines: engines.clone(),
-        playback: params.effective_remote(),
+        playback: params.remote.clone(),
         article_delay: preset.map_or(params.remote.clock.render_delay, |p| p.article_values().1),
     }
 }

@@ -104,7 +104,7 @@ impl Receiver for Drawn<'_> {
 
 /// One delay's point: the client alone, replayed on the logged inputs.
 fn replay(params: &SimParams, log: &[ClientInput], truth: &TruthTrack) -> Result<SweepPoint, ParamError> {
-    let mut playback = RemotePlayback::new(params.effective_remote())?;
+    let mut playback = RemotePlayback::new(params.remote.clone(), &params.stream())?;
     let mut points: Vec<Option<Point>> = Vec::new();
     let (mut underruns, mut lag_sum, mut lag_n) = (0usize, 0.0, 0usize);
     let (mut ready, mut gaps) = (0usize, 0usize);

@@ -216,7 +216,7 @@ impl EngineParams {
 pub struct Setup {
     pub stream: Stream,
     pub engines: EngineParams,
-    /// This page's remote settings (the `playground` strategy), send interval filled in.
+    /// This page's remote settings (the `playground` strategy).
     pub playback: PlaybackParams,
     /// The interpolation delay seed 004 §5.3 gives this network (the page's render delay on a custom network).
     pub article_delay: f64,
@@ -265,19 +265,18 @@ impl Setup {
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone())),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
-            StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => {
-                Built::Article(reference::Article::new(self.article_params(kind).expect("an article's pipeline"))?)
-            }
+            StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
+                reference::Article::new(self.article_params(kind).expect("an article's pipeline"), &self.stream)?,
+            ),
         })
     }
 
     /// The parameters of the articles' pipeline that `kind` runs (`seed000`, `seed004`, `playground`); `None` for
     /// the engines and `latest`.
     pub fn article_params(&self, kind: StrategyKind) -> Option<PlaybackParams> {
-        let send_interval = self.stream.send_interval;
         match kind {
-            StrategyKind::Seed000 => Some(reference::Article::seed000_params(send_interval)),
-            StrategyKind::Seed004 => Some(reference::Article::seed004_params(send_interval, self.article_delay)),
+            StrategyKind::Seed000 => Some(reference::Article::seed000_params()),
+            StrategyKind::Seed004 => Some(reference::Article::seed004_params(self.article_delay)),
             StrategyKind::Playground => Some(self.playback.clone()),
             _ => None,
         }

@@ -37,6 +37,7 @@ use crate::geom::{self, Vec2};
 use crate::param::ParamError;
 use crate::playback::{PlaybackParams, RemotePlayback};
 use crate::snapshot::Snapshot;
+use crate::stream::Stream;
 
 /// Seed 000 §4.3.8: `RENDER_DELAY_MS = 100`.
 pub const SEED000_RENDER_DELAY: f64 = 0.1;
@@ -73,13 +74,13 @@ pub struct Article {
 impl Article {
     /// Its clock keeps no per-frame metrics (`RemotePlayback::unmonitored`): a strategy is read for what it
     /// shows, never for its clock's jump log.
-    pub fn new(params: PlaybackParams) -> Result<Self, ParamError> {
-        Ok(Article { playback: RemotePlayback::unmonitored(params)? })
+    pub fn new(params: PlaybackParams, stream: &Stream) -> Result<Self, ParamError> {
+        Ok(Article { playback: RemotePlayback::unmonitored(params, stream)? })
     }
 
     /// Seed 000 §4.3.8's remote player view.
-    pub fn seed000_params(send_interval: f64) -> PlaybackParams {
-        let mut p = PlaybackParams::default().with_send_interval(send_interval);
+    pub fn seed000_params() -> PlaybackParams {
+        let mut p = PlaybackParams::default();
         p.clock.clock = ClockKind::Reanchor;
         p.clock.reanchor_estimate = ReanchorEstimate::Packet;
         p.clock.render_delay = SEED000_RENDER_DELAY;
@@ -91,8 +92,8 @@ impl Article {
     }
 
     /// Seed 004's recipe for a network whose §5.3 interpolation delay is `delay`.
-    pub fn seed004_params(send_interval: f64, delay: f64) -> PlaybackParams {
-        let mut p = PlaybackParams::default().with_send_interval(send_interval);
+    pub fn seed004_params(delay: f64) -> PlaybackParams {
+        let mut p = PlaybackParams::default();
         p.clock.clock = ClockKind::Smooth;
         p.clock.render_delay = delay;
         p.underrun.underrun_policy = UnderrunPolicy::ExtrapolateDecay;
@@ -101,12 +102,12 @@ impl Article {
         p
     }
 
-    pub fn seed000(send_interval: f64) -> Result<Self, ParamError> {
-        Article::new(Self::seed000_params(send_interval))
+    pub fn seed000(stream: &Stream) -> Result<Self, ParamError> {
+        Article::new(Self::seed000_params(), stream)
     }
 
-    pub fn seed004(send_interval: f64, delay: f64) -> Result<Self, ParamError> {
-        Article::new(Self::seed004_params(send_interval, delay))
+    pub fn seed004(stream: &Stream, delay: f64) -> Result<Self, ParamError> {
+        Article::new(Self::seed004_params(delay), stream)
     }
 
     pub fn playback(&self) -> &RemotePlayback {
@@ -176,13 +177,13 @@ pub struct Following<'a> {
 }
 
 impl<'a> Following<'a> {
-    pub fn new(params: PlaybackParams, played: &'a [Played]) -> Result<Self, ParamError> {
+    pub fn new(params: PlaybackParams, stream: &Stream, played: &'a [Played]) -> Result<Self, ParamError> {
         let played = played.iter();
-        params.validate()?;
-        let presenter = Presenter::for_send_interval(params.underrun, params.buffer.send_interval)?;
+        params.validate(stream)?;
+        let presenter = Presenter::for_send_interval(params.underrun, stream.send_interval)?;
         Ok(Following {
             played,
-            buffer: SnapshotBuffer::with_params(params.buffer)?,
+            buffer: SnapshotBuffer::with_params(params.buffer, stream.send_interval)?,
             owed: f64::NEG_INFINITY,
             presenter,
         })
@@ -251,12 +252,12 @@ mod tests {
 
     #[test]
     fn the_references_carry_the_articles_constants() {
-        let p = Article::seed000_params(0.05);
+        let p = Article::seed000_params();
         assert_eq!((p.clock.clock, p.clock.render_delay), (ClockKind::Reanchor, 0.1));
         assert_eq!((p.underrun.underrun_policy, p.underrun.max_extrapolation), (UnderrunPolicy::ExtrapolateSeed, 0.12));
         assert_eq!(p.buffer.capacity, 32);
         assert_eq!(p.buffer.before_oldest, BeforeOldest::Oldest);
-        let p = Article::seed004_params(1.0 / 15.0, 0.15);
+        let p = Article::seed004_params(0.15);
         assert_eq!((p.clock.clock, p.clock.render_delay), (ClockKind::Smooth, 0.15));
         assert!((p.underrun.cap(1.0 / 15.0) - 1.0 / 30.0).abs() < 1e-12, "half a tick at 15 Hz");
     }

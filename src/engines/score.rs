@@ -325,7 +325,7 @@ impl<'a> Scoring<'a> {
         let params = setup.article_params(kind).ok_or_else(|| {
             ParamError::new("strategies", format!("`{}` runs no pipeline of the articles", kind.name()))
         })?;
-        Ok(self.score_on(kind, &mut Following::new(params, played)?))
+        Ok(self.score_on(kind, &mut Following::new(params, &setup.stream, played)?))
     }
 
     /// `smoother` (of kind `kind`) replayed and scored; generic, so that its frame is compiled into the loop.

@@ -30,7 +30,6 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PredictParams {
     pub tick_rate: f64,
-    pub snapshot_rate: f64,
     pub uplink_delay: f64,
     pub downlink_delay: f64,
     pub max_pending_inputs: u32,
@@ -48,7 +47,6 @@ impl Default for PredictParams {
     fn default() -> Self {
         PredictParams {
             tick_rate: 60.0,
-            snapshot_rate: 20.0,
             uplink_delay: 0.05,
             downlink_delay: 0.05,
             max_pending_inputs: 120,
@@ -67,7 +65,6 @@ impl PredictParams {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ParamError> {
         in_range("tickRate", self.tick_rate, 10.0, 240.0, "Hz")?;
-        in_range("snapshotRate", self.snapshot_rate, 1.0, 240.0, "Hz")?;
         in_range("uplinkDelay", self.uplink_delay, 0.0, 2.0, "s")?;
         in_range("downlinkDelay", self.downlink_delay, 0.0, 2.0, "s")?;
         in_range("maxPendingInputs", f64::from(self.max_pending_inputs), 1.0, 100_000.0, "inputs")?;
@@ -104,7 +101,6 @@ mod tests {
             p.validate().unwrap_err().field
         };
         assert_eq!(refused(|p| p.tick_rate = 0.0), "tickRate");
-        assert_eq!(refused(|p| p.snapshot_rate = f64::NAN), "snapshotRate");
         assert_eq!(refused(|p| p.uplink_delay = -0.01), "uplinkDelay");
         assert_eq!(refused(|p| p.downlink_delay = 3.0), "downlinkDelay");
         assert_eq!(refused(|p| p.max_pending_inputs = 0), "maxPendingInputs");
@@ -121,7 +117,6 @@ mod tests {
         let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         for key in [
             "tickRate",
-            "snapshotRate",
             "uplinkDelay",
             "downlinkDelay",
             "maxPendingInputs",

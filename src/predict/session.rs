@@ -123,6 +123,8 @@ enum ServerEvent {
 #[derive(Clone, Debug)]
 pub struct Session<U = FixedDelay<InputPacket>, D = FixedDelay<PlayerSnapshot>> {
     params: PredictParams,
+    /// Seconds between two of the server's snapshots (a fact of the server, not a setting of the client).
+    snapshot_interval: f64,
     source: InputSource,
     client: Client,
     server: Server,
@@ -142,23 +144,27 @@ pub struct Session<U = FixedDelay<InputPacket>, D = FixedDelay<PlayerSnapshot>> 
 }
 
 impl Session {
-    /// A session over [`FixedDelay`] links of `uplinkDelay` and `downlinkDelay`.
-    pub fn new(params: PredictParams, script: InputScript) -> Result<Self, ParamError> {
+    /// A session over [`FixedDelay`] links of `uplinkDelay` and `downlinkDelay`, its server sending
+    /// `snapshot_rate` snapshots a second.
+    pub fn new(params: PredictParams, snapshot_rate: f64, script: InputScript) -> Result<Self, ParamError> {
         params.validate()?;
         let (up, down) = (FixedDelay::new(params.uplink_delay), FixedDelay::new(params.downlink_delay));
-        Session::with_channels(params, script, up, down)
+        Session::with_channels(params, snapshot_rate, script, up, down)
     }
 }
 
 impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
-    /// A session over any links (the network simulator's lossy ones, a test's scripted ones).
+    /// A session over any links (the network simulator's lossy ones, a test's scripted ones), its server sending
+    /// `snapshot_rate` snapshots a second (a fact of the server, 1..=240 Hz: the simulator's send rate).
     pub fn with_channels(
         params: PredictParams,
+        snapshot_rate: f64,
         script: InputScript,
         uplink: U,
         downlink: D,
     ) -> Result<Self, ParamError> {
         params.validate()?;
+        in_range("snapshotRate", snapshot_rate, 1.0, 240.0, "Hz")?;
         let arena = Arena::square(params.arena_size);
         let spawn = PlayerState::at_rest(arena.center(), params.speed);
         let config = ClientConfig {
@@ -172,6 +178,7 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
             client: Client::new(config, spawn),
             server: Server::new(spawn, arena, params.step_dt(), params.input_gap_timeout, params.mismatch),
             params,
+            snapshot_interval: 1.0 / snapshot_rate,
             source: InputSource::Scripted(script),
             uplink,
             downlink,
@@ -312,7 +319,7 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
         self.uplink.receive(until, &mut arrivals);
         let mut arrivals_iter = arrivals.iter().peekable();
         let tick_dt = self.params.step_dt();
-        let snapshot_dt = 1.0 / self.params.snapshot_rate;
+        let snapshot_dt = self.snapshot_interval;
         loop {
             let arrival = arrivals_iter.peek().map(|d| (ServerEvent::Arrival, d.arrival));
             let tick = self.params.mismatch.then(|| (ServerEvent::Tick, (self.server_ticks + 1) as f64 * tick_dt));
@@ -404,7 +411,14 @@ impl<U: Channel<InputPacket>, D: Channel<PlayerSnapshot>> Session<U, D> {
     }
 }
 
-/// A whole deterministic run over `FixedDelay` links: `duration` seconds at `fps`, keys from `script`.
-pub fn run(params: PredictParams, script: InputScript, duration: f64, fps: f64) -> Result<Run, ParamError> {
-    Session::new(params, script)?.run(duration, fps)
+/// A whole deterministic run over `FixedDelay` links: `duration` seconds at `fps`, keys from `script`, the server
+/// sending `snapshot_rate` snapshots a second.
+pub fn run(
+    params: PredictParams,
+    snapshot_rate: f64,
+    script: InputScript,
+    duration: f64,
+    fps: f64,
+) -> Result<Run, ParamError> {
+    Session::new(params, snapshot_rate, script)?.run(duration, fps)
 }

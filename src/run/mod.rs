@@ -22,19 +22,11 @@ mod clocks;
 mod timeline;
 pub mod track;
 
+pub use crate::stream::Stream;
 pub use clocks::{TimeMap, TruthTrack};
 pub use timeline::Timeline;
 
 use crate::snapshot::Snapshot;
-
-/// What the stream itself tells every client: the server's send interval and its simulation tick.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stream {
-    /// Seconds between two snapshots (Mirror's `NetworkServer.sendInterval`, NGO's tick, Gambetta's update rate).
-    pub send_interval: f64,
-    /// Seconds per server simulation tick (Source's `TICK_INTERVAL`).
-    pub tick_interval: f64,
-}
 
 /// One client frame: its index, when it happens (true local time), its length, what the client's clock reads
 /// then, and the true server time then (worked out once by the source: the frame's row, the delay sweep and each

@@ -26,11 +26,11 @@ pub struct LocalPipeline {
 impl LocalPipeline {
     /// A session driven by `script` (the demo script when `None`).
     pub fn new(params: &SimParams, script: Option<InputScript>) -> Result<Self, ParamError> {
-        let local = params.effective_local();
         let uplink = Link::new(params.network.uplink, params.seed, STREAM_INPUTS);
         let downlink = Link::new(params.network.downlink, params.seed, STREAM_LOCAL_SNAPSHOTS);
         let script = script.unwrap_or_else(|| InputScript::demo(params.duration + 1.0));
-        let session = Session::with_channels(local, script, uplink, downlink).map_err(|e| e.within("local"))?;
+        let session = Session::with_channels(params.local, params.scenario.send_rate, script, uplink, downlink)
+            .map_err(|e| e.within("local"))?;
         Ok(LocalPipeline { session, corrections: Vec::new() })
     }
 

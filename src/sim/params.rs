@@ -25,6 +25,7 @@ use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
 use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
+use crate::stream::Stream;
 use serde::{Deserialize, Serialize};
 
 /// The longest run the simulator accepts, in seconds.
@@ -214,13 +215,13 @@ impl SimParams {
         self.network.uplink.validate().map_err(|e| e.within("network.uplink"))?;
         in_range("network.clockOffset", self.network.clock_offset, -1e4, 1e4, "s")?;
         in_range("network.clockSkew", self.network.clock_skew, -0.05, 0.05, "")?;
-        self.effective_remote().validate().map_err(|e| e.within("remote"))?;
+        self.remote.validate(&self.stream()).map_err(|e| e.within("remote"))?;
         let p = &self.paths;
         in_range("paths.batchInterval", p.batch_interval, 0.05, 10.0, "s")?;
         in_range("paths.sampleInterval", p.sample_interval, 0.01, p.batch_interval.max(0.01), "s")?;
         p.player.validate().map_err(|e| e.within("paths.player"))?;
         p.lerp.validate().map_err(|e| e.within("paths.lerp"))?;
-        self.effective_local().validate().map_err(|e| e.within("local"))?;
+        self.local.validate().map_err(|e| e.within("local"))?;
         let e = &self.events;
         if let Some(at) = e.stall_at {
             in_range("events.stallAt", at, 0.0, MAX_DURATION, "s")?;
@@ -239,11 +240,14 @@ impl SimParams {
         Ok(())
     }
 
-    /// The remote playback parameters with the copies of scenario facts filled in.
-    pub fn effective_remote(&self) -> PlaybackParams {
-        let mut remote = self.remote.clone().with_send_interval(self.scenario.send_interval());
-        remote.clock.clock_offset = self.network.clock_offset;
-        remote
+    /// The facts of this run's snapshot stream: its send interval and tick (`scenario`), the true clock offset
+    /// (`network`).
+    pub fn stream(&self) -> Stream {
+        Stream {
+            send_interval: self.scenario.send_interval(),
+            tick_interval: 1.0 / self.scenario.tick_rate,
+            clock_offset: self.network.clock_offset,
+        }
     }
 
     /// How true local time, server time and the client's clock relate in this run.
@@ -259,11 +263,6 @@ impl SimParams {
     /// Where the remote entity really is, at any server time.
     pub fn truth(&self) -> crate::run::TruthTrack {
         crate::run::TruthTrack::new(self.scenario.motion, self.scenario.speed)
-    }
-
-    /// The local prediction parameters with the scenario's snapshot rate.
-    pub fn effective_local(&self) -> PredictParams {
-        PredictParams { snapshot_rate: self.scenario.send_rate, ..self.local }
     }
 }
 
@@ -292,13 +291,12 @@ mod tests {
     }
 
     #[test]
-    fn the_scenario_rate_reaches_buffer_clock_and_local() {
+    fn the_stream_is_the_scenarios_and_the_networks() {
         let mut p = SimParams::default();
         p.scenario.send_rate = 30.0;
         p.network.clock_offset = 5.0;
-        let remote = p.effective_remote();
-        assert!((remote.buffer.send_interval - 1.0 / 30.0).abs() < 1e-12);
-        assert_eq!(remote.clock.clock_offset, 5.0);
-        assert_eq!(p.effective_local().snapshot_rate, 30.0);
+        let stream = p.stream();
+        assert!((stream.send_interval - 1.0 / 30.0).abs() < 1e-12);
+        assert_eq!((stream.tick_interval, stream.clock_offset), (1.0 / 60.0, 5.0));
     }
 }

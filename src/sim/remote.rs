@@ -68,13 +68,13 @@ pub(crate) fn code<T: PartialEq>(all: &[T], value: &T) -> f64 {
 
 impl RemotePipeline {
     pub fn new(params: &SimParams, map: TimeMap) -> Result<Self, ParamError> {
-        let remote = params.effective_remote();
-        let playback = RemotePlayback::new(remote.clone())?;
+        let (remote, stream) = (&params.remote, params.stream());
+        let playback = RemotePlayback::new(remote.clone(), &stream)?;
         let presenters = UnderrunPolicy::ALL
             .iter()
             .map(|&underrun_policy| {
                 let params = UnderrunParams { underrun_policy, ..remote.underrun.clone() };
-                Presenter::for_send_interval(params, remote.buffer.send_interval)
+                Presenter::for_send_interval(params, stream.send_interval)
             })
             .collect::<Result<_, _>>()?;
         let net = params.network;

@@ -37,21 +37,21 @@ pub fn snapshot_trace(sim: &Simulation) -> Trace {
         .filter(|s| s.at.is_finite() && s.rtt.is_finite() && s.rtt >= 0.0)
         .collect();
     let p = sim.params();
-    let remote = p.effective_remote();
+    let (remote, stream) = (&p.remote, p.stream());
     let params = TraceParams {
         render_delay: Some(remote.clock.render_delay),
-        clock_offset: Some(remote.clock.clock_offset),
+        clock_offset: Some(stream.clock_offset),
         clock: Some(remote.clock.clock),
         underrun: Some(remote.underrun.underrun_policy),
         max_extrapolation: Some(remote.underrun.max_extrapolation),
         interpolation: Some(remote.buffer.interpolation),
         capacity: Some(remote.buffer.capacity),
-        send_interval: Some(remote.buffer.send_interval),
+        send_interval: Some(stream.send_interval),
         min_snapshots: Some(remote.buffer.min_snapshots),
         gap_factor: Some(remote.buffer.gap_factor),
         ..TraceParams::default()
     };
-    let params = with_newer_options(params, &remote);
+    let params = with_newer_options(params, remote);
     Trace {
         note: Some(format!(
             "exported from netcode-lab's simulator, seed {}, {} s at {} fps",

@@ -5,11 +5,12 @@
 //! unless it asks for more. `PlaybackParams::default()` uses the smooth clock and `extrapolate-seed`.
 //!
 //! ```text
-//!  renderDelay clockOffset clock ─────────────────► ClockParams   (other clock fields: module defaults)
+//!  renderDelay clock ──────────────────────────────► ClockParams   (other clock fields: module defaults)
 //!  adaptiveDelay addLatency adaptive* ─────────────► ClockParams.adaptiveDelay (seed 004 §4.2's constants)
 //!  capacity minSnapshots gapFactor interpolation
 //!  beforeOldest ───────────────────────────────────► BufferParams
-//!  sendInterval ───────────────────────────────────► both            (default: median server-time spacing)
+//!  sendInterval clockOffset ───────────────────────► the stream's facts (crate::stream::Stream; sendInterval's
+//!                                                     default: the median server-time spacing)
 //!  underrun maxExtrapolation capRule ─────────────► UnderrunParams
 //!  speed interpolationDelay staleGap
 //!  hardSnapDistance hardSnapTarget ───────────────► PathParams    (duplicatePoints: module default)
@@ -26,6 +27,7 @@ use crate::param::{in_range, ParamError};
 use crate::path::lerp_chase::LerpParams;
 use crate::path::params::{PathParams, SnapTarget};
 use crate::playback::PlaybackParams;
+use crate::stream::Stream;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -35,6 +37,8 @@ pub const DEFAULT_RENDER_DELAY: f64 = 0.1;
 pub const DEFAULT_MAX_EXTRAPOLATION: f64 = 0.12;
 /// Send interval used when it is not given and the snapshots hold fewer than two distinct server times.
 pub const DEFAULT_SEND_INTERVAL: f64 = 0.05;
+/// A trace does not say its server's tick: the simulator's default, 60 Hz.
+pub const TICK_INTERVAL: f64 = 1.0 / 60.0;
 /// A derived send interval is clamped into the range the buffer accepts.
 pub const SEND_INTERVAL_RANGE: (f64, f64) = (0.001, 1.0);
 /// Trace default frame rate of the lerp chase.
@@ -131,9 +135,10 @@ pub struct TraceParams {
 impl TraceParams {
     /// Checks every key against its module's range; the error names the key (`renderDelay`, `fps`, …).
     pub fn validate(&self) -> Result<(), ParamError> {
-        let playback = self.playback_with(self.send_interval.unwrap_or(DEFAULT_SEND_INTERVAL));
-        playback.buffer.validate()?;
-        playback.clock.validate().map_err(trace_key)?;
+        let (playback, stream) =
+            (self.playback(), self.stream_with(self.send_interval.unwrap_or(DEFAULT_SEND_INTERVAL)));
+        playback.buffer.validate(stream.send_interval)?;
+        playback.clock.validate(&stream).map_err(trace_key)?;
         playback.underrun.validate()?;
         self.path().validate()?;
         self.lerp().validate()?;
@@ -141,9 +146,14 @@ impl TraceParams {
         Ok(())
     }
 
-    /// The playback parameters for these snapshots (the send interval derived from them when not given).
-    pub fn playback(&self, snapshots: &[TraceSnapshot]) -> PlaybackParams {
-        self.playback_with(self.send_interval_for(snapshots))
+    /// The stream these snapshots came in: `sendInterval` (derived from them when not given), `clockOffset`
+    /// (0 when not given), a server tick of 1/60 s (the simulator's default tick rate: a trace does not say).
+    pub fn stream(&self, snapshots: &[TraceSnapshot]) -> Stream {
+        self.stream_with(self.send_interval_for(snapshots))
+    }
+
+    fn stream_with(&self, send_interval: f64) -> Stream {
+        Stream { send_interval, tick_interval: TICK_INTERVAL, clock_offset: self.clock_offset.unwrap_or(0.0) }
     }
 
     /// `sendInterval`, or the median spacing of the snapshots' distinct server times clamped into
@@ -155,7 +165,8 @@ impl TraceParams {
         })
     }
 
-    fn playback_with(&self, send_interval: f64) -> PlaybackParams {
+    /// The playback's parameters (the trace's defaults where not given).
+    pub fn playback(&self) -> PlaybackParams {
         let module = PlaybackParams::default();
         let buffer = BufferParams {
             capacity: self.capacity.unwrap_or(module.buffer.capacity),
@@ -163,13 +174,10 @@ impl TraceParams {
             gap_factor: self.gap_factor.unwrap_or(module.buffer.gap_factor),
             interpolation: self.interpolation.unwrap_or(Interpolation::Linear),
             before_oldest: self.before_oldest.unwrap_or(BeforeOldest::Gap),
-            send_interval,
         };
         let clock = ClockParams {
             clock: self.clock.unwrap_or(ClockKind::Known),
             render_delay: self.render_delay.unwrap_or(DEFAULT_RENDER_DELAY),
-            clock_offset: self.clock_offset.unwrap_or(0.0),
-            send_interval,
             adaptive_delay: self.adaptive(),
             ..module.clock
         };
@@ -317,13 +325,13 @@ mod tests {
 
     #[test]
     fn trace_defaults_differ_from_the_modules_where_documented() {
-        let p = TraceParams::default().playback(&[]);
+        let (p, stream) = (TraceParams::default().playback(), TraceParams::default().stream(&[]));
         assert_eq!(p.clock.clock, ClockKind::Known);
         assert_eq!(p.clock.render_delay, 0.1);
         assert_eq!(p.underrun.underrun_policy, UnderrunPolicy::Hold);
         assert_eq!(p.underrun.max_extrapolation, 0.12);
-        assert_eq!((p.buffer.capacity, p.buffer.send_interval, p.clock.send_interval), (32, 0.05, 0.05));
-        assert_eq!(p.validate(), Ok(()));
+        assert_eq!((p.buffer.capacity, stream.send_interval, stream.clock_offset), (32, 0.05, 0.0));
+        assert_eq!(p.validate(&stream), Ok(()));
         assert_eq!(TraceParams::default().fps(), 60.0);
         assert_eq!(TraceParams::default().path(), PathParams::default());
     }
@@ -396,7 +404,7 @@ mod tests {
                 "adaptiveRttThreshold": 0.08, "adaptiveDelayGain": 0.05}"#,
         )
         .unwrap();
-        let playback = p.playback(&[]);
+        let playback = p.playback();
         assert_eq!(playback.buffer.before_oldest, BeforeOldest::Oldest);
         assert_eq!(playback.underrun.cap_rule, CapRule::HalfSendInterval);
         let a = &playback.clock.adaptive_delay;
@@ -405,10 +413,10 @@ mod tests {
         let json = serde_json::to_string(&p).unwrap();
         assert_eq!(serde_json::from_str::<TraceParams>(&json).unwrap(), p);
         let off: TraceParams = serde_json::from_str(r#"{"adaptiveDelay": "off"}"#).unwrap();
-        assert!(!off.playback(&[]).clock.adaptive_delay.enabled);
+        assert!(!off.playback().clock.adaptive_delay.enabled);
         assert_eq!(serde_json::to_string(&off).unwrap(), r#"{"adaptiveDelay":"off"}"#);
         // A trace without the new keys replays as before: Gap before the oldest, the fixed cap, a fixed delay.
-        let old = TraceParams::default().playback(&[]);
+        let old = TraceParams::default().playback();
         assert_eq!(old.buffer.before_oldest, BeforeOldest::Gap);
         assert_eq!(old.underrun.cap_rule, CapRule::MaxExtrapolation);
         assert!(!old.clock.adaptive_delay.enabled);

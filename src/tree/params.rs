@@ -69,7 +69,6 @@ read_struct!(PlaybackParams { buffer: "buffer", clock: "clock", underrun: "under
 read_struct!(BufferParams {
     capacity: "capacity",
     min_snapshots: "minSnapshots",
-    send_interval: "sendInterval",
     gap_factor: "gapFactor",
     interpolation: "interpolation",
     before_oldest: "beforeOldest",
@@ -79,8 +78,6 @@ read_enum!(BeforeOldest { Gap: "gap", Oldest: "oldest" });
 read_struct!(ClockParams {
     clock: "clock",
     render_delay: "renderDelay",
-    clock_offset: "clockOffset",
-    send_interval: "sendInterval",
     min_samples: "minSamples",
     jump_threshold: "jumpThreshold",
     reanchor_estimate: "reanchorEstimate",
@@ -181,7 +178,6 @@ impl Read for PredictParams {
         object(tree, "struct PredictParams", &[], &mut |key, value| {
             match key {
                 "tickRate" => Read::read_into(&mut out.tick_rate, value)?,
-                "snapshotRate" => Read::read_into(&mut out.snapshot_rate, value)?,
                 "uplinkDelay" => Read::read_into(&mut out.uplink_delay, value)?,
                 "downlinkDelay" => Read::read_into(&mut out.downlink_delay, value)?,
                 "maxPendingInputs" => Read::read_into(&mut out.max_pending_inputs, value)?,

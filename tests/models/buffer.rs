@@ -7,12 +7,13 @@ use netcode_lab::buffer::{BeforeOldest, BufferParams, SampleStatus};
 use netcode_lab::snapshot::Snapshot;
 
 /// The status, left tick and right tick a plain linear scan expects for render time `t`, given the snapshots held
-/// (oldest first), whether the buffer has ever been primed, and its parameters.
+/// (oldest first), whether the buffer has ever been primed, its parameters and the stream's send interval.
 pub fn expected_sample(
     held: &[Snapshot],
     t: f64,
     primed: bool,
     params: &BufferParams,
+    send_interval: f64,
 ) -> (SampleStatus, Option<u64>, Option<u64>) {
     use SampleStatus::*;
     if !t.is_finite() {
@@ -35,7 +36,7 @@ pub fn expected_sample(
     let Some(right) = held.get(i) else { return (Underrun, Some(left.tick), None) };
     let status = if left.generation != right.generation || right.teleport {
         InvalidInterval
-    } else if right.server_time - left.server_time > params.gap_factor * params.send_interval {
+    } else if right.server_time - left.server_time > params.gap_factor * send_interval {
         Gap
     } else {
         Ready

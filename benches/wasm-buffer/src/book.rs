@@ -28,14 +28,10 @@ pub struct BookBuffer {
 impl BookBuffer {
     pub fn new(capacity: usize, max_extrapolate_ms: f64) -> BookBuffer {
         // One snapshot is enough to show something (the book clamps to it); no bracket is ever too wide.
-        let params = BufferParams {
-            capacity: capacity.max(2),
-            min_snapshots: 1,
-            send_interval: 1.0,
-            gap_factor: 100.0,
-            ..BufferParams::default()
-        };
-        let buffer = SnapshotBuffer::with_params(params).expect("valid buffer parameters");
+        let params =
+            BufferParams { capacity: capacity.max(2), min_snapshots: 1, gap_factor: 100.0, ..BufferParams::default() };
+        // A send interval of 1 s (the widest a stream may have): with the gap factor, no bracket is too wide.
+        let buffer = SnapshotBuffer::with_params(params, 1.0).expect("valid buffer parameters");
         BookBuffer { buffer, cap: max_extrapolate_ms / 1000.0, epoch: None }
     }
 

@@ -140,7 +140,7 @@ pub(super) fn replay(
     rtt: &[RttSample],
     sample_at: &[f64],
 ) -> Result<(Vec<SnapshotSample>, SnapshotMetrics), TraceError> {
-    let mut playback = RemotePlayback::new(params.playback(snapshots)).map_err(TraceError::param)?;
+    let mut playback = RemotePlayback::new(params.playback(), &params.stream(snapshots)).map_err(TraceError::param)?;
     let log = log(snapshots, rtt, sample_at);
     let mut display = DisplayCounts::default();
     let mut samples = Vec::with_capacity(sample_at.len());

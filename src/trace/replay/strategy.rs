@@ -15,13 +15,10 @@
 
 use super::snapshots::log;
 use crate::engines::score::replay;
-use crate::engines::{EngineParams, Setup, ShownMode, StrategyKind, Stream};
+use crate::engines::{EngineParams, Setup, ShownMode, StrategyKind};
 use crate::trace::{Trace, TraceData, TraceError};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// A trace does not say its server's tick: the simulator's default, 60 Hz.
-const TICK_INTERVAL: f64 = 1.0 / 60.0;
 
 /// One frame of a strategy replay.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -60,9 +57,9 @@ pub fn replay_strategy(trace: &Trace, kind: StrategyKind) -> Result<StrategyRepl
             "--strategy replays snapshot traces only; this trace is of kind \"paths\"",
         ));
     };
-    let playback = trace.params.playback(snapshots);
+    let playback = trace.params.playback();
     let setup = Setup {
-        stream: Stream { send_interval: playback.buffer.send_interval, tick_interval: TICK_INTERVAL },
+        stream: trace.params.stream(snapshots),
         engines: EngineParams::default(),
         article_delay: playback.clock.render_delay,
         playback,
