@@ -200,30 +200,30 @@ impl SnapshotBuffer {
     #[inline(always)]
     fn locate<const WHY: bool>(&mut self, render_time: f64) -> Result<Between, Sample> {
         if !render_time.is_finite() {
-            return Err(self.render_time_not_finite::<WHY>(render_time));
+            return Err(self.render_time_not_finite(WHY, render_time));
         }
         if self.entries.is_empty() {
             return Err(not_ready(SampleStatus::Priming, render_time, WHY.then_some(Reason::NoSnapshot)));
         }
         let at_or_before = self.count_at_or_before(render_time);
         if self.priming_time.is_none() {
-            return Err(self.priming::<WHY>(render_time, at_or_before));
+            return Err(self.priming(WHY, render_time, at_or_before));
         }
         let Some(left) = at_or_before.checked_sub(1).map(|i| &self.entries[i].snapshot) else {
-            return Err(self.before_oldest::<WHY>(render_time));
+            return Err(self.before_oldest(WHY, render_time));
         };
         if left.server_time == render_time {
             return Ok(Between::on(left));
         }
         let Some(right) = self.entries.get(at_or_before).map(|e| &e.snapshot) else {
-            return Err(self.past_newest::<WHY>(render_time, at_or_before));
+            return Err(self.past_newest(WHY, render_time, at_or_before));
         };
         let span = right.server_time - left.server_time;
         if left.generation != right.generation || right.teleport {
-            return Err(self.across_a_boundary::<WHY>(render_time, at_or_before));
+            return Err(self.across_a_boundary(WHY, render_time, at_or_before));
         }
         if span > self.max_bracket {
-            return Err(self.too_wide::<WHY>(render_time, at_or_before));
+            return Err(self.too_wide(WHY, render_time, at_or_before));
         }
         let factor = (render_time - left.server_time) / span;
         let position = self.params.interpolation.position(left, right, factor);
@@ -263,29 +263,29 @@ impl SnapshotBuffer {
 
     #[cold]
     #[inline(never)]
-    fn render_time_not_finite<const WHY: bool>(&self, render_time: f64) -> Sample {
-        let reason = WHY.then_some(Reason::RenderTimeNotFinite { render_time });
+    fn render_time_not_finite(&self, why: bool, render_time: f64) -> Sample {
+        let reason = why.then_some(Reason::RenderTimeNotFinite { render_time });
         Sample { newest: self.newest(), ..not_ready(SampleStatus::ClockUncertain, render_time, reason) }
     }
 
     /// Fewer than `minSnapshots` have ever been held.
     #[cold]
     #[inline(never)]
-    fn priming<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
-        let reason = WHY.then(|| Reason::Priming { held: self.len(), needed: self.params.min_snapshots });
+    fn priming(&self, why: bool, render_time: f64, at_or_before: usize) -> Sample {
+        let reason = why.then(|| Reason::Priming { held: self.len(), needed: self.params.min_snapshots });
         Sample { status: SampleStatus::Priming, reason, ..self.standing_on(render_time, at_or_before) }
     }
 
     /// Before the oldest snapshot kept: seed 002's Gap, or seed 000 §4.3.4's Ready at the oldest.
     #[cold]
     #[inline(never)]
-    fn before_oldest<const WHY: bool>(&self, render_time: f64) -> Sample {
+    fn before_oldest(&self, why: bool, render_time: f64) -> Sample {
         let oldest = self.entries[0].snapshot;
         let base = Sample { generation: Some(oldest.generation), ..self.standing_on(render_time, 0) };
         if self.params.before_oldest == BeforeOldest::Oldest {
             return ready(base, &oldest, &oldest, 0.0, oldest.pos);
         }
-        let reason = WHY.then_some(Reason::BeforeOldest {
+        let reason = why.then_some(Reason::BeforeOldest {
             render_time,
             oldest_tick: oldest.tick,
             oldest_time: oldest.server_time,
@@ -296,9 +296,9 @@ impl SnapshotBuffer {
     /// Past the newest snapshot: the buffer ran dry. Not rare (a lossy network, an engine's reference with a short
     /// delay), so it is not kept off the hot path.
     #[inline]
-    fn past_newest<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+    fn past_newest(&self, why: bool, render_time: f64, at_or_before: usize) -> Sample {
         let base = self.standing_on(render_time, at_or_before);
-        let reason = WHY.then(|| {
+        let reason = why.then(|| {
             let newest = self.entries[self.len() - 1].snapshot;
             Reason::PastNewest {
                 render_time,
@@ -314,9 +314,9 @@ impl SnapshotBuffer {
     /// The bracket spans a respawn or ends on a teleport (seed 002 "第六步：验证插值区间").
     #[cold]
     #[inline(never)]
-    fn across_a_boundary<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+    fn across_a_boundary(&self, why: bool, render_time: f64, at_or_before: usize) -> Sample {
         let (left, right) = (self.entries[at_or_before - 1].snapshot, self.entries[at_or_before].snapshot);
-        let reason = if !WHY {
+        let reason = if !why {
             None
         } else if left.generation != right.generation {
             Some(Reason::Respawn {
@@ -335,9 +335,9 @@ impl SnapshotBuffer {
     /// The bracket is wider than `gapFactor` send intervals.
     #[cold]
     #[inline(never)]
-    fn too_wide<const WHY: bool>(&self, render_time: f64, at_or_before: usize) -> Sample {
+    fn too_wide(&self, why: bool, render_time: f64, at_or_before: usize) -> Sample {
         let (left, right) = (self.entries[at_or_before - 1].snapshot, self.entries[at_or_before].snapshot);
-        let reason = WHY.then_some(Reason::WideBracket {
+        let reason = why.then_some(Reason::WideBracket {
             left: left.tick,
             right: right.tick,
             span: right.server_time - left.server_time,

@@ -52,7 +52,7 @@ impl<'de> Deserialize<'de> for PlaygroundParams {
 /// lists them when it refuses a key. JSON tells `1` from `1.0` and reads an array as a group's fields in order,
 /// which a JavaScript object cannot say: the file's reader is serde's, the page's the tree reader (`crate::tree`),
 /// each refusing in the same words where both can be given the same value.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(expecting = "struct SimParams", default, rename_all = "camelCase", deny_unknown_fields)]
 struct Wire {
     seed: u64,
@@ -70,7 +70,13 @@ struct Wire {
 
 impl Default for Wire {
     fn default() -> Self {
-        let PlaygroundParams { sim, engines } = PlaygroundParams::default();
+        Wire::from(PlaygroundParams::default())
+    }
+}
+
+impl From<PlaygroundParams> for Wire {
+    fn from(params: PlaygroundParams) -> Self {
+        let PlaygroundParams { sim, engines } = params;
         let SimParams { seed, duration, fps, scenario, network, remote, paths, local, events, script } = sim;
         Wire { seed, duration, fps, scenario, network, remote, paths, local, events, script, engines }
     }
@@ -84,16 +90,11 @@ impl From<Wire> for PlaygroundParams {
     }
 }
 
-/// One object: the simulation's keys, then `engines`.
+/// One object: the simulation's keys, then `engines` (as [`Wire`]: a struct, not a flattened map, which
+/// serde-wasm-bindgen would write key by key).
 impl Serialize for PlaygroundParams {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Both<'a> {
-            #[serde(flatten)]
-            sim: &'a SimParams,
-            engines: &'a EngineParams,
-        }
-        Both { sim: &self.sim, engines: &self.engines }.serialize(serializer)
+        Wire::from(self.clone()).serialize(serializer)
     }
 }
 

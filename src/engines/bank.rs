@@ -3,14 +3,14 @@
 //! moving one engine's setting replays that engine alone.
 
 use super::score::{run, Keep, StrategyRun};
-use super::{Setup, StrategyKind};
+use super::{Key, Setup, StrategyKind};
 use crate::param::ParamError;
 use crate::run::{ClientInput, TruthTrack};
 use std::collections::BTreeMap;
 
 #[derive(Debug, Default)]
 pub struct Bank {
-    runs: BTreeMap<StrategyKind, (u64, String, StrategyRun)>,
+    runs: BTreeMap<StrategyKind, (u64, Key, StrategyRun)>,
     /// Strategy runs made so far (a test counts them to see what a change re-ran).
     pub runs_made: u64,
 }

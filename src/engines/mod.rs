@@ -211,6 +211,25 @@ impl EngineParams {
     }
 }
 
+/// What one strategy's run depends on besides the log ([`Setup::key`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    stream: Stream,
+    own: Own,
+}
+
+/// A strategy's own settings, in a [`Key`].
+#[derive(Clone, Debug, PartialEq)]
+enum Own {
+    Nothing,
+    Mirror(mirror::MirrorParams),
+    Ngo(ngo::NgoParams),
+    Source(source::SourceParams),
+    Geckos(geckos::GeckosParams),
+    Delay(f64),
+    Playback(Box<PlaybackParams>),
+}
+
 /// Everything a strategy may be built from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -223,20 +242,19 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The parameters the strategy `kind` depends on, as a comparable key: equal keys (on the same inputs) give
-    /// equal runs, so a change elsewhere does not re-run it.
-    pub fn key(&self, kind: StrategyKind) -> String {
-        let stream = format!("{:?}", self.stream);
+    /// What the strategy `kind` depends on, as a comparable key: equal keys (on the same log) give equal runs, so
+    /// a change elsewhere does not re-run it.
+    pub fn key(&self, kind: StrategyKind) -> Key {
         let own = match kind {
-            StrategyKind::Mirror => format!("{:?}", self.engines.mirror),
-            StrategyKind::Ngo => format!("{:?}", self.engines.ngo),
-            StrategyKind::Source => format!("{:?}", self.engines.source),
-            StrategyKind::Geckos => format!("{:?}", self.engines.geckos),
-            StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => String::new(),
-            StrategyKind::Seed004 => format!("{:?}", self.article_delay),
-            StrategyKind::Playground => format!("{:?}", self.playback),
+            StrategyKind::Mirror => Own::Mirror(self.engines.mirror.clone()),
+            StrategyKind::Ngo => Own::Ngo(self.engines.ngo.clone()),
+            StrategyKind::Source => Own::Source(self.engines.source.clone()),
+            StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
+            StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
+            StrategyKind::Seed004 => Own::Delay(self.article_delay),
+            StrategyKind::Playground => Own::Playback(Box::new(self.playback.clone())),
         };
-        format!("{stream}|{own}")
+        Key { stream: self.stream, own }
     }
 
     /// A fresh smoother of kind `kind`; refused parameters are named (`mirror.bufferLimit: …`).
