@@ -38,11 +38,11 @@
 //! 30 Hz broadcast, §1.2), 16.7 ms at 30 Hz, 25 ms at 20 Hz. The articles disagree by a factor of five to ten;
 //! both are kept (`capRule: maxExtrapolation | halfSendInterval`) and the page compares their runs.
 
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// What is displayed when the sample is not Ready.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "kebab-case")]
 pub enum UnderrunPolicy {
     /// Freeze: on an Underrun at the newest snapshot held (seed 000 §4.3.5 "冻结在最新快照位置"); on any other
@@ -135,7 +135,7 @@ pub struct CurvePoint {
 }
 
 /// Which article sets the extrapolation cap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum CapRule {
     /// Seed 000 §4.3.5: a fixed time, `maxExtrapolation` ("通常 100–200 ms").
@@ -157,18 +157,17 @@ impl CapRule {
 }
 
 /// The underrun layer's parameters.
-///
-/// | field (external) | default | range | from |
-/// |---|---|---|---|
-/// | `underrunPolicy` | `extrapolate-decay` | the five names above | project recommendation (module doc); seed 000 §4.3.8's RemotePlayerView uses `extrapolate-seed` |
-/// | `maxExtrapolation` | 0.12 s | 0..=1 s | seed 000 §4.3.8 `MAX_EXTRAPOLATE_MS = 120` (§4.3.5: "通常 100–200 ms") |
-/// | `capRule` | `maxExtrapolation` | `maxExtrapolation`, `halfSendInterval` | seed 000 §4.3.5 / seed 004 §3.4 |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct UnderrunParams {
+    /// What is shown past the newest snapshot: the project recommends the decay (module doc); seed 000 §4.3.8's
+    /// RemotePlayerView uses `extrapolate-seed`.
     pub underrun_policy: UnderrunPolicy,
-    /// The extrapolation cap under `capRule: maxExtrapolation`, seconds.
+    /// The extrapolation cap under `capRule: maxExtrapolation` (seed 000 §4.3.8 `MAX_EXTRAPOLATE_MS = 120`;
+    /// §4.3.5: "通常 100–200 ms").
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 400.0, 5.0, "ms", 1000.0))]
     pub max_extrapolation: f64,
+    /// Which article sets the cap: seed 000 §4.3.5's fixed time, or seed 004 §3.4's half a send interval.
     pub cap_rule: CapRule,
 }
 
@@ -184,8 +183,7 @@ impl Default for UnderrunParams {
 
 impl UnderrunParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("maxExtrapolation", self.max_extrapolation, 0.0, 1.0, "s")?;
-        Ok(())
+        self.check_ranges()
     }
 
     /// The cap in force for snapshots `send_interval` seconds apart (seconds).

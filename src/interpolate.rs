@@ -15,7 +15,7 @@ use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 
 /// How positions between two snapshots are computed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::param::Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum Interpolation {
     /// The chord between the two positions (seed 000 §4.3.6, seed 002 "第七步").

@@ -21,13 +21,13 @@
 //! mean `jitter` (never early, sometimes very late, like a congested queue). Delays never go below zero.
 
 use crate::channel::{Channel, Delivery};
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use crate::rng::{Draws, SimRng};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum JitterModel {
     #[default]
@@ -36,7 +36,7 @@ pub enum JitterModel {
     Exponential,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum LossModel {
     #[default]
@@ -45,24 +45,33 @@ pub enum LossModel {
 }
 
 /// One direction's network conditions. Times in seconds, probabilities in `0..=1`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct LinkParams {
-    /// Base one-way latency (default 0.05 s).
+    /// Base one-way latency.
+    #[param(range(0.0, 2.0), unit = "s", control(0.0, 400.0, 5.0, "ms", 1000.0))]
     pub latency: f64,
-    /// Jitter scale, see the module doc (default 0.01 s).
+    /// Jitter scale: the spread of the one-way delay around the latency, as the jitter model reads it.
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 150.0, 1.0, "ms", 1000.0))]
     pub jitter: f64,
+    /// How the delay spreads: uniform in latency ± jitter, normal (σ = jitter), or an exponential tail.
     pub jitter_model: JitterModel,
-    /// Long-run share of packets lost (default 0).
+    /// Long-run share of packets lost.
+    #[param(range(0.0, 1.0), control(0.0, 50.0, 0.5, "%", 100.0))]
     pub loss: f64,
+    /// How losses come: each packet alone (uniform), or in bursts (Gilbert–Elliott).
     pub loss_model: LossModel,
-    /// Mean number of packets in a loss burst, for the burst model (default 4).
+    /// Mean number of packets in a loss burst, for the burst model.
+    #[param(range(1.0, 100.0), unit = "packets")]
     pub burst_length: f64,
-    /// Probability that a packet is held back and overtaken (default 0).
+    /// Probability that a packet is held back and overtaken.
+    #[param(range(0.0, 1.0))]
     pub reorder: f64,
-    /// Largest hold-back of a reordered packet (default 0.05 s; drawn between half of it and all of it).
+    /// Largest hold-back of a reordered packet (drawn between half of it and all of it).
+    #[param(range(0.0, 1.0), unit = "s")]
     pub reorder_delay: f64,
-    /// Probability that a packet arrives twice (default 0).
+    /// Probability that a packet arrives twice.
+    #[param(range(0.0, 1.0))]
     pub duplicate: f64,
 }
 
@@ -89,14 +98,7 @@ impl LinkParams {
     }
 
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("latency", self.latency, 0.0, 2.0, "s")?;
-        in_range("jitter", self.jitter, 0.0, 1.0, "s")?;
-        in_range("loss", self.loss, 0.0, 1.0, "")?;
-        in_range("burstLength", self.burst_length, 1.0, 100.0, "packets")?;
-        in_range("reorder", self.reorder, 0.0, 1.0, "")?;
-        in_range("reorderDelay", self.reorder_delay, 0.0, 1.0, "s")?;
-        in_range("duplicate", self.duplicate, 0.0, 1.0, "")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

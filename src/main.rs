@@ -33,6 +33,8 @@ commands:
                            simulate and print the run's trace: NAME is `default` or a network preset
                            (lan, sameRegion, crossRegion, mobile); --params gives the simulator's JSON
                            parameters (every field optional), applied before the preset
+  schema                   every parameter of --params FILE.json and of the page: its path, Rust field, kind,
+                           unit, range, the page's control, default and doc, as JSON
   help, --help, -h         print this text
 
 A bad trace, an unreadable file or bad arguments exit with code 2 and one line on stderr naming the field
@@ -78,8 +80,17 @@ fn run(args: &[String]) -> Result<String, String> {
         )),
         ["export", rest @ ..] => export(rest),
         ["compare", rest @ ..] => compare(rest),
+        ["schema"] => Ok(schema()),
+        ["schema", ..] => Err(format!("schema: takes no options ({SHORT_USAGE})")),
         [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
     }
+}
+
+/// The parameters' schema as JSON: one entry per parameter, in the parameter object's order.
+fn schema() -> String {
+    let mut text = serde_json::to_string_pretty(&PlaygroundParams::schema()).expect("the schema is plain data");
+    text.push('\n');
+    text
 }
 
 /// The trace in `path` (`-`: stdin), read no further than the trace limits allow.

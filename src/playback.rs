@@ -30,7 +30,7 @@ use crate::stream::Stream;
 use serde::{Deserialize, Serialize};
 
 /// Everything one playback needs, grouped as `{"buffer": {…}, "clock": {…}, "underrun": {…}}`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PlaybackParams {
     pub buffer: BufferParams,

@@ -280,3 +280,32 @@ fn engine_metrics_are_keyed_by_the_names_asked() {
     let unknown = vec!["mirror".to_string(), "unity".to_string()];
     assert!(message(playground.engine_metrics(unknown).unwrap_err()).contains("unknown `unity`"));
 }
+
+/// An engine's setting alone does not run the simulation again (setParams says so, the run's rows stay); a
+/// setting of the simulation does. The send interval is the core's: the send rate rounded to whole server ticks
+/// (60 Hz ticks, 25 Hz asked: 2.4 ticks → 2, so 1/30 s, not 1/25 s).
+#[wasm_bindgen_test]
+fn an_engine_setting_replays_the_engines_only_and_the_send_interval_is_whole_ticks() {
+    let mut playground = Playground::new(params(r#"{"duration": 4}"#)).unwrap();
+    assert!((playground.send_interval() - 0.05).abs() < 1e-12, "{}", playground.send_interval());
+    let before = copied(playground.timeline("frames").unwrap());
+    let engine_only = r#"{"duration": 4, "engines": {"mirror": {"bufferTimeMultiplier": 3}}}"#;
+    assert!(!playground.set_params(params(engine_only)).unwrap(), "an engine's setting ran the simulation");
+    assert_eq!(copied(playground.timeline("frames").unwrap()), before);
+    assert!(playground.set_params(params(r#"{"duration": 4, "scenario": {"sendRate": 25}}"#)).unwrap());
+    assert!((playground.send_interval() - 1.0 / 30.0).abs() < 1e-12, "{}", playground.send_interval());
+}
+
+/// The schema through the binding: every parameter, with the field, the control and the doc the source states.
+#[wasm_bindgen_test]
+fn the_schema_lists_every_parameter_with_its_control_and_doc() {
+    let schema = Playground::schema();
+    assert!(schema.length() > 120, "{} parameters", schema.length());
+    let path = |e: &JsValue| get(e, &["path"]).as_string();
+    let render_delay = schema.iter().find(|e| path(e).as_deref() == Some("remote.clock.renderDelay"));
+    let render_delay = render_delay.expect("remote.clock.renderDelay");
+    assert_eq!(get(&render_delay, &["field"]).as_string().unwrap(), "render_delay");
+    assert_eq!(get(&render_delay, &["default"]).as_f64(), Some(0.1));
+    assert_eq!(get(&render_delay, &["control", "max"]).as_f64(), Some(400.0));
+    assert!(get(&render_delay, &["doc"]).as_string().unwrap().contains("render time"));
+}

@@ -1,32 +1,33 @@
 //! The buffer's parameters, their defaults and ranges, and where each default comes from.
 
 use crate::interpolate::Interpolation;
-use crate::param::{in_range, ParamError};
+use crate::param::{in_range, Choice, ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// The largest capacity accepted (snapshots per buffer).
 pub const MAX_CAPACITY: usize = 65_536;
 
 /// How one entity's jitter buffer is sized and judged.
-///
-/// | field (external) | default | range | from |
-/// |---|---|---|---|
-/// | `capacity` | 32 | 2..=65536 | seed 000 §4.3.6 `constructor(capacity = 32)` |
-/// | `minSnapshots` | 2 | 1..=capacity | seed 002 "Priming" (two snapshots make an interval) |
-/// | `gapFactor` | 2.5 | 1..=100 | project choice: one lost snapshot (a 2-interval bracket) still interpolates, two lost (3 intervals) is a Gap; seed 002 "快照间隔异常" asks for a threshold but gives none |
-/// | `interpolation` | `linear` | `linear`, `hermite` | seeds 000 §4.3.6 and 002 "第七步" interpolate linearly |
-/// | `beforeOldest` | `gap` | `gap`, `oldest` | seed 002 (Gap) by default; seed 000 §4.3.4 as the named option `oldest` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct BufferParams {
-    /// At most this many snapshots are kept; the oldest is evicted first.
+    /// At most this many snapshots are kept; the oldest is evicted first (seed 000 §4.3.6
+    /// `constructor(capacity = 32)`).
+    #[param(range(2.0, MAX_CAPACITY as f64), unit = "snapshots")]
     pub capacity: usize,
-    /// Until the buffer has held this many snapshots it reports `Priming`.
+    /// Until the buffer has held this many snapshots it reports `Priming` (seed 002 "Priming": two snapshots make
+    /// an interval); at most the capacity.
+    #[param(range(1.0, self.capacity as f64), unit = "snapshots")]
     pub min_snapshots: usize,
-    /// A bracket wider than `gapFactor × sendInterval` is a `Gap`, not interpolated across.
+    /// A bracket wider than `gapFactor × sendInterval` is a `Gap`, not interpolated across (project choice: one
+    /// lost snapshot, a 2-interval bracket, still interpolates, two lost is a Gap; seed 002 "快照间隔异常" asks for
+    /// a threshold but gives none).
+    #[param(range(1.0, 100.0), unit = "send intervals")]
     pub gap_factor: f64,
+    /// Between two snapshots: linear (seeds 000 §4.3.6 and 002 "第七步"), or cubic Hermite on the velocities.
     pub interpolation: Interpolation,
-    /// What a render time before the oldest snapshot held gives.
+    /// What a render time before the oldest snapshot held gives: seed 002's Gap by default, seed 000 §4.3.4's
+    /// oldest snapshot as the named option.
     pub before_oldest: BeforeOldest,
 }
 
@@ -37,7 +38,7 @@ pub struct BufferParams {
 /// - `oldest` (seed 000 §4.3.4: "renderTime 早于最旧的快照 → 用最旧的（还没数据，先冻住）", its code
 ///   `if (renderTime <= oldest.serverTimeMs) return { x: oldest.x, y: oldest.y, extrapolated: false }`): the oldest
 ///   snapshot's position, as a `Ready` sample at that snapshot (left = right = the oldest tick, factor 0).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum BeforeOldest {
     #[default]
@@ -72,11 +73,10 @@ impl BufferParams {
     /// Checks every field, and the stream's `send_interval` (seconds: what a bracket is compared with, a fact of
     /// the stream, seed 000 §4.3.2's 50 ms at 20 Hz); the error names the first bad one.
     pub fn validate(&self, send_interval: f64) -> Result<(), ParamError> {
-        in_range("capacity", self.capacity as f64, 2.0, MAX_CAPACITY as f64, "snapshots")?;
-        in_range("minSnapshots", self.min_snapshots as f64, 1.0, self.capacity as f64, "snapshots")?;
+        self.check_capacity()?;
+        self.check_min_snapshots()?;
         in_range("sendInterval", send_interval, 0.001, 1.0, "s")?;
-        in_range("gapFactor", self.gap_factor, 1.0, 100.0, "send intervals")?;
-        Ok(())
+        self.check_gap_factor()
     }
 }
 

@@ -44,11 +44,11 @@
 //! `addLatency: false`, or on the `timescale` clock, each mode's target is exactly as written.
 
 use crate::buffer::BufferView;
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// Which controller moves an adaptive delay.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum AdaptiveMode {
     /// The project's: k send intervals plus m standard deviations of transit time, eased over τ.
@@ -70,23 +70,26 @@ impl AdaptiveMode {
 }
 
 /// Seed 004 §4.2's constants, each a parameter with the article's value as its default.
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `sampleInterval` | 0.2 s | 0.01..=5 s | "每200毫秒采样一次RTT" |
-/// | `rttGain` | 0.1 | 0.001..=1 | `Mathf.Lerp(smoothedRtt, currentRtt, 0.1f)` |
-/// | `rttThreshold` | 0.1 s | 0..=2 s | `if (smoothedRtt > 100)` (ms) |
-/// | `highDelay` | 0.15 s | 0..=1 s | `Mathf.Lerp(…, 0.15f, 0.02f)` |
-/// | `lowDelay` | 0.05 s | 0..=1 s | `Mathf.Lerp(…, 0.05f, 0.02f)` ("慢慢恢复到默认值") |
-/// | `delayGain` | 0.02 | 0.0001..=1 | the `0.02f` of both lerps |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Seed004Params {
+    /// How often the RTT is sampled ("每200毫秒采样一次RTT").
+    #[param(range(0.01, 5.0), unit = "s", control(50.0, 1000.0, 10.0, "ms", 1000.0))]
     pub sample_interval: f64,
+    /// How far each sample pulls the smoothed RTT (`Mathf.Lerp(smoothedRtt, currentRtt, 0.1f)`).
+    #[param(range(0.001, 1.0), control(0.01, 1.0, 0.01, "/sample", 1.0))]
     pub rtt_gain: f64,
+    /// Above this smoothed RTT the delay heads for `highDelay` (`if (smoothedRtt > 100)`, in ms).
+    #[param(range(0.0, 2.0), unit = "s", control(0.0, 400.0, 5.0, "ms", 1000.0))]
     pub rtt_threshold: f64,
+    /// The delay aimed at above the threshold (`Mathf.Lerp(…, 0.15f, 0.02f)`).
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 500.0, 5.0, "ms", 1000.0))]
     pub high_delay: f64,
+    /// The delay aimed at below it (`Mathf.Lerp(…, 0.05f, 0.02f)`: "慢慢恢复到默认值").
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 500.0, 5.0, "ms", 1000.0))]
     pub low_delay: f64,
+    /// How far each sample moves the delay (the `0.02f` of both lerps).
+    #[param(range(0.0001, 1.0), control(0.005, 0.2, 0.005, "/sample", 1.0))]
     pub delay_gain: f64,
 }
 
@@ -105,13 +108,7 @@ impl Default for Seed004Params {
 
 impl Seed004Params {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("adaptiveDelay.seed004.sampleInterval", self.sample_interval, 0.01, 5.0, "s")?;
-        in_range("adaptiveDelay.seed004.rttGain", self.rtt_gain, 0.001, 1.0, "")?;
-        in_range("adaptiveDelay.seed004.rttThreshold", self.rtt_threshold, 0.0, 2.0, "s")?;
-        in_range("adaptiveDelay.seed004.highDelay", self.high_delay, 0.0, 1.0, "s")?;
-        in_range("adaptiveDelay.seed004.lowDelay", self.low_delay, 0.0, 1.0, "s")?;
-        in_range("adaptiveDelay.seed004.delayGain", self.delay_gain, 0.0001, 1.0, "")?;
-        Ok(())
+        self.check_ranges()
     }
 
     /// The time constant of the delay's approach: `−sampleInterval / ln(1 − delayGain)` (9.9 s by default).
@@ -121,31 +118,34 @@ impl Seed004Params {
 }
 
 /// Adaptive delay parameters.
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `enabled` | false | | the seeds' clocks use a fixed delay |
-/// | `mode` | `jitter` | `jitter`, `seed004` | see the module doc: the project's controller, the article's beside it |
-/// | `addLatency` | true | | see the module doc: the delay also covers the one-way latency the clock believes in |
-/// | `intervals` (k) | 1.5 | 0..=10 | jitter: seed 004 §3.3 (50 ms at 30 Hz ≈ 1.5 ticks), seed 000 §4.3.2 ("一到两个快照间隔") |
-/// | `jitterStds` (m) | 2 | 0..=10 | jitter: project choice, two standard deviations of lateness |
-/// | `minDelay` | 0 s | 0..=1 s | jitter |
-/// | `maxDelay` | 0.5 s | minDelay..=1 s | jitter: project choice; seed 004 §5.3's slowest preset is 0.15 s |
-/// | `timeConstant` (τ) | 10 s | 0.1..=600 s | jitter: seed 004 §4.2's lerp of 0.02 every 200 ms ≈ τ = 9.9 s |
-/// | `maxRate` | 0.1 s/s | 0.001..=0.5 s/s | jitter: project choice, the timeline never slows below 90 % speed |
-/// | `seed004` | see [`Seed004Params`] | | seed004 |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct AdaptiveDelayParams {
+    /// Whether the delay moves at all (the seeds' clocks use a fixed delay).
     pub enabled: bool,
+    /// Which controller moves it: the project's (`jitter`) or seed 004 §4.2's RTT rule beside it (module doc).
     pub mode: AdaptiveMode,
+    /// Whether the delay also covers the one-way latency the clock believes in (module doc).
     pub add_latency: bool,
+    /// `jitter`: k send intervals (seed 004 §3.3: 50 ms at 30 Hz ≈ 1.5 ticks; seed 000 §4.3.2 "一到两个快照间隔").
+    #[param(range(0.0, 10.0), unit = "send intervals")]
     pub intervals: f64,
+    /// `jitter`: m standard deviations of lateness (project choice: two).
+    #[param(range(0.0, 10.0), unit = "standard deviations")]
     pub jitter_stds: f64,
+    /// `jitter`: the lowest delay it aims at.
+    #[param(range(0.0, 1.0), unit = "s")]
     pub min_delay: f64,
+    /// `jitter`: the highest (project choice; seed 004 §5.3's slowest preset is 0.15 s); at least `minDelay`.
+    #[param(range(self.min_delay, 1.0), unit = "s")]
     pub max_delay: f64,
+    /// `jitter`: τ of the approach (seed 004 §4.2's lerp of 0.02 every 200 ms ≈ 9.9 s).
+    #[param(range(0.1, 600.0), unit = "s")]
     pub time_constant: f64,
+    /// `jitter`: the fastest the delay moves (project choice: the timeline never slows below 90 % speed).
+    #[param(range(0.001, 0.5), unit = "s/s")]
     pub max_rate: f64,
+    /// `seed004`: the article's constants.
     pub seed004: Seed004Params,
 }
 
@@ -168,13 +168,8 @@ impl Default for AdaptiveDelayParams {
 
 impl AdaptiveDelayParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("adaptiveDelay.intervals", self.intervals, 0.0, 10.0, "send intervals")?;
-        in_range("adaptiveDelay.jitterStds", self.jitter_stds, 0.0, 10.0, "standard deviations")?;
-        in_range("adaptiveDelay.minDelay", self.min_delay, 0.0, 1.0, "s")?;
-        in_range("adaptiveDelay.maxDelay", self.max_delay, self.min_delay, 1.0, "s")?;
-        in_range("adaptiveDelay.timeConstant", self.time_constant, 0.1, 600.0, "s")?;
-        in_range("adaptiveDelay.maxRate", self.max_rate, 0.001, 0.5, "s/s")?;
-        self.seed004.validate()
+        self.check_ranges()?;
+        self.seed004.validate().map_err(|e| e.within("seed004"))
     }
 
     /// The latency added to a target: the clock's belief when `addLatency`, else 0.
@@ -434,10 +429,11 @@ mod tests {
 
     #[test]
     fn max_below_min_is_refused_and_seed_004_fields_are_named() {
+        // Each group names its fields from itself; the clock that holds it adds `adaptiveDelay.`.
         let p = AdaptiveDelayParams { min_delay: 0.3, max_delay: 0.2, ..adaptive() };
-        assert_eq!(p.validate().unwrap_err().field, "adaptiveDelay.maxDelay");
+        assert_eq!(p.validate().unwrap_err().field, "maxDelay");
         let p = AdaptiveDelayParams { seed004: Seed004Params { delay_gain: 0.0, ..Default::default() }, ..adaptive() };
-        assert_eq!(p.validate().unwrap_err().field, "adaptiveDelay.seed004.delayGain");
+        assert_eq!(p.validate().unwrap_err().field, "seed004.delayGain");
         let json = r#"{"enabled": true, "mode": "seed004", "seed004": {"rttThreshold": 0.2}}"#;
         let p: AdaptiveDelayParams = serde_json::from_str(json).unwrap();
         assert_eq!((p.mode, p.seed004.rtt_threshold, p.seed004.high_delay), (AdaptiveMode::Seed004, 0.2, 0.15));

@@ -13,23 +13,25 @@
 //! deviation at half the gain, and a re-seed keeps it: otherwise a genuinely wide distribution (a deviation that
 //! starts at zero) would be refused sample after sample and re-seeded at random values forever.
 
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// How an outlier-rejecting average weighs and refuses samples.
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `gain` | 0.1 | 0.001..=1 | seed 004 §4.2 `Mathf.Lerp(smoothedRtt, currentRtt, 0.1f)` |
-/// | `outlierFactor` | 3 | 1..=100 | project choice (seed 004 §2.2 says "偏离平均值太多" without a number) |
-/// | `outlierFloor` | 0.005 s | 0..=1 s | project choice: below 5 ms of spread nothing counts as an outlier |
-/// | `maxRejects` | 5 | 1..=1000 | project choice: six outliers in a row are a new level, not noise |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct FilterParams {
+    /// How far each accepted sample pulls the mean (seed 004 §4.2 `Mathf.Lerp(smoothedRtt, currentRtt, 0.1f)`).
+    #[param(range(0.001, 1.0))]
     pub gain: f64,
+    /// A sample further from the mean than this many mean deviations is an outlier (project choice: seed 004 §2.2
+    /// says "偏离平均值太多" without a number).
+    #[param(range(1.0, 100.0))]
     pub outlier_factor: f64,
+    /// Below this spread nothing counts as an outlier (project choice).
+    #[param(range(0.0, 1.0), unit = "s")]
     pub outlier_floor: f64,
+    /// This many outliers in a row, and the next is a new level, not noise: the filter restarts (project choice).
+    #[param(range(1.0, 1000.0), unit = "samples")]
     pub max_rejects: u32,
 }
 
@@ -40,13 +42,9 @@ impl Default for FilterParams {
 }
 
 impl FilterParams {
-    /// Checks the fields; `prefix` names the filter (`rtt`, `offset`) so the error says `rtt.gain`.
-    pub fn validate(&self, prefix: &str) -> Result<(), ParamError> {
-        in_range(&format!("{prefix}.gain"), self.gain, 0.001, 1.0, "")?;
-        in_range(&format!("{prefix}.outlierFactor"), self.outlier_factor, 1.0, 100.0, "")?;
-        in_range(&format!("{prefix}.outlierFloor"), self.outlier_floor, 0.0, 1.0, "s")?;
-        in_range(&format!("{prefix}.maxRejects"), self.max_rejects as f64, 1.0, 1000.0, "samples")?;
-        Ok(())
+    /// Checks the fields; the error names the field (`gain`), the caller the filter (`rtt.gain`).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.check_ranges()
     }
 }
 
@@ -179,8 +177,9 @@ mod tests {
     }
 
     #[test]
-    fn bad_params_name_the_prefixed_field() {
+    fn bad_params_name_the_field_and_the_caller_the_filter() {
         let bad = FilterParams { gain: 0.0, ..Default::default() };
-        assert_eq!(bad.validate("rtt").unwrap_err().field, "rtt.gain");
+        assert_eq!(bad.validate().unwrap_err().field, "gain");
+        assert_eq!(bad.validate().map_err(|e| e.within("rtt")).unwrap_err().field, "rtt.gain");
     }
 }

@@ -4,12 +4,12 @@
 //! (`crate::stream::Stream`).
 
 use super::{AdaptiveDelayParams, FilterParams, ReanchorEstimate, SmoothParams, TimescaleParams};
-use crate::param::{in_range, ParamError};
+use crate::param::{in_range, Choice, ParamError, Params};
 use crate::stream::Stream;
 use serde::{Deserialize, Serialize};
 
 /// Which clock gives the render time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum ClockKind {
     Known,
@@ -33,24 +33,24 @@ impl ClockKind {
 }
 
 /// The render clock's parameters (camelCase outside; nested groups are named `group.field` in errors).
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `clock` | `smooth` | `known`, `reanchor`, `smooth`, `timescale` | seed 004 §2.2 is the recommended estimator |
-/// | `renderDelay` | 0.1 s | 0..=1 s | seed 000 §4.3.8 `RENDER_DELAY_MS = 100` (§4.3.2: one to two send intervals) |
-/// | `minSamples` | 3 | 1..=1000 | project choice (seed 004 §2.2 "多次测量"): samples before a clock is trusted |
-/// | `jumpThreshold` | 0.01 s | 0.0001..=1 s | project choice: a frame whose render step is off dt by more is a jump |
-/// | `reanchorEstimate` | `packet` | `packet`, `known` | see `reanchor` |
-/// | `rtt` | gain 0.1, factor 3, floor 5 ms, 5 rejects | see `FilterParams` | seed 004 §2.2, §4.2 |
-/// | `smooth`, `timescale`, `adaptiveDelay` | see their types | | |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ClockParams {
+    /// Which clock gives the render time (seed 004 §2.2's smoothed estimate is the recommended one).
     pub clock: ClockKind,
+    /// How far behind the server's present the render time runs (seed 000 §4.3.8 `RENDER_DELAY_MS = 100`;
+    /// §4.3.2: one to two send intervals).
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 400.0, 5.0, "ms", 1000.0))]
     pub render_delay: f64,
+    /// Samples a clock needs before it is trusted (project choice; seed 004 §2.2 "多次测量").
+    #[param(range(1.0, 1000.0), unit = "samples")]
     pub min_samples: u64,
+    /// A frame whose render step is off its dt by more than this is a jump (project choice).
+    #[param(range(0.0001, 1.0), unit = "s")]
     pub jump_threshold: f64,
+    /// Where the reanchor clock's `serverNow` comes from (`reanchor.rs`).
     pub reanchor_estimate: ReanchorEstimate,
+    /// The RTT samples' filter (seed 004 §2.2, §4.2).
     pub rtt: FilterParams,
     pub smooth: SmoothParams,
     pub timescale: TimescaleParams,
@@ -77,14 +77,14 @@ impl ClockParams {
     /// Checks every field, and the facts of `stream` a clock reads: the true offset (server = local + offset,
     /// ±1e6 s) and the send interval (0.001..=1 s).
     pub fn validate(&self, stream: &Stream) -> Result<(), ParamError> {
-        in_range("renderDelay", self.render_delay, 0.0, 1.0, "s")?;
+        self.check_render_delay()?;
         in_range("clockOffset", stream.clock_offset, -1e6, 1e6, "s")?;
         in_range("sendInterval", stream.send_interval, 0.001, 1.0, "s")?;
-        in_range("minSamples", self.min_samples as f64, 1.0, 1000.0, "samples")?;
-        in_range("jumpThreshold", self.jump_threshold, 0.0001, 1.0, "s")?;
-        self.rtt.validate("rtt")?;
-        self.smooth.validate()?;
-        self.timescale.validate()?;
-        self.adaptive_delay.validate()
+        self.check_min_samples()?;
+        self.check_jump_threshold()?;
+        self.rtt.validate().map_err(|e| e.within("rtt"))?;
+        self.smooth.validate().map_err(|e| e.within("smooth"))?;
+        self.timescale.validate().map_err(|e| e.within("timescale"))?;
+        self.adaptive_delay.validate().map_err(|e| e.within("adaptiveDelay"))
     }
 }

@@ -20,7 +20,7 @@ use super::{Estimate, Uncertain};
 use serde::{Deserialize, Serialize};
 
 /// Where the reanchor clock's `serverNow` comes from at each arrival.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::param::Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum ReanchorEstimate {
     /// `serverTime + lastRtt / 2`, from the snapshot alone.

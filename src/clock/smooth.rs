@@ -22,23 +22,23 @@
 
 use super::filter::{FilterParams, OutlierEma, Verdict};
 use super::{Estimate, Uncertain};
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// The smooth clock's parameters.
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `offset` | gain 0.1, outliers as `rtt` | see `FilterParams` | seed 004 §2.2 (same treatment as the RTT) |
-/// | `slewRate` | 0.05 s/s | 0.001..=0.5 | project choice: the timeline runs at most 5 % fast or slow while converging |
-/// | `deadband` | 0.002 s | 0..=0.1 s | project choice: smaller errors are left alone (no endless micro-slewing) |
-/// | `hardReset` | 0.25 s | 0.01..=10 s | project choice: a larger error would take > 5 s to slew away |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SmoothParams {
+    /// The filter of the offset samples: the same treatment as the RTT's (seed 004 §2.2).
     pub offset: FilterParams,
+    /// How fast the timeline may run fast or slow while it converges (project choice: at most 5 %).
+    #[param(range(0.001, 0.5), unit = "s/s")]
     pub slew_rate: f64,
+    /// Smaller errors are left alone: no endless micro-slewing (project choice).
+    #[param(range(0.0, 0.1), unit = "s")]
     pub deadband: f64,
+    /// A larger error is not slewed but jumped (project choice: it would take more than 5 s to slew away).
+    #[param(range(0.01, 10.0), unit = "s")]
     pub hard_reset: f64,
 }
 
@@ -50,11 +50,8 @@ impl Default for SmoothParams {
 
 impl SmoothParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        self.offset.validate("smooth.offset")?;
-        in_range("smooth.slewRate", self.slew_rate, 0.001, 0.5, "s/s")?;
-        in_range("smooth.deadband", self.deadband, 0.0, 0.1, "s")?;
-        in_range("smooth.hardReset", self.hard_reset, 0.01, 10.0, "s")?;
-        Ok(())
+        self.offset.validate().map_err(|e| e.within("offset"))?;
+        self.check_ranges()
     }
 }
 

@@ -20,23 +20,25 @@
 
 use super::{Estimate, Uncertain};
 use crate::buffer::BufferView;
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// The timescale clock's parameters.
-///
-/// | field | default | range | from |
-/// |---|---|---|---|
-/// | `rate` | 0.05 | 0.001..=0.5 | the issue: "1 ± a few percent" |
-/// | `band` | 1 send interval | 0..=20 | project choice: the raw depth saws by one send interval |
-/// | `hardClamp` | 4 send intervals | > band..=100 | project choice |
-/// | `depthTimeConstant` | 0.25 s | 0.001..=10 s | project choice: five send intervals at 20 Hz |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct TimescaleParams {
+    /// How much faster or slower than 1 the timeline runs while the depth is off (1 ± a few percent).
+    #[param(range(0.001, 0.5))]
     pub rate: f64,
+    /// A depth error within this many send intervals is left alone (project choice: the raw depth saws by one).
+    #[param(range(0.0, 20.0), unit = "send intervals")]
     pub band: f64,
+    /// A depth error beyond this many send intervals is clamped at once, not slewed (project choice); more than
+    /// half an interval above the band.
+    #[param(range(self.band.max(0.0) + 0.5, 100.0), unit = "send intervals")]
     pub hard_clamp: f64,
+    /// The time constant the depth is smoothed over (project choice: five send intervals at 20 Hz).
+    #[param(range(0.001, 10.0), unit = "s")]
     pub depth_time_constant: f64,
 }
 
@@ -48,11 +50,7 @@ impl Default for TimescaleParams {
 
 impl TimescaleParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("timescale.rate", self.rate, 0.001, 0.5, "")?;
-        in_range("timescale.band", self.band, 0.0, 20.0, "send intervals")?;
-        in_range("timescale.hardClamp", self.hard_clamp, self.band.max(0.0) + 0.5, 100.0, "send intervals")?;
-        in_range("timescale.depthTimeConstant", self.depth_time_constant, 0.001, 10.0, "s")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

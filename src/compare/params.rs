@@ -8,7 +8,7 @@
 //! ```
 
 use crate::engines::EngineParams;
-use crate::param::ParamError;
+use crate::param::{Entry, Kind, ParamError, Schema, Visit};
 use crate::playback::PlaybackParams;
 use crate::predict::input::InputScript;
 use crate::predict::params::PredictParams;
@@ -32,6 +32,12 @@ impl PlaygroundParams {
         self.engines.validate().map_err(|e| e.within(ENGINES))
     }
 
+    /// Every parameter under its path (`remote.clock.renderDelay`): key, field, kind, unit, range, the page's
+    /// control, default and doc, in the order of the parameter object.
+    pub fn schema() -> Vec<Entry> {
+        crate::param::entries::<PlaygroundParams>()
+    }
+
     /// Parses JSON parameters (the page's object as a file) and checks them; errors name the field
     /// (`network.downlink.loss: …`).
     pub fn from_json(text: &str) -> Result<PlaygroundParams, ParamError> {
@@ -41,7 +47,7 @@ impl PlaygroundParams {
     }
 }
 
-/// serde's derive over [`Wire`]: a file's reader (`from_json`).
+/// serde's derive over `Wire`: a file's reader (`from_json`).
 impl<'de> Deserialize<'de> for PlaygroundParams {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Wire::deserialize(deserializer).map(PlaygroundParams::from)
@@ -90,11 +96,19 @@ impl From<Wire> for PlaygroundParams {
     }
 }
 
-/// One object: the simulation's keys, then `engines` (as [`Wire`]: a struct, not a flattened map, which
+/// One object: the simulation's keys, then `engines` (as `Wire`: a struct, not a flattened map, which
 /// serde-wasm-bindgen would write key by key).
 impl Serialize for PlaygroundParams {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         Wire::from(self.clone()).serialize(serializer)
+    }
+}
+
+impl Schema for PlaygroundParams {
+    const KIND: Kind = Kind::Group;
+    fn walk(&self, prefix: &str, visit: &mut Visit) {
+        self.sim.walk(prefix, visit);
+        self.engines.walk(&crate::param::join(prefix, ENGINES), visit);
     }
 }
 

@@ -23,7 +23,7 @@
 //! `calcInterpolation`, `_interpolate`), `src/vault.ts` (`get`, `add`, `_vaultSize = 120`), README (the client
 //! is constructed as `new SnapshotInterpolation()`: `interpolationBuffer` 100 ms; passing the server's FPS gives
 //! three frames). Its `test/snapshot.test.js` and `test/vault.test.js` cases are reproduced in
-//! `tests/engines_geckos.rs`.
+//! `tests/engines/geckos.rs`.
 //!
 //! Simplified: `Date.now()` is whole milliseconds and an epoch time; here times are the simulator's clocks in
 //! seconds × 1000, not rounded (so the library's "a number ≤ 1 is a percentage" branch never fires, as with real
@@ -32,7 +32,7 @@
 use super::{Shown, ShownMode, Smoother};
 use crate::buffer::window::Window;
 use crate::geom::Vec2;
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -41,17 +41,17 @@ use std::cell::Cell;
 pub const AUTO_CORRECT_MS: f64 = 50.0;
 
 /// The library's settings, under its names and with its defaults.
-///
-/// | field | default | range here | where |
-/// |---|---|---|---|
-/// | `interpolationBuffer` | 100 ms | 0..=2000 ms | `_interpolationBuffer = 100`; `new SnapshotInterpolation(serverFPS)` sets `3000 / serverFPS` |
-/// | `autoCorrectTimeOffset` | true | | `config` |
-/// | `vaultSize` | 120 | 2..=10000 | `Vault._vaultSize` (`setMaxSize`) |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeckosParams {
+    /// Render time = now − timeOffset − this, in milliseconds (`_interpolationBuffer = 100`;
+    /// `new SnapshotInterpolation(serverFPS)` sets `3000 / serverFPS`).
+    #[param(range(0.0, 2000.0), unit = "ms", control(0.0, 500.0, 5.0, "ms", 1.0))]
     pub interpolation_buffer: f64,
+    /// Whether the time offset follows the snapshots (`config`).
     pub auto_correct_time_offset: bool,
+    /// Snapshots the vault keeps (`Vault._vaultSize`, `setMaxSize`).
+    #[param(range(2.0, 10_000.0), unit = "snapshots", control(2.0, 240.0, 1.0, "", 1.0))]
     pub vault_size: usize,
 }
 
@@ -63,9 +63,7 @@ impl Default for GeckosParams {
 
 impl GeckosParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("interpolationBuffer", self.interpolation_buffer, 0.0, 2000.0, "ms")?;
-        in_range("vaultSize", self.vault_size as f64, 2.0, 10_000.0, "snapshots")?;
-        Ok(())
+        self.check_ranges()
     }
 
     /// `new SnapshotInterpolation(serverFPS)`: three server frames.

@@ -27,7 +27,7 @@
 //! `NetworkClient_TimeInterpolation.cs` (`InitTimeInterpolation`: EMA lengths `sendRate × duration`;
 //! `OnTimeSnapshot`; `UpdateTimeInterpolation`), `Tools/ExponentialMovingAverage.cs`; the shipped tests
 //! `Tests/Editor/SnapshotInterpolation/SnapshotInterpolationTests.cs` and
-//! `Tests/Editor/Tools/ExponentialMovingAverageTests.cs` are reproduced in `tests/engines_mirror.rs`.
+//! `Tests/Editor/Tools/ExponentialMovingAverageTests.cs` are reproduced in `tests/engines/mirror.rs`.
 //!
 //! Simplified: the time snapshots (one per batch) and the `NetworkTransform`'s own snapshots are the same packets
 //! here (one entity, one snapshot per packet), so both buffers receive the same inserts; they are still two
@@ -37,36 +37,43 @@
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::Vec2;
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 
 /// `SnapshotInterpolationSettings`, under Mirror's names and with Mirror's defaults.
-///
-/// | field | default | range here | Mirror's note |
-/// |---|---|---|---|
-/// | `bufferTimeMultiplier` | 2 | 0..=20 | "By default, it should be around 2" (overwritten when `dynamicAdjustment`) |
-/// | `bufferLimit` | 32 | 1..=4096 | "If a client can't process snapshots fast enough, don't store too many." |
-/// | `catchupNegativeThreshold` | −1 | −20..=0 | in frames (send intervals); "This needs to be negative." |
-/// | `catchupPositiveThreshold` | 1 | 0..=20 | in frames; "This needs to be positive." |
-/// | `catchupSpeed` | 0.02 | 0..=1 | `[Range(0, 1)]` |
-/// | `slowdownSpeed` | 0.04 | 0..=1 | `[Range(0, 1)]` |
-/// | `driftEmaDuration` | 1 s | 1..=60 | an `int` in Mirror |
-/// | `dynamicAdjustment` | true | | |
-/// | `dynamicAdjustmentTolerance` | 1 | 0..=20 | "1 is realistically just fine, 2 is very very safe" |
-/// | `deliveryTimeEmaDuration` | 2 s | 1..=60 | an `int` in Mirror |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct MirrorParams {
+    /// Buffer time = send interval × this: "By default, it should be around 2" (overwritten when
+    /// `dynamicAdjustment`).
+    #[param(range(0.0, 20.0), control(0.5, 10.0, 0.1, "×", 1.0))]
     pub buffer_time_multiplier: f64,
+    /// "If a client can't process snapshots fast enough, don't store too many."
+    #[param(range(1.0, 4096.0), unit = "snapshots", control(2.0, 64.0, 1.0, "", 1.0))]
     pub buffer_limit: usize,
+    /// Drift below this many frames (send intervals) slows the timeline down: "This needs to be negative."
+    #[param(range(-20.0, 0.0), unit = "frames", control(-5.0, 0.0, 0.25, "×", 1.0))]
     pub catchup_negative_threshold: f64,
+    /// Drift above this many frames speeds it up: "This needs to be positive."
+    #[param(range(0.0, 20.0), unit = "frames", control(0.0, 5.0, 0.25, "×", 1.0))]
     pub catchup_positive_threshold: f64,
+    /// How much faster the timeline runs while catching up (`[Range(0, 1)]`).
+    #[param(range(0.0, 1.0), control(0.0, 20.0, 0.5, "%", 100.0))]
     pub catchup_speed: f64,
+    /// How much slower it runs while slowing down (`[Range(0, 1)]`).
+    #[param(range(0.0, 1.0), control(0.0, 20.0, 0.5, "%", 100.0))]
     pub slowdown_speed: f64,
+    /// The drift's moving average covers this many seconds of snapshots (an `int` in Mirror).
+    #[param(range(1.0, 60.0), unit = "s", control(1.0, 10.0, 1.0, "s", 1.0))]
     pub drift_ema_duration: u32,
+    /// Whether `bufferTimeMultiplier` follows the delivery jitter after every snapshot.
     pub dynamic_adjustment: bool,
+    /// Added to the dynamic multiplier: "1 is realistically just fine, 2 is very very safe".
+    #[param(range(0.0, 20.0), control(0.0, 5.0, 0.25, "×", 1.0))]
     pub dynamic_adjustment_tolerance: f64,
+    /// The delivery time's moving average covers this many seconds (an `int` in Mirror).
+    #[param(range(1.0, 60.0), unit = "s", control(1.0, 10.0, 1.0, "s", 1.0))]
     pub delivery_time_ema_duration: u32,
 }
 
@@ -89,16 +96,7 @@ impl Default for MirrorParams {
 
 impl MirrorParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("bufferTimeMultiplier", self.buffer_time_multiplier, 0.0, 20.0, "")?;
-        in_range("bufferLimit", self.buffer_limit as f64, 1.0, 4096.0, "snapshots")?;
-        in_range("catchupNegativeThreshold", self.catchup_negative_threshold, -20.0, 0.0, "frames")?;
-        in_range("catchupPositiveThreshold", self.catchup_positive_threshold, 0.0, 20.0, "frames")?;
-        in_range("catchupSpeed", self.catchup_speed, 0.0, 1.0, "")?;
-        in_range("slowdownSpeed", self.slowdown_speed, 0.0, 1.0, "")?;
-        in_range("driftEmaDuration", f64::from(self.drift_ema_duration), 1.0, 60.0, "s")?;
-        in_range("dynamicAdjustmentTolerance", self.dynamic_adjustment_tolerance, 0.0, 20.0, "")?;
-        in_range("deliveryTimeEmaDuration", f64::from(self.delivery_time_ema_duration), 1.0, 60.0, "s")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

@@ -193,7 +193,7 @@ impl StrategyKind {
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
 /// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
     pub mirror: mirror::MirrorParams,

@@ -27,7 +27,7 @@
 //! `Runtime/Messaging/Messages/TimeSyncMessage.cs` (`Handle` → `Sync(tick time, rtt)`), the server's
 //! `m_TimeSyncFrequencyTicks = (int)(1.0 × TickRate)`, and `NetworkTransform.Update` (`renderTime =
 //! serverTime.TimeTicksAgo(1)`). NGO's shipped `Tests/Editor/InterpolatorTests.cs` (1.x API) are reproduced in
-//! `tests/engines_ngo.rs`; they were written when `InterpolateUnclamped` still called `Mathf.LerpUnclamped`
+//! `tests/engines/ngo.rs`; they were written when `InterpolateUnclamped` still called `Mathf.LerpUnclamped`
 //! (extrapolating up to `MaxInterpolationBound`), which `LerpUnclamped: true` restores.
 //!
 //! Where the seed is wrong: seed 004 §4.3 says "NGO默认是外推" (NGO extrapolates by default). In the 1.x code
@@ -43,7 +43,7 @@
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::{self, Vec2};
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -55,23 +55,25 @@ const SMALL_VALUE: f64 = 9.999999439624929e-11;
 pub const TIME_SYNC_FREQUENCY: f64 = 1.0;
 
 /// NGO's settings, under NGO's names (C# properties) and with NGO's defaults.
-///
-/// | field | default | range here | where |
-/// |---|---|---|---|
-/// | `ServerBufferSec` | 0.05 s | 0..=1 s | `NetworkTimeSystem`, `k_DefaultBufferSizeSec` |
-/// | `HardResetThresholdSec` | 0.2 s | 0.001..=10 s | `NetworkManager` passes 0.2 |
-/// | `AdjustmentRatio` | 0.01 | 0..=1 | `k_DefaultAdjustmentRatio` |
-/// | `MaximumInterpolationTime` | 0.1 s | 0.001..=10 s | `BufferedLinearInterpolator` (second lerp) |
-/// | `MaxInterpolationBound` | 3 | 1..=100 | `BufferedLinearInterpolator` (t beyond it snaps to the end) |
-/// | `LerpUnclamped` | false | | `InterpolateUnclamped` = `Mathf.LerpUnclamped` (NGO 1.0) instead of `Mathf.Lerp` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 pub struct NgoParams {
+    /// Server time = the last time sync − this (`NetworkTimeSystem`, `k_DefaultBufferSizeSec`).
+    #[param(range(0.0, 1.0), unit = "s", control(0.0, 300.0, 5.0, "ms", 1000.0))]
     pub server_buffer_sec: f64,
+    /// A time sync further off than this snaps the clock (`NetworkManager` passes 0.2).
+    #[param(range(0.001, 10.0), unit = "s", control(10.0, 1000.0, 10.0, "ms", 1000.0))]
     pub hard_reset_threshold_sec: f64,
+    /// How much of a smaller difference each sync corrects (`k_DefaultAdjustmentRatio`).
+    #[param(range(0.0, 1.0), control(0.0, 10.0, 0.5, "%", 100.0))]
     pub adjustment_ratio: f64,
+    /// The second lerp: each frame moves deltaTime / this of the way (`BufferedLinearInterpolator`).
+    #[param(range(0.001, 10.0), unit = "s", control(1.0, 500.0, 1.0, "ms", 1000.0))]
     pub maximum_interpolation_time: f64,
+    /// t beyond this many intervals snaps to the end (`BufferedLinearInterpolator`).
+    #[param(range(1.0, 100.0))]
     pub max_interpolation_bound: f64,
+    /// `InterpolateUnclamped`: `Mathf.LerpUnclamped` (NGO 1.0) instead of `Mathf.Lerp`.
     pub lerp_unclamped: bool,
 }
 
@@ -90,12 +92,7 @@ impl Default for NgoParams {
 
 impl NgoParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("ServerBufferSec", self.server_buffer_sec, 0.0, 1.0, "s")?;
-        in_range("HardResetThresholdSec", self.hard_reset_threshold_sec, 0.001, 10.0, "s")?;
-        in_range("AdjustmentRatio", self.adjustment_ratio, 0.0, 1.0, "")?;
-        in_range("MaximumInterpolationTime", self.maximum_interpolation_time, 0.001, 10.0, "s")?;
-        in_range("MaxInterpolationBound", self.max_interpolation_bound, 1.0, 100.0, "")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

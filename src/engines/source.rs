@@ -27,7 +27,7 @@
 //! `TimeFixup2_Hermite`, `AddToHead`, `RemoveEntriesPreviousTo`), `interpolatedvar.cpp` (`cl_extrapolate_amount`
 //! 0.25), `public/tier1/lerp_functions.h` (`Lerp_Hermite`), and the engine's `clockdriftmgr.cpp` (as ported in the
 //! indexed C# rewrite `Source.Engine.Client.ClockDriftMgr`: 16 samples, 150 ms snap, 10/90 ms and 200 ms/s).
-//! Valve ships no tests for this; `tests/engines_source.rs` checks the behaviour on fixed traces.
+//! Valve ships no tests for this; `tests/engines/source.rs` checks the behaviour on fixed traces.
 //!
 //! Simplified: `cl_updaterate` only enters the lerp formula (in Source it also asks the server to send that
 //! often; here the scenario's send rate decides); the server bounds of the cvars are their default values
@@ -38,7 +38,7 @@
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::{self, Vec2};
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use crate::snapshot::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -54,21 +54,23 @@ const ADJUSTMENT_MAX_OFFSET_MS: f64 = 90.0;
 const ADJUSTMENT_MAX_AMOUNT_MS: f64 = 200.0;
 
 /// The cvars, under their own names and with Source's defaults.
-///
-/// | cvar | default | range here | where |
-/// |---|---|---|---|
-/// | `cl_interp` | 0.1 s | 0..=0.5 s | `cdll_bounded_cvars.cpp` (`true, 0.0f, true, 0.5f`) |
-/// | `cl_interp_ratio` | 2 | 1..=5 | bounded by `sv_client_min_interp_ratio` (1) .. `sv_client_max_interp_ratio` (5) |
-/// | `cl_updaterate` | 20 /s | 10..=128 /s | the engine's default; `sv_minupdaterate` 10 |
-/// | `cl_extrapolate` | true | | `c_baseentity.cpp` |
-/// | `cl_extrapolate_amount` | 0.25 s | 0..=2 s | `interpolatedvar.cpp` |
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct SourceParams {
+    /// The interpolation time, at least (`cdll_bounded_cvars.cpp`: `true, 0.0f, true, 0.5f`).
+    #[param(range(0.0, 0.5), unit = "s", control(0.0, 500.0, 5.0, "ms", 1000.0))]
     pub cl_interp: f64,
+    /// The interpolation time in update intervals, at least (bounded by `sv_client_min_interp_ratio` 1 ..
+    /// `sv_client_max_interp_ratio` 5).
+    #[param(range(1.0, 5.0), control(1.0, 5.0, 0.5, "", 1.0))]
     pub cl_interp_ratio: f64,
+    /// Updates a second the client asks for (the engine's default; `sv_minupdaterate` 10).
+    #[param(range(10.0, 128.0), unit = "/s", control(10.0, 128.0, 1.0, "/s", 1.0))]
     pub cl_updaterate: f64,
+    /// Whether to extrapolate past the newest update (`c_baseentity.cpp`).
     pub cl_extrapolate: bool,
+    /// How far, at most (`interpolatedvar.cpp`).
+    #[param(range(0.0, 2.0), unit = "s", control(0.0, 1000.0, 10.0, "ms", 1000.0))]
     pub cl_extrapolate_amount: f64,
 }
 
@@ -86,11 +88,7 @@ impl Default for SourceParams {
 
 impl SourceParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("cl_interp", self.cl_interp, 0.0, 0.5, "s")?;
-        in_range("cl_interp_ratio", self.cl_interp_ratio, 1.0, 5.0, "")?;
-        in_range("cl_updaterate", self.cl_updaterate, 10.0, 128.0, "/s")?;
-        in_range("cl_extrapolate_amount", self.cl_extrapolate_amount, 0.0, 2.0, "s")?;
-        Ok(())
+        self.check_ranges()
     }
 
     /// `GetClientInterpAmount`: the larger of `cl_interp` and `cl_interp_ratio / cl_updaterate`.

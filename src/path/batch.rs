@@ -84,7 +84,7 @@ impl PathBatch {
 }
 
 /// What to do with consecutive points at the same position (seed 001 step 1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::param::Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum DuplicatePolicy {
     /// The article's rule: remove every consecutive repeat (its offset goes with it).

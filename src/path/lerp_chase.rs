@@ -24,12 +24,12 @@
 //! The first batch places the entity at its first point.
 
 use crate::geom::Vec2;
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use crate::path::batch::{clean, DuplicatePolicy, PathBatch};
 use serde::{Deserialize, Serialize};
 
 /// Which lerp factor a frame uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum LerpMode {
     /// The article's `x += (targetX − x) · lerpFactor`, once per frame whatever its length.
@@ -40,17 +40,16 @@ pub enum LerpMode {
 }
 
 /// Parameters of the lerp chase.
-///
-/// | field | default | range |
-/// |---|---|---|
-/// | `lerpFactor` | 0.1 (seed 001 "nextX = x + (targetX − x) · 0.1") | 0.000001..=1 |
-/// | `lerpMode` | `perFrame` | `perFrame` / `timeConstant` |
-/// | `lerpTau` | 0.158 s (= factor 0.1 at 60 fps) | 0.001..=60 s |
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct LerpParams {
+    /// How far each frame moves towards the target (seed 001 "nextX = x + (targetX − x) · 0.1").
+    #[param(range(1e-6, 1.0), unit = "per frame", control(0.01, 1.0, 0.01, "/frame", 1.0))]
     pub lerp_factor: f64,
+    /// Once per frame whatever its length (the article's), or frame-rate independent.
     pub lerp_mode: LerpMode,
+    /// The time constant of the frame-rate independent chase (the factor 0.1 at 60 fps by default).
+    #[param(range(1e-3, 60.0), unit = "s")]
     pub lerp_tau: f64,
 }
 
@@ -62,9 +61,7 @@ impl Default for LerpParams {
 
 impl LerpParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("lerpFactor", self.lerp_factor, 1e-6, 1.0, "per frame")?;
-        in_range("lerpTau", self.lerp_tau, 1e-3, 60.0, "s")?;
-        Ok(())
+        self.check_ranges()
     }
 
     /// The factor one frame of `dt` seconds uses.

@@ -1,14 +1,5 @@
 //! The timed player's parameters, their defaults and their checks.
 //!
-//! | field | default | range | source |
-//! |---|---|---|---|
-//! | `speed` | 120 px/s | 1..=100000 | seed 001 "示例 1：速度 120 px/s" (V1 only) |
-//! | `interpolationDelay` | 0.12 s | 0..=2 | seed 001 "renderTime = receiveTime + 120ms" (100–150 ms) |
-//! | `staleGap` | 0.5 s | 0..=60 | no number in the article: one lost 1-s batch (≈ 0.9 s dry) trips it, jitter does not |
-//! | `hardSnapDistance` | 150 px | 0..=1e9 | no number in the article: above one 1-s batch at 120 px/s (120 px), below two |
-//! | `hardSnapTarget` | `latestPoint` | `latestPoint` / `batchStart` | seed 001 "吸附到最新点"; see below |
-//! | `duplicatePoints` | `remove` | `remove` / `keepTimedPauses` | seed 001 step 1; see `batch` |
-//!
 //! `hardSnapDistance` must exceed what the entity covers in one batch interval. The article snaps to the
 //! newest batch's last point and drops that batch's path (`resetMotion(latestPoint)`), so the queue is still
 //! empty when the next batch arrives one interval later: the gap is stale again, and if one interval's travel
@@ -16,30 +7,38 @@
 //! the newest batch's *first* point and play the batch from there (from `receivedAt + interpolationDelay`), so
 //! the queue refills and the stream continues; the entity loses one batch of motion instead of two.
 
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use crate::path::batch::DuplicatePolicy;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PathParams {
-    /// V1 playback speed in px/s: a segment lasts `distance / speed` (seed 001 "每段时长 = 距离 / 速度").
+    /// V1 playback speed: a segment lasts `distance / speed` (seed 001 "每段时长 = 距离 / 速度"; "示例 1：速度
+    /// 120 px/s").
+    #[param(range(1.0, 100_000.0), unit = "px/s", control(30.0, 300.0, 5.0, "px/s", 1.0))]
     pub speed: f64,
-    /// Seconds between receiving the first batch after idle and starting to play it (seed 001 "插值延迟").
+    /// Between receiving the first batch after idle and starting to play it (seed 001 "插值延迟": "renderTime =
+    /// receiveTime + 120ms", 100–150 ms).
+    #[param(range(0.0, 2.0), unit = "s")]
     pub interpolation_delay: f64,
-    /// Seconds the queue must have been dry when a batch arrives to count as a stale gap (seed 001 "断档纠偏").
+    /// How long the queue must have been dry when a batch arrives to count as a stale gap (seed 001 "断档纠偏";
+    /// no number in the article: one lost 1-s batch, ≈ 0.9 s dry, trips it, jitter does not).
+    #[param(range(0.0, 60.0), unit = "s", control(0.0, 3000.0, 50.0, "ms", 1000.0))]
     pub stale_gap: f64,
-    /// Pixels between the rendered position and the batch's last point above which a stale batch snaps.
+    /// Distance between the rendered position and the batch's last point above which a stale batch snaps (no
+    /// number in the article: above one 1-s batch at 120 px/s, below two).
+    #[param(range(0.0, 1e9), unit = "px", control(0.0, 400.0, 5.0, "px", 1.0))]
     pub hard_snap_distance: f64,
-    /// Where a hard snap jumps to.
+    /// Where a hard snap jumps to (seed 001 "吸附到最新点"; see the module doc).
     pub hard_snap_target: SnapTarget,
-    /// How consecutive duplicate points are treated.
+    /// How consecutive duplicate points are treated (seed 001 step 1; see `batch`).
     #[serde(rename = "duplicatePoints")]
     pub duplicates: DuplicatePolicy,
 }
 
 /// Where a hard snap puts the entity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum SnapTarget {
     /// The article's: the newest batch's last point; the batch's path is not played.
@@ -65,11 +64,7 @@ impl Default for PathParams {
 impl PathParams {
     /// Checks every field, naming the first bad one.
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("speed", self.speed, 1.0, 100_000.0, "px/s")?;
-        in_range("interpolationDelay", self.interpolation_delay, 0.0, 2.0, "s")?;
-        in_range("staleGap", self.stale_gap, 0.0, 60.0, "s")?;
-        in_range("hardSnapDistance", self.hard_snap_distance, 0.0, 1e9, "px")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

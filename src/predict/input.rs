@@ -11,12 +11,16 @@
 //! a test, a replay) or the live keys the page hands over before each frame.
 
 use crate::geom::Vec2;
-use crate::param::ParamError;
+use crate::param::{ParamError, Params};
+use crate::tree::read::{list, object};
+use crate::tree::{Read, Tree, TreeError};
+use serde::de::Error as _;
 use serde::{Deserialize, Serialize};
 
 /// Which movement keys are held. Opposite keys cancel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Params)]
 #[serde(default, deny_unknown_fields)]
+#[params(no_field_consts)]
 pub struct Keys {
     pub left: bool,
     pub right: bool,
@@ -199,6 +203,37 @@ impl InputSource {
             InputSource::Live(keys) => *keys,
         }
     }
+}
+
+impl Read for InputScript {
+    /// `#[serde(try_from = "Vec<KeyEvent>")]`: the events, then the script's own checks (`script[2].time`).
+    #[inline(never)]
+    fn read_into(slot: &mut Self, tree: Tree) -> Result<(), TreeError> {
+        let events = list(tree, key_event)?;
+        *slot = InputScript::try_from(events).map_err(TreeError::custom)?;
+        Ok(())
+    }
+}
+
+/// A `KeyEvent`: both keys are required (no `#[serde(default)]`); a missing one is named once the object is read.
+fn key_event(tree: Tree) -> Result<KeyEvent, TreeError> {
+    let (mut time, mut keys) = (None, None);
+    object(tree, "struct KeyEvent", &["time", "keys"], &mut |key, value| {
+        match key {
+            "time" => time = Some(f64::read(value)?),
+            "keys" => keys = Some(Keys::read(value)?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    let time = time.ok_or_else(|| TreeError::missing_field("time"))?;
+    let keys = keys.ok_or_else(|| TreeError::missing_field("keys"))?;
+    Ok(KeyEvent { time, keys })
+}
+
+/// A script is a list of key events, not a group of parameters.
+impl crate::param::Schema for InputScript {
+    const KIND: crate::param::Kind = crate::param::Kind::List;
 }
 
 #[cfg(test)]

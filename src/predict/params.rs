@@ -1,43 +1,51 @@
-//! The parameters of a prediction session: external names in camelCase, times in seconds, rates in Hz.
+//! The parameters of a prediction session (the page's `local` group): times in seconds, rates in Hz. Each field's
+//! doc says what it is and where its default comes from; its range and unit are stated beside it, once
+//! (`#[param]`, read by the checks, the page's reader and the schema).
 //!
-//! | name | default | range | meaning |
-//! |---|---|---|---|
-//! | `tickRate` | 60 | 10..=240 Hz | physics steps per second, client and server (seed 003: 60 Hz) |
-//! | `snapshotRate` | 20 | 1..=240 Hz | snapshots the server sends per second (the article broadcasts at 60) |
-//! | `uplinkDelay` | 0.05 | 0..=2 s | one-way client → server delay of the default `FixedDelay` link |
-//! | `downlinkDelay` | 0.05 | 0..=2 s | one-way server → client delay (a snapshot is copied when sent) |
-//! | `maxPendingInputs` | 120 | 1..=100000 | pending inputs kept; size above round trip × tickRate |
-//! | `speed` | 50 | 0..=10000 units/s | the player's speed |
-//! | `arenaSize` | 100 | 1..=1e6 units | the square arena the player is clamped to (the article's 100) |
-//! | `inputRedundancy` | 2 | 0..=3 | each input packet also carries this many earlier unacknowledged inputs, so one lost packet does not open a gap (common practice; the article sends each input once) |
-//! | `inputGapTimeout` | 0.2 | 0..=5 s | how long the server waits for a missing input id before stepping a zero input in its place |
-//! | `mismatch` | false | | reproduce the article's bug (independent input timer, server that replaces and re-steps) |
-//! | `mismatchInputInterval` | 0.004 | 0.001..=1 s | the bug's input timer: `setInterval(…, 1/60)` read as ms fires at the browser minimum, about 4 ms |
-//! | `smoothing` | `halfLife` | `halfLife` `snap` `firstVersion` `linear` | the mode the page shows (all are computed) |
-//! | `halfLife` | 0.08 | 0.001..=2 s | the correction offset halves every `halfLife` (seed 003 §"第四步") |
-//! | `smoothTime` | 0.1 | 0.01..=2 s | the linear mode's fade time (Source's `cl_smoothtime`) |
-//! | `renderBase` | `interpolated` | `interpolated` `latest` | `lerp(lastPos, pos, alpha)` or `pos` under the offset |
-//! | `resetDistance` | 25 | 0..=1e6 units | a longer correction resets the view instead of sliding |
-//!
-//! The five smoothing parameters may change between frames ([`super::session::Session::set_smoothing`]); the
-//! others define a run — change them by starting a new session.
+//! The smoothing part ([`SmoothingParams`]: `smoothing`, `halfLife`, `smoothTime`, `renderBase`,
+//! `resetDistance`) is flattened into the same object and may change between frames
+//! ([`super::session::Session::set_smoothing`]); the others define a run — change them by starting a new session.
 
-use super::smoothing::SmoothingParams;
-use crate::param::{in_range, ParamError};
+use super::smoothing::{RenderBase, SmoothingMode, SmoothingParams};
+use crate::param::{ParamError, Params};
+use crate::tree::read::{buffered_name, object, Names};
+use crate::tree::{Group, Read, Tree, TreeError};
+use serde::de::Error as _;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[params(own_reader)]
 pub struct PredictParams {
+    /// Physics steps per second, client and server (seed 003: 60 Hz).
+    #[param(range(10.0, 240.0), unit = "Hz")]
     pub tick_rate: f64,
+    /// One-way client → server delay of the default `FixedDelay` link.
+    #[param(range(0.0, 2.0), unit = "s")]
     pub uplink_delay: f64,
+    /// One-way server → client delay (a snapshot is copied when sent).
+    #[param(range(0.0, 2.0), unit = "s")]
     pub downlink_delay: f64,
+    /// Pending inputs kept; size above round trip × tickRate.
+    #[param(range(1.0, 100_000.0), unit = "inputs")]
     pub max_pending_inputs: u32,
+    /// Each input packet also carries this many earlier unacknowledged inputs, so one lost packet does not open a
+    /// gap (common practice; the article sends each input once).
+    #[param(range(0.0, super::input::MAX_REDUNDANCY), unit = "inputs")]
     pub input_redundancy: u32,
+    /// The player's speed.
+    #[param(range(0.0, 10_000.0), unit = "units/s")]
     pub speed: f64,
+    /// The square arena the player is clamped to (the article's 100).
+    #[param(range(1.0, 1e6), unit = "units")]
     pub arena_size: f64,
+    /// How long the server waits for a missing input id before stepping a zero input in its place.
+    #[param(range(0.0, 5.0), unit = "s")]
     pub input_gap_timeout: f64,
+    /// Reproduce the article's bug (an independent input timer, a server that replaces and re-steps).
     pub mismatch: bool,
+    /// The bug's input timer: `setInterval(…, 1/60)` read as ms fires at the browser minimum, about 4 ms.
+    #[param(range(0.001, 1.0), unit = "s")]
     pub mismatch_input_interval: f64,
     #[serde(flatten)]
     pub smoothing: SmoothingParams,
@@ -64,21 +72,7 @@ impl Default for PredictParams {
 impl PredictParams {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("tickRate", self.tick_rate, 10.0, 240.0, "Hz")?;
-        in_range("uplinkDelay", self.uplink_delay, 0.0, 2.0, "s")?;
-        in_range("downlinkDelay", self.downlink_delay, 0.0, 2.0, "s")?;
-        in_range("maxPendingInputs", f64::from(self.max_pending_inputs), 1.0, 100_000.0, "inputs")?;
-        in_range(
-            "inputRedundancy",
-            f64::from(self.input_redundancy),
-            0.0,
-            super::input::MAX_REDUNDANCY as f64,
-            "inputs",
-        )?;
-        in_range("speed", self.speed, 0.0, 10_000.0, "units/s")?;
-        in_range("arenaSize", self.arena_size, 1.0, 1e6, "units")?;
-        in_range("inputGapTimeout", self.input_gap_timeout, 0.0, 5.0, "s")?;
-        in_range("mismatchInputInterval", self.mismatch_input_interval, 0.001, 1.0, "s")?;
+        self.check_ranges()?;
         self.smoothing.validate()
     }
 
@@ -86,6 +80,48 @@ impl PredictParams {
     pub fn step_dt(&self) -> f64 {
         1.0 / self.tick_rate
     }
+}
+
+impl Read for PredictParams {
+    /// Its own keys, then the flattened smoothing part, as serde reads `#[serde(flatten)]`: every key the group
+    /// does not know is buffered, the smoothing part is read from that buffer once the object is read (a refusal
+    /// there names the group, `local`, not the key: serde's path ends at the buffer), then the first key still
+    /// unread is refused, without the list of known keys.
+    #[inline(never)]
+    fn read_into(out: &mut Self, tree: Tree) -> Result<(), TreeError> {
+        *out = PredictParams::default();
+        let mut rest = Vec::new();
+        object(tree, Self::EXPECTING, &[], &mut |key, value| {
+            if Self::KEYS.contains(&key) {
+                out.read_key(key, value)
+            } else {
+                rest.push((key.to_string(), value));
+                Ok(true)
+            }
+        })?;
+        let mut unread = None;
+        for (key, value) in rest {
+            if !read_buffered(&mut out.smoothing, &key, value)? {
+                unread.get_or_insert(key);
+            }
+        }
+        match unread {
+            Some(key) => Err(TreeError::custom(format_args!("unknown field `{key}`"))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One key of the smoothing part from serde's buffer: a choice is refused in the buffer's words.
+fn read_buffered(smoothing: &mut SmoothingParams, key: &str, value: Tree) -> Result<bool, TreeError> {
+    if key == SmoothingParams::SMOOTHING.key {
+        smoothing.smoothing = SmoothingMode::VALUES[buffered_name(value, SmoothingMode::NAMES)?];
+    } else if key == SmoothingParams::RENDER_BASE.key {
+        smoothing.render_base = RenderBase::VALUES[buffered_name(value, RenderBase::NAMES)?];
+    } else {
+        return smoothing.read_key(key, value);
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -27,14 +27,14 @@
 //! [`Smoother::reset`] instead (seed 003 §"如何判断修复是否有效").
 
 use crate::geom::Vec2;
-use crate::param::{in_range, ParamError};
+use crate::param::{Choice, ParamError, Params};
 use serde::{Deserialize, Serialize};
 
 /// The article's first version chases 10 % of the remaining gap per frame.
 pub const FIRST_VERSION_LERP: f64 = 0.1;
 
 /// How a correction is shown. External names: `halfLife`, `snap`, `firstVersion`, `linear`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum SmoothingMode {
     /// The offset halves every `halfLife` seconds (the article's fix).
@@ -54,17 +54,12 @@ impl SmoothingMode {
 
     /// The external (serde) name.
     pub fn name(self) -> &'static str {
-        match self {
-            SmoothingMode::HalfLife => "halfLife",
-            SmoothingMode::Snap => "snap",
-            SmoothingMode::FirstVersion => "firstVersion",
-            SmoothingMode::Linear => "linear",
-        }
+        <Self as crate::tree::read::Names>::NAMES[self as usize]
     }
 }
 
 /// The physics position the view is built on (seed 003 §"第四步"). External names: `interpolated`, `latest`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum RenderBase {
     /// `lerp(lastPos, pos, alpha)`: smooth at any refresh rate, about one physics step behind.
@@ -75,19 +70,22 @@ pub enum RenderBase {
 }
 
 /// The parameters of the visual correction; all of them may change between frames.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SmoothingParams {
     /// Which mode the page shows as the player (all four are computed). Default `halfLife`.
     pub smoothing: SmoothingMode,
-    /// Seconds for the offset to halve. Default 0.08 (the article's starting value), 0.001..=2.
+    /// Seconds for the offset to halve. Default 0.08 (the article's starting value; seed 003 §"第四步").
+    #[param(range(0.001, 2.0), unit = "s", control(5.0, 500.0, 5.0, "ms", 1000.0))]
     pub half_life: f64,
-    /// Seconds for the linear mode to fade an offset out. Default 0.1 (Source's `cl_smoothtime`), 0.01..=2.
+    /// Seconds for the linear mode to fade an offset out. Default 0.1 (Source's `cl_smoothtime`).
+    #[param(range(0.01, 2.0), unit = "s")]
     pub smooth_time: f64,
-    /// Default `interpolated`.
+    /// `lerp(lastPos, pos, alpha)` or `pos` under the offset. Default `interpolated`.
     pub render_base: RenderBase,
     /// A correction longer than this (world units) resets the view instead of sliding. Default 25 (a quarter
-    /// of the default arena: a teleport, not a misprediction), 0..=1e6; 0 resets on every non-zero correction.
+    /// of the default arena: a teleport, not a misprediction); 0 resets on every non-zero correction.
+    #[param(range(0.0, 1e6), unit = "units")]
     pub reset_distance: f64,
 }
 
@@ -105,10 +103,7 @@ impl Default for SmoothingParams {
 
 impl SmoothingParams {
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("halfLife", self.half_life, 0.001, 2.0, "s")?;
-        in_range("smoothTime", self.smooth_time, 0.01, 2.0, "s")?;
-        in_range("resetDistance", self.reset_distance, 0.0, 1e6, "units")?;
-        Ok(())
+        self.check_ranges()
     }
 }
 

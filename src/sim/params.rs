@@ -10,16 +10,14 @@
 //!   "events":   { "stallAt": null, "stallDuration": 1, "stallFps": 1, "kickAt": null, "kick": 0.1,
 //!                 "linkStepAt": null, "linkStepLatency": 0.05, "linkStepJitter": 0 } }
 //! ```
-//! Every field has a default, so `{}` is a valid run. The simulator keeps the copies of one fact in step:
-//! the buffer's and clock's `sendInterval` and the local session's `snapshotRate` follow `scenario.sendRate`,
-//! and the `known` clock is told the true `network.clockOffset` (it is the ideal reference).
-//!
-//! The page reads these groups with `crate::tree` (src/tree/params.rs lists every group's keys): a field added
-//! to any group here goes there too, or the page refuses its key (`tests/params_reader.rs` fails first).
+//! Every field has a default, so `{}` is a valid run. Each field is stated once, here or in the group it belongs
+//! to (`#[derive(Params)]`, `crate::param`): its key, its doc, its range and unit, how the page shows it. The
+//! stream's facts — its send interval and tick, the true clock offset — are this run's (`SimParams::stream`),
+//! handed to the buffer and the clocks as arguments.
 
 use crate::link::LinkParams;
 use crate::motion::MotionScript;
-use crate::param::{in_range, ParamError};
+use crate::param::{ParamError, Params};
 use crate::path::lerp_chase::LerpParams;
 use crate::path::params::PathParams;
 use crate::playback::PlaybackParams;
@@ -31,14 +29,17 @@ use serde::{Deserialize, Serialize};
 /// The longest run the simulator accepts, in seconds.
 pub const MAX_DURATION: f64 = 120.0;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Params)]
 #[serde(rename_all = "camelCase")]
 pub struct SimParams {
-    /// Seeds every random stream of the run (default 1).
+    /// Seeds every random stream of the run: the same seed, the same packets lost and delayed.
+    #[param(control(0.0, 4294967295.0, 1.0, "", 1.0))]
     pub seed: u64,
-    /// Seconds of client time simulated (default 20, 1..=120).
+    /// Seconds of client time simulated.
+    #[param(range(1.0, MAX_DURATION), unit = "s")]
     pub duration: f64,
-    /// Client render frames per second (default 60, 10..=240).
+    /// Client render frames per second.
+    #[param(range(10.0, 240.0), unit = "Hz", control(10.0, 240.0, 1.0, "fps", 1.0))]
     pub fps: f64,
     pub scenario: ScenarioParams,
     pub network: NetworkParams,
@@ -68,15 +69,20 @@ impl Default for SimParams {
 }
 
 /// The server side: what the remote entity does and how often the server speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScenarioParams {
+    /// How the remote entity moves: straight runs and sharp turns, a circle, stop and go, respawns.
     pub motion: MotionScript,
-    /// Remote entity speed, units per second (default 120: seed 001's speed).
+    /// Remote entity speed (seed 001's 120 units a second by default).
+    #[param(range(0.0, 2000.0), unit = "units/s")]
     pub speed: f64,
-    /// Server simulation ticks per second (default 60).
+    /// Server simulation ticks per second.
+    #[param(range(1.0, 240.0), unit = "Hz")]
     pub tick_rate: f64,
-    /// Snapshots per second (default 20: seed 000 §4.3.2). Rounded to a whole number of ticks.
+    /// Snapshots per second (seed 000 §4.3.2's 20 by default), rounded to a whole number of ticks; at most one a
+    /// tick.
+    #[param(range(1.0, self.tick_rate.max(1.0)), unit = "Hz", control(5.0, 60.0, 1.0, "Hz", 1.0))]
     pub send_rate: f64,
 }
 
@@ -99,16 +105,18 @@ impl ScenarioParams {
 }
 
 /// Both directions of the network, and how the client's clock relates to the server's.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct NetworkParams {
     /// Server → client (snapshots, path batches, pongs).
     pub downlink: LinkParams,
     /// Client → server (inputs, pings).
     pub uplink: LinkParams,
-    /// True clock offset: server time = local time + offset at the start (default 0, ±1e4 s).
+    /// True clock offset: server time = local time + offset at the start.
+    #[param(range(-1e4, 1e4), unit = "s")]
     pub clock_offset: f64,
-    /// Client clock rate error: local runs `1 + clockSkew` times as fast as the server (default 0, ±0.05).
+    /// Client clock rate error: local runs `1 + clockSkew` times as fast as the server.
+    #[param(range(-0.05, 0.05))]
     pub clock_skew: f64,
 }
 
@@ -124,14 +132,16 @@ impl Default for NetworkParams {
 }
 
 /// Seed 001's moveList batches: how the server cuts its path, and both client models.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct PathSimParams {
-    /// Seconds between batches (default 1: the article's "一秒一包").
+    /// Seconds between batches (the article's "一秒一包" by default).
+    #[param(range(0.05, 10.0), unit = "s")]
     pub batch_interval: f64,
-    /// Seconds between points inside a batch (default 0.1).
+    /// Seconds between points inside a batch; at most a batch.
+    #[param(range(0.01, self.batch_interval.max(0.01)), unit = "s")]
     pub sample_interval: f64,
-    /// V2 batches carry `offsetMs`; V1 batches do not (default true).
+    /// V2 batches carry `offsetMs`; V1 batches do not.
     pub with_offsets: bool,
     pub player: PathParams,
     pub lerp: LerpParams,
@@ -152,24 +162,32 @@ impl Default for PathSimParams {
 /// Disturbances that reproduce real bugs (seed 004, and the Mirror demo's 1 fps / ±100 ms buttons), and a step of
 /// the remote view's network (seed 004 §4.1–4.2: "RTT从20ms突然跳到80ms"; the adaptive-delay lesson compares both
 /// controllers on an RTT step without jitter and on a jitter rise without an RTT change).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventParams {
     /// Local time at which the tab stalls (a background tab or a long frame); none by default.
+    #[param(range(0.0, MAX_DURATION), unit = "s")]
     pub stall_at: Option<f64>,
-    /// How long the stall lasts (default 1 s).
+    /// How long the stall lasts.
+    #[param(range(0.0, 10.0), unit = "s")]
     pub stall_duration: f64,
-    /// Frame rate during the stall (default 1 fps).
+    /// Frame rate during the stall.
+    #[param(range(0.2, 240.0), unit = "Hz")]
     pub stall_fps: f64,
     /// Local time at which the client's clock jumps; none by default.
+    #[param(range(0.0, MAX_DURATION), unit = "s")]
     pub kick_at: Option<f64>,
-    /// Size of the jump, seconds (default +0.1; negative jumps back).
+    /// Size of the jump (negative jumps back).
+    #[param(range(-1.0, 1.0), unit = "s")]
     pub kick: f64,
     /// Local time from which the remote view's links (snapshots down, pings up, pongs down) change; none by default.
+    #[param(range(0.0, MAX_DURATION), unit = "s")]
     pub link_step_at: Option<f64>,
-    /// Added to both directions' one-way latency from then on (default +0.05 s: +100 ms of RTT).
+    /// Added to both directions' one-way latency from then on (+0.05 s: +100 ms of RTT by default).
+    #[param(range(-2.0, 2.0), unit = "s")]
     pub link_step_latency: f64,
-    /// Added to both directions' jitter from then on (default 0).
+    /// Added to both directions' jitter from then on.
+    #[param(range(-1.0, 1.0), unit = "s")]
     pub link_step_jitter: f64,
 }
 
@@ -205,39 +223,17 @@ impl EventParams {
 impl SimParams {
     /// Checks every field; the error names the first bad one with its path (`network.downlink.loss`).
     pub fn validate(&self) -> Result<(), ParamError> {
-        in_range("duration", self.duration, 1.0, MAX_DURATION, "s")?;
-        in_range("fps", self.fps, 10.0, 240.0, "Hz")?;
-        let s = &self.scenario;
-        in_range("scenario.speed", s.speed, 0.0, 2000.0, "units/s")?;
-        in_range("scenario.tickRate", s.tick_rate, 1.0, 240.0, "Hz")?;
-        in_range("scenario.sendRate", s.send_rate, 1.0, s.tick_rate.max(1.0), "Hz")?;
+        self.check_ranges()?;
+        self.scenario.check_ranges().map_err(|e| e.within("scenario"))?;
         self.network.downlink.validate().map_err(|e| e.within("network.downlink"))?;
         self.network.uplink.validate().map_err(|e| e.within("network.uplink"))?;
-        in_range("network.clockOffset", self.network.clock_offset, -1e4, 1e4, "s")?;
-        in_range("network.clockSkew", self.network.clock_skew, -0.05, 0.05, "")?;
+        self.network.check_ranges().map_err(|e| e.within("network"))?;
         self.remote.validate(&self.stream()).map_err(|e| e.within("remote"))?;
-        let p = &self.paths;
-        in_range("paths.batchInterval", p.batch_interval, 0.05, 10.0, "s")?;
-        in_range("paths.sampleInterval", p.sample_interval, 0.01, p.batch_interval.max(0.01), "s")?;
-        p.player.validate().map_err(|e| e.within("paths.player"))?;
-        p.lerp.validate().map_err(|e| e.within("paths.lerp"))?;
+        self.paths.check_ranges().map_err(|e| e.within("paths"))?;
+        self.paths.player.validate().map_err(|e| e.within("paths.player"))?;
+        self.paths.lerp.validate().map_err(|e| e.within("paths.lerp"))?;
         self.local.validate().map_err(|e| e.within("local"))?;
-        let e = &self.events;
-        if let Some(at) = e.stall_at {
-            in_range("events.stallAt", at, 0.0, MAX_DURATION, "s")?;
-        }
-        in_range("events.stallDuration", e.stall_duration, 0.0, 10.0, "s")?;
-        in_range("events.stallFps", e.stall_fps, 0.2, 240.0, "Hz")?;
-        if let Some(at) = e.kick_at {
-            in_range("events.kickAt", at, 0.0, MAX_DURATION, "s")?;
-        }
-        in_range("events.kick", e.kick, -1.0, 1.0, "s")?;
-        if let Some(at) = e.link_step_at {
-            in_range("events.linkStepAt", at, 0.0, MAX_DURATION, "s")?;
-        }
-        in_range("events.linkStepLatency", e.link_step_latency, -2.0, 2.0, "s")?;
-        in_range("events.linkStepJitter", e.link_step_jitter, -1.0, 1.0, "s")?;
-        Ok(())
+        self.events.check_ranges().map_err(|e| e.within("events"))
     }
 
     /// The facts of this run's snapshot stream: its send interval and tick (`scenario`), the true clock offset

@@ -1,26 +1,25 @@
-//! A parameter object from JavaScript as a plain tree, and the hand-written reader of the parameter types from it
-//! (issue 14: the first-frame wasm).
+//! A parameter object from JavaScript as a plain tree, and the reader of the parameter types from it.
 //!
 //! ```text
 //!  JS object ──(src/web/js_tree.rs: one non-generic walk)──► Tree ──(Read, this module)──► SimParams, …
 //!                                                               │ refused: TreeError { path, serde's words }
 //!                                                               ▼
-//!                                      convert.rs: `field`: plain words (crate::words::plain), as before
+//!                                      convert.rs: `field`: plain words (crate::words::plain)
 //! ```
 //!
-//! Why not serde's derive: reading the whole `SimParams` tree through `Deserialize` put ~90 KB of monomorphised
-//! visitors (one inlined function) into the page's wasm, more than the simulation's largest loop. Here each group
-//! is a `match` on its keys ([`read_struct!`]), each enum a table of names ([`read_enum!`]), and everything else
-//! is one non-generic function per kind of value (`read.rs`).
+//! Why not serde's derive: reading the whole parameter tree through `Deserialize` puts ~90 KB of monomorphised
+//! visitors into the page's first-frame wasm, more than the simulation's largest loop. Here each group is a `match`
+//! on its keys ([`Group`], written by `#[derive(Params)]` from the group's own statement: `crate::param`), each
+//! choice a table of names (`#[derive(Choice)]`), and everything else one non-generic function per kind of value
+//! (`read.rs`). A file (`--params FILE.json`, a trace's settings) is read by serde's derive (`json.rs`).
 //!
 //! The words are serde's, exactly: every refusal is built with serde's own `de::Error` constructors and
 //! `Unexpected` values, at the same place in the same order as the derive would raise it, so the page, the URL and
-//! the bad-input catalogue read the same messages as before (checked against the derive over the same trees by
+//! the bad-input catalogue read the same messages either way (checked against the derive over the same trees by
 //! `tests/params_reader.rs`). That includes the corners: a number read where `-0` is a float, an integer field
 //! given `2.5` or `5e9`, `local`'s flattened smoothing part (serde buffers it and names the group, not the key).
 
 mod json;
-mod params;
 pub mod read;
 
 pub use json::{from_json, named, refusal};
@@ -132,7 +131,7 @@ impl TreeError {
 
 impl TreeError {
     /// serde's `invalid type: …, expected …` in serde's very words, with a float written by `crate::words`
-    /// (serde's `Unexpected` display would bring Rust's float formatting into the page's wasm: issue 14).
+    /// (serde's `Unexpected` display would bring Rust's float formatting into the page's first-frame wasm).
     #[inline(never)]
     pub fn invalid_type(found: Unexpected<'_>, expected: &str) -> Self {
         de::Error::custom(format_args!("invalid type: {}, expected {expected}", found_words(&found)))

@@ -1,7 +1,8 @@
 //! The reader: [`Read`] for numbers, booleans, options and arrays, one non-generic function per kind of value,
-//! and the two macros that describe a group of parameters ([`read_struct!`]) and a choice of names
-//! ([`read_enum!`]). Each function raises the error serde's derive raises for the same value (the comments
-//! say which visitor's), so the words do not change with the reader.
+//! and what a group of parameters ([`Group`]) and a choice of names ([`Names`]) give it — both written by
+//! `#[derive(Params)]` / `#[derive(Choice)]` from the group's own statement. Each function raises the error
+//! serde's derive raises for the same value (the comments say which visitor's), so the words do not change with
+//! the reader.
 
 use super::{whole, Tree, TreeError, Whole};
 use serde::de::{Error as _, Unexpected};
@@ -196,56 +197,3 @@ pub trait Group: Default {
     const EXPECTING: &'static str;
     fn read_key(&mut self, key: &str, value: Tree) -> Result<bool, TreeError>;
 }
-
-/// `impl Read` and [`Group`] for a group of parameters with `#[serde(default, deny_unknown_fields)]`: its Rust
-/// fields and the keys serde names them by (`tick_rate: "tickRate"`), in declaration order. Missing keys keep the
-/// group's `Default`.
-macro_rules! read_struct {
-    ($ty:ident { $($field:ident: $key:literal),* $(,)? }) => {
-        impl $crate::tree::read::Group for $ty {
-            const KEYS: &'static [&'static str] = &[$($key),*];
-            const EXPECTING: &'static str = concat!("struct ", stringify!($ty));
-            #[inline(never)]
-            fn read_key(
-                &mut self,
-                key: &str,
-                value: $crate::tree::Tree,
-            ) -> Result<bool, $crate::tree::TreeError> {
-                match key {
-                    $($key => $crate::tree::Read::read_into(&mut self.$field, value)?,)*
-                    _ => return Ok(false),
-                }
-                Ok(true)
-            }
-        }
-        impl $crate::tree::Read for $ty {
-            #[inline(never)]
-            fn read_into(slot: &mut Self, tree: $crate::tree::Tree) -> Result<(), $crate::tree::TreeError> {
-                use $crate::tree::read::Group;
-                *slot = <$ty>::default();
-                $crate::tree::read::object(tree, Self::EXPECTING, Self::KEYS, &mut |key, value| slot.read_key(key, value))
-            }
-        }
-    };
-}
-
-/// `impl Read` (and [`Names`]) for a unit-variant enum: its variants and their names as serde spells them.
-macro_rules! read_enum {
-    ($ty:ident { $($variant:ident: $name:literal),* $(,)? }) => {
-        impl $crate::tree::read::Names for $ty {
-            const NAMES: &'static [&'static str] = &[$($name),*];
-            const VALUES: &'static [Self] = &[$($ty::$variant),*];
-        }
-        impl $crate::tree::Read for $ty {
-            #[inline(never)]
-            fn read_into(slot: &mut Self, tree: $crate::tree::Tree) -> Result<(), $crate::tree::TreeError> {
-                use $crate::tree::read::Names;
-                let index = $crate::tree::read::name(tree, concat!("enum ", stringify!($ty)), Self::NAMES)?;
-                *slot = Self::VALUES[index];
-        Ok(())
-            }
-        }
-    };
-}
-
-pub(super) use {read_enum, read_struct};

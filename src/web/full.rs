@@ -1,6 +1,6 @@
 //! The full build's part of `Playground` (cargo feature `full`): what the first frame does not need — traces in
 //! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
-//! The page loads it after the first frame (see ARCHITECTURE.md, "Two wasm builds"); the workers load only it.
+//! The page loads it after the first frame (see ARCHITECTURE.md, "Three wasm builds"); the workers load only it.
 
 use crate::compare::league::{league, setup, Network};
 use crate::compare::own::{rows_from_frames, score_all, OwnRun};
@@ -33,6 +33,14 @@ fn metrics_of(imported: &ImportedTrace) -> Result<JsValue, JsError> {
 
 #[wasm_bindgen]
 impl Playground {
+    /// Every parameter: `[{path, field, kind, options, unit, range, control, default, doc}]`, in the parameter
+    /// object's order (`crate::param::Entry`). The page's rail is built from the same statement before this
+    /// build arrives (`pkg/params-schema.js`, written by the build from `netcode-lab schema`); from here it takes
+    /// the docs.
+    pub fn schema() -> js_sys::Array {
+        crate::compare::PlaygroundParams::schema().iter().map(super::schema::entry).collect()
+    }
+
     /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
     /// `setParams`. Returns the summary `{kind, snapshots, samples, sendInterval, note, counts}` (`counts`: what
     /// the buffer counted and did not play); a bad trace is refused naming field and index, and nothing changes.
@@ -182,7 +190,7 @@ impl Playground {
 
 /// `{name: metrics}`, in the order asked (a name asked twice: its last), each key a strategy's serde name: a unit
 /// variant's name becomes a JS string once, cached by serde-wasm-bindgen, where a `&str` key was decoded from wasm
-/// memory on every call (TextDecoder, 2.5 % of `engineMetrics` in Chromium; issue 13).
+/// memory on every call (TextDecoder: a visible share of `engineMetrics` in Chromium's profile).
 struct ByStrategy<'a>(&'a [StrategyKind], &'a [StrategyMetrics]);
 
 impl serde::Serialize for ByStrategy<'_> {

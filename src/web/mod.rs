@@ -15,6 +15,8 @@ mod js_tree;
 mod lessons;
 mod panic;
 mod playground;
+#[cfg(feature = "full")]
+mod schema;
 #[cfg(feature = "example")]
 mod worked_example;
 

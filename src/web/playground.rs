@@ -94,6 +94,12 @@ impl Playground {
         Ok(simulated)
     }
 
+    /// Seconds between the run's snapshots: its send rate rounded to whole server ticks (`SimParams::stream`).
+    #[wasm_bindgen(getter, js_name = sendInterval)]
+    pub fn send_interval(&self) -> f64 {
+        self.sim.params().stream().send_interval
+    }
+
     /// The parameters of the current run, every field filled in.
     pub fn params(&self) -> Result<JsValue, JsError> {
         to_js(&PlaygroundParams { sim: self.sim.params().clone(), engines: self.engine_params.clone() })
@@ -169,7 +175,7 @@ impl Playground {
 }
 
 /// `Playground.codes()`: keys in alphabetical order, as the `serde_json::json!` object they replace had them
-/// (serde_json out of the first-frame build: issue 14).
+/// (serde_json stays out of the first-frame build).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Codes {

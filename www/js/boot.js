@@ -222,6 +222,7 @@ export async function boot(app) {
   const full = loadCore('full').then(async (core) => {
     await bootTask();
     if (core && core !== app.core) app.upgrade(core);
+    if (core) app.controls.describe(core.Playground.schema()); // each control's parameter, as the core states it
     return core;
   });
   // Not part of the first frame's download either: the other language's strings (i18n.js), so a switch is

@@ -41,11 +41,19 @@ function valueWidth(spec) {
   return Math.max(...values.map((v) => width(formatValue(spec, v))));
 }
 
+/** A parameter as the core's schema describes it: its doc, then where it lives, its default and its range. */
+function parameterNote(entry) {
+  const unit = entry.unit ? ` ${entry.unit}` : '';
+  const range = entry.range ? ` · ${entry.range[0]}–${entry.range[1]}${unit}` : '';
+  const options = entry.options.length ? ` · ${entry.options.join(' | ')}` : '';
+  return `${entry.doc}\n${entry.path} (Rust: ${entry.field}) · default ${entry.default}${entry.kind === 'choice' ? '' : unit}${range}${options}`;
+}
+
 /**
  * Builds every control into `root` (or only the ids in `only`, as an embed does). `onChange(spec, value)` is
  * called with display values; `flat` leaves out the group headings (an embed's few controls). `groups` builds only
  * those groups (the page builds the rail in two tasks: boot.js), adding to `inputs` (pass the same object to each
- * call: any call's `sync` then syncs them all). Returns `{inputs, sync(params), setPreset(name)}`.
+ * call: any call's `sync` then syncs them all). Returns `{inputs, sync(params), setPreset(name), describe(schema)}`.
  */
 export function buildControls(root, onChange, { onNewSeed, only = null, flat = false, groups = null, inputs = {} } = {}) {
   const wanted = (spec) => !only || only.includes(spec.id);
@@ -66,9 +74,28 @@ export function buildControls(root, onChange, { onNewSeed, only = null, flat = f
     if (flat) root.append(...[...details.children].filter((c) => c.tagName !== 'SUMMARY'));
     else root.append(details);
   }
+  const notes = {}; // the parameters' docs by control id, once the full core has handed its schema over
+  let described = null; // the language the titles are in
+  const describe = () => {
+    described = getLang();
+    const english = described === 'en'; // the docs are the Rust source's, in English: shown in English only
+    for (const [id, note] of Object.entries(notes)) {
+      if (inputs[id]?.label) setIf(inputs[id].label, 'title', english ? note : '');
+    }
+  };
   return {
     inputs,
+    /** The core's schema (`Playground.schema()`, the full build): each label's title tells its parameter. */
+    describe(schema) {
+      const byPath = new Map(schema.map((entry) => [entry.path, entry]));
+      for (const spec of CONTROLS) {
+        const entry = spec.paths && byPath.get(spec.paths[0]);
+        if (entry && inputs[spec.id]) notes[spec.id] = parameterNote(entry);
+      }
+      describe();
+    },
     sync(params) {
+      if (described !== getLang()) describe();
       for (const spec of CONTROLS) {
         if (spec.kind === 'preset' || !inputs[spec.id]) continue;
         const { input, output } = inputs[spec.id];
@@ -96,7 +123,7 @@ export function buildControls(root, onChange, { onNewSeed, only = null, flat = f
 
 function buildOne(spec, inputs, onChange, onNewSeed) {
   const id = `control-${spec.id}`;
-  const wrap = element('div', { class: `control ${spec.kind === 'check' ? 'check' : ''}`, 'data-control': spec.id });
+  const wrap = element('div', { class: `control ${spec.kind === 'check' ? 'check' : ''}`, 'data-control': spec.id, 'data-path': spec.paths?.[0] });
   // An engine's setting is labelled with its name in the engine's code, the same in every language.
   const label = element('label', { for: id, lang: spec.engine ? 'en' : undefined, text: t(`control.${spec.id}`), 'data-i18n': `control.${spec.id}` });
   let input;
@@ -132,6 +159,6 @@ function buildOne(spec, inputs, onChange, onNewSeed) {
     input.addEventListener('change', () => onChange(spec, Number(input.value)));
   }
   if (spec.hint) wrap.append(element('span', { class: 'hint', text: t(`hint.${spec.id}`), 'data-i18n': `hint.${spec.id}` }));
-  inputs[spec.id] = { input, output };
+  inputs[spec.id] = { input, output, label };
   return wrap;
 }

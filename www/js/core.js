@@ -1,6 +1,6 @@
 // Loading the wasm core, with a visible banner instead of a blank page when it cannot load.
 //
-// The core comes in three builds of the one crate (ARCHITECTURE.md, "Two wasm builds"):
+// The core comes in three builds of the one crate (ARCHITECTURE.md, "Three wasm builds"):
 //   'page'     netcode_lab_page — the first frame: the simulation, its timelines, parameters, codes. Preloaded
 //              by the dist build.
 //   'example'  netcode_lab_example — the same and seed 002's worked example (`WorkedExample`): its page and its

@@ -10,7 +10,7 @@
 // a failure shows the playground's banner.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash } from './params.js';
+import { byId, applyValue, parseHash, formatHash, SCHEMA_FAULTS } from './params.js';
 import { buildControls } from './controls.js';
 import { buildTransport } from './transport.js';
 import { theme, measureWidths } from './canvas.js';
@@ -24,6 +24,7 @@ import { DRAG_GAP, afterPause } from './scheduler.js';
 const coreModule = import('./core.js');
 
 watchForErrors();
+for (const fault of SCHEMA_FAULTS) showError(fault);
 
 const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
 

@@ -3,7 +3,7 @@
 // each panel gets only the few functions it draws from or asks for (`App.portsFor`), never the App itself.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash, quoted } from './params.js';
+import { byId, applyValue, parseHash, formatHash, quoted, SCHEMA_FAULTS } from './params.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
 import { theme } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
@@ -15,6 +15,7 @@ import { FrameScheduler } from './scheduler.js';
 import { boot, bootTask, bootPhase, firstPaint, NEEDS_FULL_CORE } from './boot.js';
 
 watchForErrors();
+for (const fault of SCHEMA_FAULTS) showError(fault);
 
 const KEY_MAP = {
   KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right',

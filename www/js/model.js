@@ -127,11 +127,10 @@ export class Model {
     return this.imported && this.trace?.sendInterval ? 1 / this.trace.sendInterval : this.params.scenario.sendRate;
   }
 
-  /** Seconds between snapshots: the imported trace's, or the simulation's (rounded to whole server ticks). */
+  /** Seconds between snapshots: the imported trace's, or the run's (the core rounds it to whole server ticks). */
   get sendInterval() {
     if (this.imported && this.trace?.sendInterval) return this.trace.sendInterval;
-    const s = this.params.scenario;
-    return Math.max(1, Math.round(s.tickRate / s.sendRate)) / s.tickRate;
+    return this.pg.sendInterval;
   }
 
   get imported() {

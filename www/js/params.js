@@ -1,6 +1,9 @@
-// Every control of the rail: where its value lives in the run's parameters, its range, unit and label.
-// `scale` converts the parameter (seconds, fractions) into what the control shows (ms, %).
+// Every control of the rail: where its value lives in the run's parameters, its label, when it is shown.
+// A slider's range, step and unit, and a choice's names, are the core's (`SCHEMA`: each parameter as src/ states
+// it beside its field); `scale` converts the parameter (seconds, fractions) into what the control shows (ms, %).
+// A control's id is its parameter's key unless it says otherwise (an engine's: `mirror-bufferLimit`).
 // The URL hash stores control values by id, in display units, so a link reproduces a view.
+import { SCHEMA } from '../pkg/params-schema.js';
 import { ENGINE_CONTROLS } from './engines/engine-params.js';
 
 export const GROUPS = [
@@ -16,69 +19,112 @@ const BOTH = (field) => [`network.downlink.${field}`, `network.uplink.${field}`]
 /** Seed 004's controller knobs show only while that controller is on. */
 const seed004 = (params) => params.remote.clock.adaptiveDelay.enabled && params.remote.clock.adaptiveDelay.mode === 'seed004';
 
-export const CONTROLS = [
+const DECLARED = [
   { id: 'preset', group: 'network', kind: 'preset', label: 'Network preset',
     options: [['custom', 'Custom'], ['lan', 'LAN (30 Hz, 30 ms)'], ['sameRegion', 'Same region (30 Hz, 50 ms)'],
       ['crossRegion', 'Cross region (20 Hz, 100 ms)'], ['mobile', 'Mobile (15 Hz, 150 ms)']],
     hint: 'Seed 004 §5.3: send rate and interpolation delay per network; link conditions are ours.' },
-  { id: 'latency', group: 'network', kind: 'range', label: 'Latency', paths: BOTH('latency'), min: 0, max: 400, step: 5, unit: 'ms', scale: 1000 },
-  { id: 'jitter', group: 'network', kind: 'range', label: 'Jitter', paths: BOTH('jitter'), min: 0, max: 150, step: 1, unit: 'ms', scale: 1000 },
+  { id: 'latency', group: 'network', kind: 'range', label: 'Latency', paths: BOTH('latency') },
+  { id: 'jitter', group: 'network', kind: 'range', label: 'Jitter', paths: BOTH('jitter') },
   { id: 'jitterModel', group: 'network', kind: 'select', label: 'Jitter distribution', paths: BOTH('jitterModel'),
     options: [['uniform', 'Uniform ± jitter'], ['normal', 'Normal (σ = jitter)'], ['exponential', 'Exponential tail']] },
-  { id: 'loss', group: 'network', kind: 'range', label: 'Packet loss', paths: BOTH('loss'), min: 0, max: 50, step: 0.5, unit: '%', scale: 100 },
+  { id: 'loss', group: 'network', kind: 'range', label: 'Packet loss', paths: BOTH('loss') },
   { id: 'lossModel', group: 'network', kind: 'select', label: 'Loss model', paths: BOTH('lossModel'),
     options: [['uniform', 'Uniform'], ['burst', 'Burst (Gilbert–Elliott)']] },
-  { id: 'sendRate', group: 'network', kind: 'range', label: 'Send rate', paths: ['scenario.sendRate'], min: 5, max: 60, step: 1, unit: 'Hz', scale: 1 },
+  { group: 'network', kind: 'range', label: 'Send rate', paths: ['scenario.sendRate'] },
 
-  { id: 'renderDelay', group: 'remote', kind: 'range', label: 'Render delay', paths: ['remote.clock.renderDelay'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000 },
+  { group: 'remote', kind: 'range', label: 'Render delay', paths: ['remote.clock.renderDelay'] },
   { id: 'policy', group: 'remote', kind: 'select', label: 'Underrun policy', paths: ['remote.underrun.underrunPolicy'],
     options: [['extrapolate-decay', 'Extrapolate — velocity decay (recommended)'], ['extrapolate-seed', 'Extrapolate — seed 000 formula'],
       ['hold', 'Hold (freeze at the newest snapshot)'], ['snap', 'Snap to newest'], ['hide', 'Hide']],
     hint: 'The decay is the project\'s default: it damps and caps like seed 000 §4.3.5 but never walks back.' },
-  { id: 'capRule', group: 'remote', kind: 'select', label: 'Extrapolation cap', paths: ['remote.underrun.capRule'],
+  { group: 'remote', kind: 'select', label: 'Extrapolation cap', paths: ['remote.underrun.capRule'],
     options: [['maxExtrapolation', 'Max extrapolation (seed 000: 100–200 ms)'], ['halfSendInterval', '½ send interval (seed 004 §3.4)']] },
-  { id: 'maxExtrapolation', group: 'remote', kind: 'range', label: 'Max extrapolation', paths: ['remote.underrun.maxExtrapolation'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000,
+  { group: 'remote', kind: 'range', label: 'Max extrapolation', paths: ['remote.underrun.maxExtrapolation'],
     enabledWhen: (params) => params.remote.underrun.capRule !== 'halfSendInterval' },
-  { id: 'interpolation', group: 'remote', kind: 'select', label: 'Interpolation', paths: ['remote.buffer.interpolation'],
+  { group: 'remote', kind: 'select', label: 'Interpolation', paths: ['remote.buffer.interpolation'],
     options: [['linear', 'Linear (the seeds)'], ['hermite', 'Cubic Hermite (uses velocity)']] },
-  { id: 'beforeOldest', group: 'remote', kind: 'select', label: 'Before the oldest snapshot', paths: ['remote.buffer.beforeOldest'],
+  { group: 'remote', kind: 'select', label: 'Before the oldest snapshot', paths: ['remote.buffer.beforeOldest'],
     options: [['gap', 'Gap, no position (seed 002)'], ['oldest', 'Show the oldest (seed 000 §4.3.4)']] },
-  { id: 'clock', group: 'remote', kind: 'select', label: 'Clock', paths: ['remote.clock.clock'],
+  { group: 'remote', kind: 'select', label: 'Clock', paths: ['remote.clock.clock'],
     options: [['known', 'Known offset (ideal)'], ['reanchor', 'Re-anchor on every snapshot (seed 000)'],
       ['smooth', 'Smoothed estimate (seed 004)'], ['timescale', 'Timescale to buffer depth']] },
   { id: 'adaptive', group: 'remote', kind: 'check', label: 'Adaptive delay', paths: ['remote.clock.adaptiveDelay.enabled'] },
   { id: 'adaptiveMode', group: 'remote', kind: 'select', label: 'Adaptive controller', paths: ['remote.clock.adaptiveDelay.mode'],
     options: [['jitter', 'Follows the jitter (project)'], ['seed004', 'RTT above 100 ms (seed 004 §4.2)']],
     visibleWhen: (params) => params.remote.clock.adaptiveDelay.enabled },
-  { id: 'adaptiveThreshold', group: 'remote', kind: 'range', label: 'RTT threshold', paths: ['remote.clock.adaptiveDelay.seed004.rttThreshold'], min: 0, max: 400, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
-  { id: 'adaptiveHigh', group: 'remote', kind: 'range', label: 'Delay above it', paths: ['remote.clock.adaptiveDelay.seed004.highDelay'], min: 0, max: 500, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
-  { id: 'adaptiveLow', group: 'remote', kind: 'range', label: 'Delay below it', paths: ['remote.clock.adaptiveDelay.seed004.lowDelay'], min: 0, max: 500, step: 5, unit: 'ms', scale: 1000, visibleWhen: seed004 },
-  { id: 'adaptiveGain', group: 'remote', kind: 'range', label: 'Delay lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.delayGain'], min: 0.005, max: 0.2, step: 0.005, unit: '/sample', scale: 1, visibleWhen: seed004 },
-  { id: 'adaptiveRttGain', group: 'remote', kind: 'range', label: 'RTT lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.rttGain'], min: 0.01, max: 1, step: 0.01, unit: '/sample', scale: 1, visibleWhen: seed004 },
-  { id: 'adaptiveInterval', group: 'remote', kind: 'range', label: 'Sample every', paths: ['remote.clock.adaptiveDelay.seed004.sampleInterval'], min: 50, max: 1000, step: 10, unit: 'ms', scale: 1000, visibleWhen: seed004,
+  { id: 'adaptiveThreshold', group: 'remote', kind: 'range', label: 'RTT threshold', paths: ['remote.clock.adaptiveDelay.seed004.rttThreshold'], visibleWhen: seed004 },
+  { id: 'adaptiveHigh', group: 'remote', kind: 'range', label: 'Delay above it', paths: ['remote.clock.adaptiveDelay.seed004.highDelay'], visibleWhen: seed004 },
+  { id: 'adaptiveLow', group: 'remote', kind: 'range', label: 'Delay below it', paths: ['remote.clock.adaptiveDelay.seed004.lowDelay'], visibleWhen: seed004 },
+  { id: 'adaptiveGain', group: 'remote', kind: 'range', label: 'Delay lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.delayGain'], visibleWhen: seed004 },
+  { id: 'adaptiveRttGain', group: 'remote', kind: 'range', label: 'RTT lerp per sample', paths: ['remote.clock.adaptiveDelay.seed004.rttGain'], visibleWhen: seed004 },
+  { id: 'adaptiveInterval', group: 'remote', kind: 'range', label: 'Sample every', paths: ['remote.clock.adaptiveDelay.seed004.sampleInterval'], visibleWhen: seed004,
     hint: 'Seed 004 §4.2: RTT every 200 ms, lerp 0.1; delay lerp 0.02 towards 150 ms above 100 ms of RTT, else 50 ms.' },
 
-  { id: 'halfLife', group: 'local', kind: 'range', label: 'Half-life', paths: ['local.halfLife'], min: 5, max: 500, step: 5, unit: 'ms', scale: 1000 },
-  { id: 'smoothing', group: 'local', kind: 'select', label: 'Correction smoothing', paths: ['local.smoothing'],
+  { group: 'local', kind: 'range', label: 'Half-life', paths: ['local.halfLife'] },
+  { group: 'local', kind: 'select', label: 'Correction smoothing', paths: ['local.smoothing'],
     options: [['halfLife', 'Half-life offset (seed 003)'], ['snap', 'Snap (no smoothing)'],
       ['firstVersion', 'First version: lerp 0.1 per frame'], ['linear', 'Linear over smooth time']] },
-  { id: 'mismatch', group: 'local', kind: 'check', label: 'Input off the physics step (the bug)', paths: ['local.mismatch'] },
+  { group: 'local', kind: 'check', label: 'Input off the physics step (the bug)', paths: ['local.mismatch'] },
 
-  { id: 'lerpFactor', group: 'paths', kind: 'range', label: 'Lerp factor', paths: ['paths.lerp.lerpFactor'], min: 0.01, max: 1, step: 0.01, unit: '/frame', scale: 1 },
+  { group: 'paths', kind: 'range', label: 'Lerp factor', paths: ['paths.lerp.lerpFactor'] },
 
-  { id: 'withOffsets', group: 'paths', kind: 'check', label: 'V2 batches (offsetMs)', paths: ['paths.withOffsets'] },
-  { id: 'pathSpeed', group: 'paths', kind: 'range', label: 'Path speed', paths: ['paths.player.speed'], min: 30, max: 300, step: 5, unit: 'px/s', scale: 1,
+  { group: 'paths', kind: 'check', label: 'V2 batches (offsetMs)', paths: ['paths.withOffsets'] },
+  { id: 'pathSpeed', group: 'paths', kind: 'range', label: 'Path speed', paths: ['paths.player.speed'],
     hint: 'V1 batches only: without offsetMs each segment lasts distance / speed (seed 001).',
     enabledWhen: (params) => !params.paths.withOffsets },
-  { id: 'staleGap', group: 'paths', kind: 'range', label: 'Stale gap (snap condition 1)', paths: ['paths.player.staleGap'], min: 0, max: 3000, step: 50, unit: 'ms', scale: 1000 },
-  { id: 'hardSnapDistance', group: 'paths', kind: 'range', label: 'Hard-snap distance (condition 2)', paths: ['paths.player.hardSnapDistance'], min: 0, max: 400, step: 5, unit: 'px', scale: 1 },
+  { group: 'paths', kind: 'range', label: 'Stale gap (snap condition 1)', paths: ['paths.player.staleGap'] },
+  { group: 'paths', kind: 'range', label: 'Hard-snap distance (condition 2)', paths: ['paths.player.hardSnapDistance'] },
 
-  { id: 'motion', group: 'sim', kind: 'select', label: 'Motion script', paths: ['scenario.motion'],
+  { group: 'sim', kind: 'select', label: 'Motion script', paths: ['scenario.motion'],
     options: [['turns', 'Straight runs, sharp turns'], ['circle', 'Circle'], ['stopAndGo', 'Stop and go'], ['respawn', 'Respawn every 4 s']] },
-  { id: 'fps', group: 'sim', kind: 'range', label: 'Frame rate', paths: ['fps'], min: 10, max: 240, step: 1, unit: 'fps', scale: 1 },
-  { id: 'seed', group: 'sim', kind: 'seed', label: 'Seed', paths: ['seed'], min: 0, max: 2 ** 32 - 1 },
+  { group: 'sim', kind: 'range', label: 'Frame rate', paths: ['fps'] },
+  { group: 'sim', kind: 'seed', label: 'Seed', paths: ['seed'] },
   ...ENGINE_CONTROLS,
 ];
+
+/**
+ * A declared control completed from the core's schema: its id (the key, unless given), a slider's
+ * `min`/`max`/`step`/`unit`/`scale`; a choice's names and a check's kind are held to the core's. A control that
+ * names no parameter of the core, or offers other names than it, is left off the rail and its fault kept in
+ * `SCHEMA_FAULTS` (the page shows them in the banner), rather than send values the core refuses.
+ */
+export function stated(spec) {
+  if (spec.kind === 'preset') return spec;
+  const key = spec.paths[0].split('.').pop();
+  const id = spec.id ?? (spec.engine ? `${spec.engine}-${key}` : key);
+  const entries = spec.paths.map((path) => SCHEMA[path]);
+  const fault = (what) => new Error(`control ${id}: ${what} (pkg/params-schema.js, from the core's parameters)`);
+  if (entries.some((entry) => !entry)) throw fault(`no parameter ${spec.paths.filter((p) => !SCHEMA[p]).join(', ')}`);
+  const [entry] = entries;
+  if (entries.some((other) => JSON.stringify(other) !== JSON.stringify(entry))) throw fault('its parameters differ');
+  const out = { ...spec, id, label: spec.label ?? key };
+  if (spec.kind === 'range' || spec.kind === 'seed') {
+    if (!entry.control) throw fault('the core states no control for it');
+    const { min, max, step, unit, scale } = entry.control;
+    return Object.assign(out, { min, max, step, unit, scale });
+  }
+  if (spec.kind === 'select') {
+    const names = spec.options.map(([name]) => name);
+    if (names.length !== entry.options.length || names.some((name) => !entry.options.includes(name))) {
+      throw fault(`offers ${names.join(', ')}; the core's names are ${entry.options.join(', ')}`);
+    }
+  }
+  if (spec.kind === 'check' && entry.kind !== 'flag') throw fault(`a check for a ${entry.kind}`);
+  return out;
+}
+
+/** Why a declared control is not on the rail (none when params.js and the core agree). */
+export const SCHEMA_FAULTS = [];
+
+export const CONTROLS = DECLARED.flatMap((spec) => {
+  try {
+    return [stated(spec)];
+  } catch (fault) {
+    SCHEMA_FAULTS.push(fault.message);
+    return [];
+  }
+});
 
 export const byId = Object.fromEntries(CONTROLS.map((c) => [c.id, c]));
 

@@ -11,7 +11,8 @@
 //!  *.css ──esbuild──► minified in place; a page's sheets ──► one PAGE.bundle.css (one request, not three)
 //!        ──► every page: <link rel="modulepreload"> for its entry's static chunk graph (esbuild's metafile) and for
 //!            the wasm-bindgen glue its first frame imports, and a preload of that glue's wasm (unless the page
-//!            fetches it from its head itself, as index.html does), injected before </head>: the browser fetches them at once instead of one import level per round trip
+//!            fetches it from its head itself, as index.html does), injected before </head>: the browser fetches
+//!            them at once instead of one import level per round trip
 //!        ──► beside each text file and the wasm: NAME.br (brotli 11) and NAME.gz (gzip 9), when smaller
 //! ```
 //! Development needs none of this: www/ is served as it is (plain ES modules, no bundler); only what users
@@ -22,6 +23,11 @@ use crate::run::{say, Cmd};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The wasm-bindgen glue in pkg/ (wasm-pack.toml's out-names all begin so): kept out of the bundles, a module of
+/// its own beside its wasm. What else the build writes there (`params-schema.js`, the parameters' schema) is
+/// bundled into the chunk that imports it, like any module.
+const GLUE_PREFIX: &str = "netcode_lab";
 
 /// Extensions worth compressing (images would not shrink).
 const COMPRESSIBLE: [&str; 8] = ["html", "js", "mjs", "css", "wasm", "json", "svg", "txt"];
@@ -98,9 +104,9 @@ fn copy_tree(from: &Path, to: &Path, sources: &Path, files: &mut Vec<PathBuf>) -
     Ok(())
 }
 
-/// Minifies the wasm-bindgen glue in pkg/ in place (what it exports keeps its name): the first frame's glue
-/// 21,354 → 9,003 B, 4,292 → 2,884 B as brotli (issue 14). wasm-bindgen writes it for reading, with a doc comment per
-/// export and long local names.
+/// Minifies the wasm-bindgen glue in pkg/ in place (what it exports keeps its name). wasm-bindgen writes it for
+/// reading, with a doc comment per export and long local names: minified, the first frame's glue is less than
+/// half its size (~9 KB, ~2.9 KB as brotli).
 fn minify_glue(root: &Path, files: &[PathBuf]) -> Result<(), String> {
     let esbuild = esbuild(root)?;
     let glue = files.iter().filter(|f| {
@@ -157,7 +163,8 @@ fn bundle(root: &Path, www: &Path, out: &Path) -> Result<Bundle, String> {
             .args(["--bundle", "--splitting", "--format=esm", "--minify", "--charset=utf8", "--log-level=warning"])
             .arg(format!("--outdir={}", out.display()))
             .arg(format!("--outbase={}", www.display()))
-            .args(["--entry-names=[dir]/[name]", "--chunk-names=js/[name]-[hash]", "--external:../pkg/*"])
+            .args(["--entry-names=[dir]/[name]", "--chunk-names=js/[name]-[hash]"])
+            .arg(format!("--external:../pkg/{GLUE_PREFIX}*"))
             .arg(format!("--metafile={}", meta_file.display()))
             .dir(root)
             .run()?;
@@ -370,7 +377,8 @@ fn add_preloads(www: &Path, site: &Path, page: &Path, bundle: &Bundle) -> Result
     }
     let www_pkg = www.join("pkg").canonicalize().unwrap_or_default();
     for source in module_graph(&entries)? {
-        if let Ok(rel) = source.strip_prefix(&www_pkg) {
+        let glue = source.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(GLUE_PREFIX));
+        if let (Ok(rel), true) = (source.strip_prefix(&www_pkg), glue) {
             modules.push(site.join("pkg").join(rel));
         }
     }

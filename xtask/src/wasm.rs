@@ -35,7 +35,52 @@ pub fn build(root: &Path, tools: &Tools) -> Result<BuildReport, String> {
     let page = build_one(root, tools, &build.page_out_name, &["--no-default-features", "--features", "web"])?;
     let example = build_one(root, tools, &build.example_out_name, &["--no-default-features", "--features", "example"])?;
     let full = build_one(root, tools, &build.out_name, &[])?;
+    schema_module(root, &root.join(&build.out_dir))?;
     Ok(BuildReport { page, full, example })
+}
+
+/// The module the page's rail is built from before any wasm is in: every parameter that has a control on the
+/// page (a slider's range, step, unit and scale), is a choice (its names) or a flag, as the core states it —
+/// `netcode-lab schema`, run natively. The full build hands the page the same schema, with the docs
+/// (`Playground.schema()`); the end-to-end tests hold the two together.
+fn schema_module(root: &Path, out_dir: &Path) -> Result<(), String> {
+    let cargo = || Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).dir(root);
+    let schema_cmd = cargo().args(["run", "--quiet", "--bin", "netcode-lab", "--", "schema"]);
+    let Some(text) = schema_cmd.read() else {
+        // Run again with its output kept, for the error's words.
+        let log = root.join("target/xtask/logs/schema.log");
+        schema_cmd.run_logged(&log)?;
+        return Err(format!("`{}` printed nothing", schema_cmd.display()));
+    };
+    let entries: Vec<serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| format!("netcode-lab schema: not a JSON list ({e})"))?;
+    let mut rail = serde_json::Map::new();
+    for entry in &entries {
+        let kind = entry["kind"].as_str().unwrap_or_default();
+        if entry["control"].is_null() && kind != "choice" && kind != "flag" {
+            continue;
+        }
+        let path = entry["path"].as_str().ok_or("netcode-lab schema: an entry without a path")?;
+        let mut shown = serde_json::Map::new();
+        for key in ["kind", "options", "unit", "range", "control"] {
+            shown.insert(key.to_string(), entry[key].clone());
+        }
+        rail.insert(path.to_string(), serde_json::Value::Object(shown));
+    }
+    let shown = rail.len();
+    let module = format!(
+        "// Written by `cargo xtask build` from `netcode-lab schema`: the parameters as the core states them\n\
+         // (src/, `#[param]` beside each field). Not edited by hand; not kept in git.\n\
+         export const SCHEMA = {};\n",
+        serde_json::Value::Object(rail)
+    );
+    let file = out_dir.join("params-schema.js");
+    std::fs::write(&file, module).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    say(
+        "build",
+        format!("{}: {} of the {} parameters have a control on the page", file.display(), shown, entries.len()),
+    );
+    Ok(())
 }
 
 /// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
