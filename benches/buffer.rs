@@ -7,8 +7,8 @@
 //!   written again in Rust operation for operation (no outcomes, statuses, reasons or counters);
 //! - `book_tick` / `goodjs_tick`: one server tick of peerbench's workload (a) — an in-order arrival and three
 //!   frames (20 arrivals and 60 samples per simulated second), times in ms around 1.7e12 — on the core through
-//!   `wasm-buffer/src/book.rs` (the very code peerbench times in wasm: `insert` + `sample_between`, the book's
-//!   clamp and extrapolation) and on [`GoodRing`]. Issue 14 asks for core ≤ 1.5 × ring here and in peerbench
+//!   `wasm-buffer/src/book.rs` (the very code peerbench times in wasm: `insert` + `sample_drawn`, the book's
+//!   clamp and extrapolation) and on [`GoodRing`]. The goal is core ≤ 1.5 × ring here and in peerbench
 //!   (`cargo xtask bench-page --only peer,native` prints both ratios).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};

@@ -1,4 +1,4 @@
-//! Instruction counts of the core's buffer against peerbench's JavaScript ring buffer (issue 14), for callgrind:
+//! Instruction counts of the core's buffer against peerbench's JavaScript ring buffer, for callgrind:
 //! the workload of `benches/buffer.rs`'s `book_tick` / `goodjs_tick` (one in-order arrival, then three frames
 //! rendering ~100 ms behind it; times in ms around 1.7e12, as in peerbench), each push and each sample behind a
 //! function that is never inlined, so callgrind's inclusive count of that function is the cost of one call.

@@ -1,4 +1,5 @@
-//! Instruction counts of issue 13's speed goal, for callgrind (stable on a busy machine, unlike wall time):
+//! Instruction counts of the engines' speed goal (scoring every strategy adds at most 50 % to a full
+//! re-simulation), for callgrind (stable on a busy machine, unlike wall time):
 //!
 //! ```text
 //! cargo build --release --example engines_cost
@@ -7,10 +8,10 @@
 //! ```
 //! `WHAT` is `sim` (the full re-simulation: run + metrics of a 60 s window at 60 fps), `rerun` (what the page's
 //! `setParams` does on a new seed: the whole window re-run, no metrics — bench.html's first row), `rerun-metrics`
-//! (the same and its metrics: what the page does on a change), `scored` (every strategy
-//! replays that run's client inputs and is scored, `playground`'s track taken from the run's metrics, which the
-//! full re-simulation computed: `score_all` with the run's metrics), `scored-frames` (the same, `playground` scored from the run's
-//! frames: `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
+//! (the same and its metrics: what the page does on a change), `scored` (every strategy replays that run's client
+//! inputs and is scored, `playground`'s track taken from the run's metrics, which the full re-simulation computed:
+//! `score_all` with the run's metrics), `scored-frames` (the same, `playground` scored from the run's frames:
+//! `score_all` without the run's metrics), `scored-replaying` (the same, `playground` replayed too),
 //! `replayed` (every strategy, rows only) or `drawn` (the four engines the page draws by default, rows only). Only
 //! the call of `measured` is counted; the goal is `scored` ≤ 1.5 × `sim`.
 

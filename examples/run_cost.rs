@@ -1,4 +1,4 @@
-//! Instruction counts of one full 60 s re-simulation (issue 14's "≤ 2 ms in wasm"), for callgrind — stable on a
+//! Instruction counts of one full 60 s re-simulation (the goal: ≤ 2 ms in wasm), for callgrind — stable on a
 //! busy machine, unlike wall time:
 //!
 //! ```text

@@ -21,7 +21,7 @@ pub const ARRIVAL_GAIN: f64 = 1.0 / 16.0;
 
 /// Running statistics of arrival times.
 ///
-/// Kept as plain numbers and a count of the first arrivals (issue 14: recorded on every accepted arrival, so the
+/// Kept as plain numbers and a count of the first arrivals (recorded on every accepted arrival, so the
 /// usual one — the third and later — is one predictable branch and straight-line arithmetic, with no `Option`
 /// taken apart and put back). The numbers are the same, operation for operation, as the textbook form:
 /// `interval` starts at the second arrival's gap, `transit_mean` at the first transit.

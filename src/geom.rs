@@ -8,7 +8,7 @@ use std::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 
 /// `x` held to `lo..=hi`, as `f64::clamp` does it (the same two comparisons, so the same bits, NaN stays NaN) but
 /// without its panic when `lo > hi`, whose message prints both floats with `{:?}`: one `f64::clamp` brought Rust's
-/// float formatting (~20 KB) into the page's first-frame wasm (issue 14). The core never panics on input anyway.
+/// float formatting (~20 KB) into the page's first-frame wasm. The core never panics on input anyway.
 #[inline]
 pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     let mut x = x;
@@ -23,8 +23,8 @@ pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
 
 /// `x.max(lo)` as one comparison (for `lo` not NaN: a NaN `x` gives `lo`, as `f64::max` does; only the sign of a
 /// zero may differ). In wasm `f64::max` and `f64::min` are calls into compiler-builtins' `fmax`/`fmin`, since wasm's
-/// own `f64.max` propagates NaN: on the truth lookup every metric makes per frame they were ~3 % of the engines'
-/// scoring time in V8 (issue 13).
+/// own `f64.max` propagates NaN: on the truth lookup every metric makes per frame such calls are ~3 % of the
+/// engines' scoring time in V8.
 #[inline(always)]
 pub fn at_least(x: f64, lo: f64) -> f64 {
     if x > lo {
@@ -61,7 +61,7 @@ pub fn round_half_away(x: f64) -> f64 {
 /// vector (NaN and infinite ones too): the root is correctly rounded and never falls as its argument grows, so
 /// `length() < limit` holds exactly for the squared lengths below the least one whose rounded root reaches `limit`,
 /// found once from `limit²` and its neighbours. The per-frame pass of the metrics asks twice a frame and track
-/// (sim/metrics/track.rs); a square root is the slowest arithmetic it does.
+/// (src/run/track/); a square root is the slowest arithmetic it does.
 #[derive(Clone, Copy, Debug)]
 pub struct LengthLimit {
     /// The least squared length whose root is ≥ the limit.

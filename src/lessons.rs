@@ -12,7 +12,7 @@
 //!         event     send    ■100 in    ■102 in [100,102]  ■101 in [100,101,102]  frame: render 10.15,
 //!                           [100]      (end)          (index 1: sorted by server time)  101─102, factor 0.5
 //! ```
-//! The walk delivers exactly as [`crate::trace::replay`] does (arrival order, ties in document order; RTT
+//! The walk delivers exactly as [`crate::trace::replay()`] does (arrival order, ties in document order; RTT
 //! samples merged by time, snapshots first), so its frames are the replay's samples plus the why; a test keeps
 //! the two in step for every built-in trace.
 

@@ -11,7 +11,7 @@
 use crate::geom::{self, Vec2};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::param::Choice)]
 #[serde(rename_all = "camelCase")]
 pub enum MotionScript {
     #[default]
@@ -89,7 +89,7 @@ fn wrap(x: f64, period: f64) -> f64 {
 /// constant wherever this is inlined, so `1 / period` is too): `x · (1/period)` and the rounded `x / period` are both
 /// within 2.3e-16 relative of the true quotient, so below 10⁶ they truncate alike unless the quotient lies within
 /// 1e-9 of a whole number, when the division decides. A division was ~3 ns of each truth lookup in Chromium's V8,
-/// where the metrics make ~5,000 per track (issue 13).
+/// where the metrics make ~5,000 per track.
 #[inline(always)]
 fn whole_periods(x: f64, period: f64) -> f64 {
     let q = x * (1.0 / period);

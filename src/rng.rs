@@ -8,7 +8,7 @@
 //!
 //! The generator is PCG's 128-bit MCG with the XSL RR output (`rand_pcg::Pcg64Mcg`, seeded by it): its step is one
 //! 128-bit multiply. wasm32 has no 64×64→128 multiply, so there `u128 * u128` is a call into compiler-builtins
-//! (`__multi3`, ~4 % of a re-simulation's time in V8); [`mul_multiplier`] does the same product in 64-bit limbs,
+//! (`__multi3`, ~4 % of a re-simulation's time in V8); `mul_multiplier` does the same product in 64-bit limbs,
 //! inline, and a test checks it against `u128::wrapping_mul` — the numbers are the very same.
 
 use rand_core::SeedableRng;

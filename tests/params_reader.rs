@@ -1,4 +1,4 @@
-//! The hand-written parameter reader (`netcode_lab::tree`, issue 14) against the reader it replaced: serde's
+//! The hand-written parameter reader (`netcode_lab::tree`) against the reader it replaced: serde's
 //! derive over the same tree (`params_reader/derive.rs`). For every tree both must accept the same value, or
 //! refuse it with the same field and the same words — which is what the page, the URL hash and the bad-input
 //! catalogue show. The trees are the defaults with random damage: wrong types, special numbers (NaN, ±∞, −0,

@@ -5,7 +5,7 @@
 // (`Canvas2DResourceProvider::ProduceCanvasResource`). Tracing slows every frame alike (about 1 ms here): the
 // figure is for comparing trees, not an absolute. How much a frame may cost before Chromium's scheduler shows a
 // drag's input a frame late: on `FLOOR_ANIMATED_PAGE` with a busy rAF, 4 ms a frame kept it on time, 6 ms did not;
-// the page's drag frames add the change's own work to this figure (ARCHITECTURE.md, the drag's paragraph).
+// the page's drag frames add the change's own work to this figure (`cargo xtask bench-page` measures them).
 
 import { pct, waitComplete } from './drag.mjs';
 

@@ -83,8 +83,8 @@ export async function emulatedPage(browser, condition) {
  * One cold load of `url` under `condition`: `{ms, bytes, requests, list}`. `list` is every request the page made
  * until it said it was ready, in the order they started: `{url, type, bytes, start, end}` (ms since the document's
  * request). Only requests to a server count — a `data:` URL (an engine's swatch painted into an `<img>`) fires the
- * protocol's events too but crosses no wire: counting them made "requests until the first frame" rise 12 → 21 at
- * s22 with no request added (the swatches were painted in idle time amid the boot).
+ * protocol's events too but crosses no wire: counted, each swatch painted in idle time amid the boot would add to
+ * "requests until the first frame" with no request made.
  */
 export async function loadOnce(browser, url, condition) {
   const { context, page, cdp } = await emulatedPage(browser, condition);

@@ -3,7 +3,7 @@
 // own EventLatency, OS event → presentation), of the same bare slider on small pages that each add one thing the
 // playground does while it plays. Rounds are interleaved, so the machine's state falls on every shape alike.
 //
-// What it showed (stop 31, 2–6 drags of each, interleaved): the bare slider 15.3–15.9 ms p95, with its value
+// What it showed (2–6 drags of each, interleaved): the bare slider 15.3–15.9 ms p95, with its value
 // written on each input 15.2–15.7; adding a lanes-sized canvas redrawn every frame by a worker (OffscreenCanvas)
 // 15.9–16.3. The same canvas redrawn on the main thread, or one line of text written every frame on the main
 // thread beside the worker's canvas (the transport's clock), put Chromium's scheduler in its "main thread high

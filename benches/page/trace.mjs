@@ -1,4 +1,4 @@
-// Where a cold load's time goes (issue 14): one cold load under a condition of load.mjs, traced through the
+// Where a cold load's time goes: one cold load under a condition of load.mjs, traced through the
 // DevTools protocol, printed as
 //   - the network waterfall: each request's start and end (ms since navigation start), its size on the wire, and
 //     whether it finished before the first frame (`data-ready`);

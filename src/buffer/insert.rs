@@ -18,8 +18,8 @@
 //! order must agree, one binary search finds both the duplicate and the insertion point (O(log n)); the shift
 //! that follows is O(1) for in-order arrivals (the window grows at the back and evicts at the front). The usual
 //! arrival — valid, the next tick, later in server time — is recognised first in a few comparisons (`is_next`)
-//! and appended without the search and the lookups, which cannot find anything for it (issue 14); a test holds
-//! the shortcut to the full check's decisions on a stream of every kind of arrival.
+//! and appended without the search and the lookups, which cannot find anything for it; a test holds the
+//! shortcut to the full check's decisions on a stream of every kind of arrival.
 
 use super::{Entry, SnapshotBuffer};
 

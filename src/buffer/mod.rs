@@ -13,7 +13,7 @@
 //! 1. `insert(snapshot, arrival)` for each delivery → an [`InsertOutcome`] (inserted, duplicate, conflict,
 //!    late duplicate, invalid, late; out-of-order and eviction flagged) — see `buffer/insert.rs`;
 //! 2. `sample(render_time)` (or `sample_uncertain` when the clock says it cannot be trusted) → a [`Sample`] with a
-//!    [`SampleStatus`] — see `buffer/sample.rs`; `sample_between` is the same sample for a caller that only
+//!    [`SampleStatus`] — see `buffer/sample.rs`; `sample_drawn` is the same sample for a caller that only
 //!    draws (a plain interpolation, or a render time exactly on a snapshot, comes back as a small [`Between`]);
 //! 3. `prune(render_time)`: what the render time has passed is dropped, one left anchor is kept so the next
 //!    sample still has a left side (and an underrun policy still has something to continue from).
@@ -174,7 +174,7 @@ impl SnapshotBuffer {
         passed
     }
 
-    /// [`SnapshotBuffer::prune`] at the render time just sampled (`sample`, `sample_between`, with no insert
+    /// [`SnapshotBuffer::prune`] at the render time just sampled (`sample`, `sample_drawn`, with no insert
     /// since): the sample's lookup left the count of snapshots at or before it in the cursor, so the prune drops
     /// by that index instead of looking the render time up again (what `RemotePlayback`'s frame does every frame).
     #[inline]

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use std::fmt;
-// Numbers as Rust's `{}` / `{:.N}` write them, without Rust's float formatting in the page's wasm (issue 14).
+// Numbers as Rust's `{}` / `{:.N}` write them, without Rust's float formatting in the page's wasm (~20 KB).
 use crate::words::{decimal, fixed};
 
 /// The cause of a non-`Ready` sample (seed 002: "所有非 Ready 结果都保留具体原因").

@@ -100,7 +100,7 @@ pub struct Sample {
 }
 
 /// A Ready sample strictly inside a bracket or exactly on a snapshot (then `left == right` and `factor` is 0), as
-/// [`SnapshotBuffer::sample_between`] returns it: the fields of the full [`Sample`] that a caller drawing the
+/// [`SnapshotBuffer::sample_drawn`] returns it: the fields of the full [`Sample`] that a caller drawing the
 /// entity needs (the same numbers, bit for bit).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Between {

@@ -12,8 +12,8 @@
 //! ```
 //! Each compaction moves at most 1/SLACK as many items as were forgotten since the last one: amortised at most
 //! 1/SLACK item copied per push, and `items` never holds more than about (SLACK + 1) × (`KEEP` + the live items)
-//! (or `COMPACT_AT`): memory stays bounded. With SLACK 1 the copies were a quarter of an in-order insert's
-//! instructions (issue 14: 72 of 269 at 128 live, callgrind); with 3 they are a third of that, for a `Vec` of
+//! (or `COMPACT_AT`): memory stays bounded. SLACK is 3, not 1: with 1 the copies are a quarter of an in-order
+//! insert's instructions (72 of 269 at 128 live, callgrind); with 3 they are a third of that, for a `Vec` of
 //! 4 × (128 + 64) entries of 72 bytes, 55 KB, instead of 28 KB.
 
 use std::ops::Deref;

@@ -111,8 +111,8 @@ impl Timeline {
 
     /// [`push`](Self::push) of a row whose length is known when compiling (the `layout!` rows built as arrays):
     /// the same row, copied with a constant length. In wasm `push`'s copy of a run-time length is a `memory.copy`
-    /// call out of V8's compiled code (2,759 per 60 s re-simulation: snapshots, batches, corrections, RTT
-    /// samples); a constant one of up to 128 B is loads and stores (`.cargo/config.toml`; issue 14, stop 24).
+    /// call out of V8's compiled code (for these rows ~2,800 per 60 s re-simulation: snapshots, batches,
+    /// corrections, RTT samples); a constant one of up to 128 B is loads and stores (`.cargo/config.toml`).
     #[inline(always)]
     pub fn push_row<const N: usize>(&mut self, row: &[f64; N]) {
         if N == self.stride() && self.rows < self.capacity {
@@ -174,7 +174,7 @@ impl Timeline {
 
     /// Every row, oldest first, read in place: the ring as its two contiguous parts (from the oldest row to the end of
     /// the storage, then from its start), without [`Timeline::row`]'s index arithmetic per row — what the engines'
-    /// scoring reads of the run's frames (`engines::run`) walks every row of a 60 s run.
+    /// scoring reads of the run's frames (`compare::own`) walks every row of a 60 s run.
     pub fn each_row(&self) -> impl Iterator<Item = &[f64]> + '_ {
         let stride = self.stride().max(1);
         let (newer, older) = self.data.split_at((self.head * self.stride()).min(self.data.len()));

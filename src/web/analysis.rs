@@ -4,12 +4,12 @@
 //! prepared by the import worker, a trace file's size check, and the network presets (seed 004 §5.3) applied to
 //! parameters.
 //!
-//! Issue 14: the first frame draws the views, the lanes, the status and the counters from the timelines alone; the
-//! page asks for these only once the full build is in (main.js mounts the plots and the comparison after it, the
-//! metrics table and the status card's last clock jump wait for it, saying so; a preset picked before it is in is
-//! applied once it is). Out of the first-frame build they take ~62 KB with them (the metrics' computation, the
-//! curves' trigonometry, their writers; `clockJumps` and `applyPreset` ~5 KB of it, issue 14's stop 25). See
-//! ARCHITECTURE.md, "Two wasm builds".
+//! They are here to keep the first-frame wasm small: the first frame draws the views, the lanes, the status and the
+//! counters from the timelines alone; the page asks for these only once the full build is in (main.js mounts the
+//! plots and the comparison after it, the metrics table and the status card's last clock jump wait for it, saying
+//! so; a preset picked before it is in is applied once it is). Out of the first-frame build they take ~62 KB with
+//! them (the metrics' computation, the curves' trigonometry, their writers; `clockJumps` and `applyPreset` ~5 KB of
+//! it). See ARCHITECTURE.md, "Three wasm builds".
 
 use crate::compare::sweep::sweep;
 use crate::extrapolate::UnderrunPolicy;

@@ -4,8 +4,8 @@
 //! Why not serde-wasm-bindgen's deserializer: it reads a JS object by asking it for the keys the Rust type
 //! knows, so an unknown key (a typo: `{renderdelay: 0.2}`) passes unseen and an array reads as the fields in
 //! order. The tree holds every key in the object's own order, so the reader names an unknown key, and refuses an
-//! array where a group belongs. Why not serde's derive over the tree (as until issue 14): its visitors for the
-//! whole parameter tree were ~90 KB of the first-frame wasm; `crate::tree` says the same words in a fraction.
+//! array where a group belongs. Why not serde's derive over the tree: its visitors for the whole parameter tree
+//! are ~90 KB of the first-frame wasm; `crate::tree` says the same words in a fraction.
 //!
 //! Numbers stay exactly what JS held (`NaN`, `-0`, `5e-324`): a float field gets the `f64` itself, so the core's
 //! range checks name it. `undefined` reads as `null`, as JSON has it.

@@ -13,7 +13,7 @@
 //! The three writers are [`decimal`], [`exponent`] and [`fixed`], which say exactly what Rust's `{}`, `{:e}` and
 //! `{:.N}` say (checked against them over a million numbers in the tests), from the shortest digits `ryu`
 //! finds. Why not Rust's own: `core::fmt::float` keeps two algorithms (Grisu and Dragon, both shortest and
-//! exact) and their tables, ~20 KB of the page's first-frame wasm for the odd refusal (issue 14); `ryu` with its
+//! exact) and their tables, ~20 KB of the page's first-frame wasm for the odd refusal; `ryu` with its
 //! small tables is a fraction of it. Every message of the page build writes its numbers through here.
 
 use std::fmt;
@@ -46,7 +46,7 @@ impl fmt::Display for Num {
 /// when there is no point) or as serde_json writes it (`1e+308`), spelt as [`num`] spells it (`1e12`, `1e308`): read
 /// from its digits, never parsed into an `f64`.
 /// Parsing would bring in core's float parser (`dec2flt`) and its table of powers of five: 14 KB of the first-frame
-/// wasm after brotli, for the words of a refusal (issue 14). `{}` writes the shortest digits that read back, the
+/// wasm after brotli, for the words of a refusal. `{}` writes the shortest digits that read back, the
 /// same digits [`num`] writes, so moving the point is all it takes. `None` for a text `{}` never writes.
 pub fn num_of_decimal(text: &str) -> Option<String> {
     match text {

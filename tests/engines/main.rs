@@ -1,4 +1,4 @@
-//! The engines' strategies (`netcode_lab::engines`, issue 13): each engine's shipped tests for this logic,
+//! The engines' strategies (`netcode_lab::engines`): each engine's shipped tests for this logic,
 //! reproduced and cited, and its distinctive behaviour on fixed traces; then whole runs, the league table and
 //! the CLI. `cargo test --test engines`.
 #![cfg(not(target_arch = "wasm32"))]

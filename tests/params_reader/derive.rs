@@ -1,4 +1,4 @@
-//! The reader the page used until issue 14, kept as the oracle for `crate::tree`: serde's derive over the same
+//! The reader the page used before `crate::tree`, kept as its oracle: serde's derive over the same
 //! tree, through this `Deserializer` (src/web/js_tree.rs at 308f2f5, with `JsTree` renamed `Old` and the tree's
 //! variants read from `netcode_lab::tree::Tree`). Errors are `TreeError`s, so both readers' words and paths come
 //! out through the same `field()` / `message()`.

@@ -88,11 +88,11 @@ const ENGINES_SHARE = 'engines: what all 9 scored add to the full re-simulation 
 /** What each row is, and the criterion bench (benches/sim.rs, benches/engines.rs) doing the same work natively. */
 const ABOUT = {
   [RESIM]: ['setParams with the seed alternating 1 ↔ 2 (every pipeline re-runs), default parameters, 60 s at 60 fps; no metrics', 'rerun_60s_everything'],
-  [RESIM_METRICS]: ['the row above, then metrics(): the full re-simulation the page does on a change (issue 13\'s base)', 'rerun_60s_everything_metrics'],
+  [RESIM_METRICS]: ['the row above, then metrics(): the full re-simulation the page does on a change (the engines\' goal is measured against it)', 'rerun_60s_everything_metrics'],
   [RESIM_ENGINES]: ['the row above, then engineMetrics() of all 9 strategies (one league column, playground\'s from the run\'s metrics)', 'rerun_60s_everything_metrics + engines_all_60s_scored'],
   [METRICS_ALONE]: ['second row − first, sample by sample', 'metrics_60s_60fps'],
   [ENGINES_ALONE]: ['third row − second, sample by sample', 'engines_all_60s_scored'],
-  [ENGINES_SHARE]: ['(third − second) / second, sample by sample — issue 13: ≤ 0.5', 'engines_all_60s_scored / rerun_60s_everything_metrics'],
+  [ENGINES_SHARE]: ['(third − second) / second, sample by sample — the goal: ≤ 0.5', 'engines_all_60s_scored / rerun_60s_everything_metrics'],
   'simulate 60 s at 60 fps, render delay moved (remote view only)': ['setParams moving the render delay 0.10 ↔ 0.11 s: only the remote pipeline re-runs', 'rerun_60s_remote_only'],
   'simulate 20 s at 60 fps, everything (the page default)': ['setParams, seed alternating, the page\'s 20 s window', ''],
   'sweep, 64 delays, 20 s window': ['the render-delay sweep (the worker\'s job)', 'sweep_64_points_20s'],

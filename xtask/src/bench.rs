@@ -57,7 +57,7 @@ pub fn run(root: &Path, baseline: Option<&str>, runs: Option<usize>, only: Optio
     for side in &sides {
         let mut f = serde_json::Map::new();
         f.insert("wasmBytes".into(), file_size(&side.site.join("pkg/netcode_lab_bg.wasm")).into());
-        // The first-frame build (issue 14); older trees have one build, which is also the first frame's.
+        // The first-frame build; older trees have one build, which is also the first frame's.
         let page = side.site.join("pkg/netcode_lab_page_bg.wasm");
         if page.is_file() {
             f.insert("pageWasmBytes".into(), file_size(&page).into());
@@ -141,7 +141,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// This tree's `benches/NAME.rs` into `side`'s tree (the same bench source measures both cores) — unless the
-/// bench calls what that side's buffer lacks (`sample_between`, the lean sample of issue 14): then the side's own
+/// bench calls what that side's buffer lacks (`sample_between`, the lean sample): then the side's own
 /// copy measures it, as it was written for that core.
 fn same_bench_source(root: &Path, side: &Side, name: &str) -> Result<(), String> {
     let needs_lean_sample = ["buffer.rs", "wasm-buffer"].contains(&name);
@@ -209,7 +209,7 @@ fn native_figures(root: &Path, side: &Side) -> Result<serde_json::Value, String>
         "book_tick/128",
         "goodjs_tick/128",
     ];
-    // Issue 13's budget: the engines against a full re-simulation (run + metrics), where the tree has them.
+    // The engines' budget: the engines against a full re-simulation (run + metrics), where the tree has them.
     if side.tree.join("benches/engines.rs").is_file() {
         say("bench", format!("{}: criterion (engines against run + metrics)", side.name));
         Cmd::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))

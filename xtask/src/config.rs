@@ -226,7 +226,8 @@ pub fn locked_version(root: &Path, package: &str) -> Result<Option<String>, Stri
 mod tests {
     use super::*;
 
-    /// The shape of wasm-pack.toml at 6b51250 (issue 14's baseline): no `example-out-name`, no example budget.
+    /// The shape of wasm-pack.toml at 6b51250 (an older tree `bench-page --baseline` builds): no
+    /// `example-out-name`, no example budget.
     const OLDER: &str = r#"
 [build]
 target = "web"

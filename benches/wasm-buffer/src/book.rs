@@ -3,8 +3,8 @@
 //! code is timed natively and in wasm. The book's semantics, which peerbench checks against its JavaScript ring
 //! buffer: before the oldest → the oldest position; past the newest → seed 000 §4.3.5's damped extrapolation
 //! (`UnderrunPolicy::ExtrapolateSeed`, the core's own formula); otherwise the buffer's linear interpolation.
-//! Every push and sample goes through the real `insert` and `sample_between` (outcomes, statuses, reasons,
-//! counters; `sample_between` is `sample` without building the full `Sample` of a plain interpolation or of a
+//! Every push and sample goes through the real `insert` and `sample_drawn` (outcomes, statuses, reasons,
+//! counters; `sample_drawn` is `sample` without building the full `Sample` of a plain interpolation or of a
 //! render time exactly on a snapshot).
 
 use netcode_lab::buffer::{BufferParams, Sample, SampleStatus, SnapshotBuffer};

@@ -1,5 +1,5 @@
 //! peerbench's "goodjs" buffer (`GoodSnapshotBuffer` in ../shared/peerbench/bench.mjs) written again in Rust,
-//! operation for operation: the yardstick issue 14 measures the core's buffer against. Shared by the criterion
+//! operation for operation: the yardstick the core's buffer is measured against. Shared by the criterion
 //! bench (`benches/buffer.rs`: `ring_insert_sample`, `goodjs_tick`), the instruction-count profile
 //! (`examples/buffer_profile.rs`) and the wasm build (`lib.rs`: `GoodRing` in wasm, so peerbench shows what the
 //! same algorithm costs behind the boundary).
