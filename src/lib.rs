@@ -32,3 +32,8 @@ pub mod worked_example;
 
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod web;
+
+/// The README's Rust (how a game uses the core), compiled and run by `cargo test` as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
