@@ -140,16 +140,23 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// What this tree's benches call that an older core may lack: (bench, file of the side's tree, text it must hold).
+const BENCH_NEEDS: [(&str, &str, &str); 3] = [
+    ("buffer.rs", "src/buffer/sample.rs", "fn sample_drawn"),
+    ("wasm-buffer", "src/buffer/sample.rs", "fn sample_drawn"),
+    ("sim.rs", "src/compare/sweep.rs", "pub fn sweep"),
+];
+
 /// This tree's `benches/NAME.rs` into `side`'s tree (the same bench source measures both cores) — unless the
-/// bench calls what that side's buffer lacks (`sample_between`, the lean sample): then the side's own
-/// copy measures it, as it was written for that core.
+/// bench calls what that side's core lacks (`BENCH_NEEDS`: the buffer's lean sample, the sweep's module): then
+/// the side's own copy measures it, as it was written for that core.
 fn same_bench_source(root: &Path, side: &Side, name: &str) -> Result<(), String> {
-    let needs_lean_sample = ["buffer.rs", "wasm-buffer"].contains(&name);
-    let has_lean_sample = std::fs::read_to_string(side.tree.join("src/buffer/sample.rs"))
-        .is_ok_and(|text| text.contains("fn sample_between"));
-    if needs_lean_sample && !has_lean_sample && side.tree.join("benches").join(name).exists() {
-        say("bench", format!("{}: its own benches/{name} (its buffer has no sample_between)", side.name));
-        return Ok(());
+    for (bench, file, needs) in BENCH_NEEDS {
+        let has = std::fs::read_to_string(side.tree.join(file)).is_ok_and(|text| text.contains(needs));
+        if bench == name && !has && side.tree.join("benches").join(name).exists() {
+            say("bench", format!("{}: its own benches/{name} (its {file} has no `{needs}`)", side.name));
+            return Ok(());
+        }
     }
     if side.tree != root {
         let (from, to) = (root.join("benches").join(name), side.tree.join("benches").join(name));
