@@ -61,25 +61,6 @@ pub enum UnderrunPolicy {
 }
 
 impl UnderrunPolicy {
-    pub const ALL: [UnderrunPolicy; 5] = [
-        UnderrunPolicy::Hold,
-        UnderrunPolicy::ExtrapolateSeed,
-        UnderrunPolicy::ExtrapolateDecay,
-        UnderrunPolicy::Snap,
-        UnderrunPolicy::Hide,
-    ];
-
-    /// The external name (`hold`, `extrapolate-seed`, `extrapolate-decay`, `snap`, `hide`).
-    pub fn name(self) -> &'static str {
-        match self {
-            UnderrunPolicy::Hold => "hold",
-            UnderrunPolicy::ExtrapolateSeed => "extrapolate-seed",
-            UnderrunPolicy::ExtrapolateDecay => "extrapolate-decay",
-            UnderrunPolicy::Snap => "snap",
-            UnderrunPolicy::Hide => "hide",
-        }
-    }
-
     pub fn extrapolates(self) -> bool {
         matches!(self, UnderrunPolicy::ExtrapolateSeed | UnderrunPolicy::ExtrapolateDecay)
     }
@@ -143,17 +124,6 @@ pub enum CapRule {
     MaxExtrapolation,
     /// Seed 004 §3.4: half a send interval ("外推时间不能超过一个tick的一半").
     HalfSendInterval,
-}
-
-impl CapRule {
-    pub const ALL: [CapRule; 2] = [CapRule::MaxExtrapolation, CapRule::HalfSendInterval];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CapRule::MaxExtrapolation => "maxExtrapolation",
-            CapRule::HalfSendInterval => "halfSendInterval",
-        }
-    }
 }
 
 /// The underrun layer's parameters.

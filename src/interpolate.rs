@@ -26,14 +26,6 @@ pub enum Interpolation {
 }
 
 impl Interpolation {
-    /// The external name (`linear`, `hermite`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Interpolation::Linear => "linear",
-            Interpolation::Hermite => "hermite",
-        }
-    }
-
     /// The position at `factor` (0 = `left`, 1 = `right`) between two snapshots.
     #[inline]
     pub fn position(self, left: &Snapshot, right: &Snapshot, factor: f64) -> Vec2 {

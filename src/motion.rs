@@ -21,11 +21,6 @@ pub enum MotionScript {
     Respawn,
 }
 
-impl MotionScript {
-    pub const ALL: [MotionScript; 4] =
-        [MotionScript::Turns, MotionScript::Circle, MotionScript::StopAndGo, MotionScript::Respawn];
-}
-
 /// The truth at one server time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TruthState {

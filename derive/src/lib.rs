@@ -10,8 +10,8 @@
 //!  the schema        crate::param::Schema (each field's Param: key, kind, choices, unit, range, control, doc)
 //!  one const a field Self::RENDER_DELAY   (its Param, for a check that needs more than its range)
 //! ```
-//! and `#[derive(Choice)]` does the same for a choice of names (a unit-only enum): its names as serde spells them,
-//! the reader, and its schema (a choice, and its options).
+//! and `#[derive(Choice)]` does the same for a choice of names (a unit-only enum): its names as serde spells them
+//! (`name()`, `ALL`), the reader, and its schema (a choice, and its options).
 //!
 //! ```ignore
 //! #[derive(Params)]
@@ -377,7 +377,19 @@ fn choice(input: &DeriveInput) -> syn::Result<Tokens> {
         variants.push(ident);
     }
     let expecting = format!("enum {name}");
+    let count = variants.len();
+    let line = format!("The name of a `{name}` as serde spells it.");
     Ok(quote! {
+        impl #name {
+            /// Every choice, in declaration order.
+            pub const ALL: [#name; #count] = [#(#name::#variants),*];
+
+            #[doc = #line]
+            pub const fn name(self) -> &'static str {
+                match self { #(#name::#variants => #names,)* }
+            }
+        }
+
         impl crate::tree::read::Names for #name {
             const NAMES: &'static [&'static str] = &[#(#names),*];
             const VALUES: &'static [Self] = &[#(#name::#variants),*];

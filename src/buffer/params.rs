@@ -46,17 +46,6 @@ pub enum BeforeOldest {
     Oldest,
 }
 
-impl BeforeOldest {
-    pub const ALL: [BeforeOldest; 2] = [BeforeOldest::Gap, BeforeOldest::Oldest];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BeforeOldest::Gap => "gap",
-            BeforeOldest::Oldest => "oldest",
-        }
-    }
-}
-
 impl Default for BufferParams {
     fn default() -> Self {
         BufferParams {

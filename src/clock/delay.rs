@@ -58,17 +58,6 @@ pub enum AdaptiveMode {
     Seed004,
 }
 
-impl AdaptiveMode {
-    pub const ALL: [AdaptiveMode; 2] = [AdaptiveMode::Jitter, AdaptiveMode::Seed004];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            AdaptiveMode::Jitter => "jitter",
-            AdaptiveMode::Seed004 => "seed004",
-        }
-    }
-}
-
 /// Seed 004 §4.2's constants, each a parameter with the article's value as its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]

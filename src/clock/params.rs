@@ -19,19 +19,6 @@ pub enum ClockKind {
     Timescale,
 }
 
-impl ClockKind {
-    pub const ALL: [ClockKind; 4] = [ClockKind::Known, ClockKind::Reanchor, ClockKind::Smooth, ClockKind::Timescale];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ClockKind::Known => "known",
-            ClockKind::Reanchor => "reanchor",
-            ClockKind::Smooth => "smooth",
-            ClockKind::Timescale => "timescale",
-        }
-    }
-}
-
 /// The render clock's parameters (camelCase outside; nested groups are named `group.field` in errors).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]

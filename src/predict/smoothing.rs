@@ -48,16 +48,6 @@ pub enum SmoothingMode {
     Linear,
 }
 
-impl SmoothingMode {
-    pub const ALL: [SmoothingMode; 4] =
-        [SmoothingMode::HalfLife, SmoothingMode::Snap, SmoothingMode::FirstVersion, SmoothingMode::Linear];
-
-    /// The external (serde) name.
-    pub fn name(self) -> &'static str {
-        <Self as crate::tree::read::Names>::NAMES[self as usize]
-    }
-}
-
 /// The physics position the view is built on (seed 003 §"第四步"). External names: `interpolated`, `latest`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
 #[serde(rename_all = "camelCase")]
