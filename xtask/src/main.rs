@@ -73,7 +73,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         "play" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
-            serve::serve_forever(&root.join("www"), opts.listen())
+            serve::product_forever(&root, &root.join("www"), opts.listen())
         }
         "test" => stages::run_all(&root, opts.verbose, opts.long),
         "fuzz" => {
@@ -93,7 +93,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools).map(|_| ())
         }
-        "serve" => serve::serve_forever(&opts.dir.clone().unwrap_or_else(|| root.join("www")), opts.listen()),
+        "serve" => serve::product_forever(&root, &opts.dir.clone().unwrap_or_else(|| root.join("www")), opts.listen()),
         "bench-page" => bench::run(&root, opts.baseline.as_deref(), opts.runs, opts.only.as_deref()),
         "golden" => golden(&root),
         "help" | "--help" | "-h" => {
