@@ -44,8 +44,9 @@
 //!   when the p95 excess is not above the median; `median` and `sigma` are 0 when half the copies sit at the floor.
 //!
 //! Every number is finite: a fit needs at least two distinct ticks (fewer is an error naming `snapshots`), and
-//! the inputs must be finite, within ±1e12 s, RTTs not negative (an error names the observation). The RTT samples play no part in the fit above;
-//! they give the fitted model its latency when the floor cannot be one (`model.rs`).
+//! the inputs must be finite, within ±1e12 s, RTTs not negative (an error names the observation). A trace of two
+//! snapshots fits: nothing lost, one send interval, no skew. The RTT samples play no part in the fit above; they
+//! give the fitted model its latency when the floor cannot be one (`model.rs`).
 
 pub mod model;
 
