@@ -7,7 +7,9 @@
 //! (`rate / (1 − rate)`, what the link's knob means), no reorder hold-back (the held-back packets' delays are
 //! already in the fitted quantiles, so the fitted spread reorders the stream by itself) — the tick and send rates
 //! that give the stride and the send interval, the clock skew (`clockSkewPpm · 1e−6`), and a duration (the
-//! recording's span unless given). Each value is clamped into its parameter's range.
+//! recording's span unless given). Each value is clamped into its parameter's range. The burst chain enters a
+//! burst with probability `rate / (1 − rate) / burstLength`, at most 1: a recording that loses much in short
+//! bursts (rate 0.7 in bursts of 1.2) asks more than the chain can give, and the simulated loss comes out lower.
 //!
 //! The latency is `base` when it is a possible one-way latency (0..=2 s). A floor outside that range says the
 //! two clocks disagree by more than the path's latency (an unknown offset); then half the smallest RTT sample
