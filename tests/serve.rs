@@ -102,6 +102,28 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
     std::io::Write::write_all(&mut replay.stdin.take().unwrap(), &out.stdout).unwrap();
     let replayed: serde_json::Value = serde_json::from_slice(&replay.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(replayed["metrics"]["inserted"], 100);
+    // And through every strategy: each shows the recording (a position on most frames), none refuses it.
+    let names = ["mirror", "ngo", "source", "geckos", "gambetta", "seed000", "seed004", "playground", "latest"];
+    for name in names {
+        let mut replay = Command::new(BIN)
+            .args(["replay", "-", "--strategy", name])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut replay.stdin.take().unwrap(), &out.stdout).unwrap();
+        let done = replay.wait_with_output().unwrap();
+        assert!(done.status.success(), "{name}: {}", String::from_utf8_lossy(&done.stderr));
+        let replayed: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+        // Past the first half second (priming: the buffered strategies wait for their delay), every frame
+        // shows the entity: the recording is whole, so nothing is ever hidden.
+        let samples = replayed["samples"].as_array().unwrap();
+        let first = samples[0]["local"].as_f64().unwrap();
+        let settled: Vec<_> = samples.iter().filter(|s| s["local"].as_f64().unwrap() >= first + 0.5).collect();
+        let blank = settled.iter().filter(|s| !s["x"].is_number()).count();
+        assert!(settled.len() > 80 && blank == 0, "{name}: {blank} of {} settled frames show nothing", settled.len());
+    }
 }
 
 #[test]
