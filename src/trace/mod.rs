@@ -95,6 +95,7 @@
 //! | `hardSnapTarget` | paths | `latestPoint` | `latestPoint` `batchStart` | where a hard snap goes |
 //! | `lerpFactor` | paths | 0.1 | 0.000001..=1 | the chase: pos += (target − pos) · factor, once per frame |
 //! | `fps` | paths | 60 | 1..=1000 | the chase's frame rate |
+//! | `motion` | snapshots | none | `{"script": "turns" \| "circle" \| "stopAndGo" \| "respawn", "speed": 0..=2000}` | the truth (below): the snapshots follow `crate::motion::truth(script, speed, serverTime)` exactly |
 //!
 //! Keys of the other kind are checked and otherwise ignored. Everything else takes the module's default
 //! (clock filters, `minSamples` 3, the jitter controller's constants, `duplicatePoints: remove`,
@@ -159,6 +160,16 @@
 //! [{local, renderTime, mode, x, y}], "metrics": {frames, modes: {…}, underrunShare}}` (see
 //! `replay/strategy.rs`). A `paths` trace is refused (`kind`).
 //!
+//! # The truth (`compare --trace`, the page's engines on an imported trace)
+//!
+//! Scoring a strategy on a trace needs where the remote entity really was. With `params.motion` the snapshots
+//! were taken from a motion script (the simulator's export and the project's stream server write it): the truth
+//! is `crate::motion::truth(script, speed, serverTime)`. Without it the snapshots are all that is known: the truth
+//! is the polyline through their positions by `serverTime` (the first in the file of equal server times; across a
+//! `teleport` or a change of `generation` it jumps at the later snapshot's time rather than moving; before the
+//! first and after the last it holds). A frame at local time `t` is scored at server time `t + clockOffset`.
+//! `motion` is only read for scoring: it changes no replay. See `truth.rs`.
+//!
 //! # Examples
 //!
 //! The seeds' worked examples are built in ([`examples`]; `netcode-lab export --example NAME`, `export --list`);
@@ -186,11 +197,12 @@ mod output;
 pub mod params;
 mod parse;
 pub mod replay;
+mod truth;
 
 pub use error::TraceError;
 pub use limits::{MAX_SAMPLES, MAX_SNAPSHOTS, MAX_TRACE_BYTES};
 pub use params::TraceParams;
-pub use replay::{replay, replay_strategy, Replay, StrategyReplay};
+pub use replay::{replay, replay_strategy, Replay, StrategyReplay, TraceRun};
 
 use crate::geom::Vec2;
 use crate::path::batch::{PathBatch, PathPoint};
