@@ -19,7 +19,8 @@ usage: netcode-lab <command>
 
 commands:
   replay TRACE.json [--strategy NAME]
-                           replay a trace (`-` reads stdin) and print
+                           replay a trace or a game's arrival log (CSV or JSON, docs/arrival-log.md;
+                           `-` reads stdin) and print
                            {\"samples\": [one per sampleAt], \"metrics\": {...}}; with --strategy, a snapshot
                            trace goes through that strategy instead: mirror, ngo, source, geckos, gambetta,
                            seed000, seed004, playground (the trace's own settings), latest
@@ -97,11 +98,12 @@ fn schema() -> String {
     text
 }
 
-/// The trace in `path` (`-`: stdin), read no further than the trace limits allow.
+/// The trace or arrival log in `path` (`-`: stdin; which one is told by content, `trace::arrivals::read`), read
+/// no further than the trace limits allow.
 fn read_trace(path: &str) -> Result<Trace, String> {
     let bytes =
         read(path, trace::MAX_TRACE_BYTES).map_err(|e| e.unwrap_or_else(|| trace::limits::too_large().to_string()))?;
-    Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())
+    trace::arrivals::read(&bytes).map_err(|e| e.to_string())
 }
 
 fn replay(path: &str) -> Result<String, String> {

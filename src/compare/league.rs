@@ -218,10 +218,13 @@ pub fn trace_league(
     })
 }
 
-/// Marks, per column, every cell whose value is the lowest (within a relative 1e-9) among those that have one.
+/// Marks, per column, every cell whose value is the lowest (within a relative 1e-9) among those that have one. A
+/// strategy that showed nothing at all (a seeds' clock without RTT samples, on a trace that has none) has no
+/// value in any column: its zeros measure nothing.
 fn mark_best(cells: &mut [Cell]) {
     for (name, read) in COLUMNS {
-        let values: Vec<Option<f64>> = cells.iter().map(|c| read(&c.metrics).filter(|v| v.is_finite())).collect();
+        let values: Vec<Option<f64>> =
+            cells.iter().map(|c| read(&c.metrics).filter(|v| v.is_finite() && c.metrics.track.shown > 0.0)).collect();
         let Some(min) = values.iter().flatten().copied().reduce(f64::min) else { continue };
         for (cell, value) in cells.iter_mut().zip(&values) {
             if value.is_some_and(|v| v <= min + 1e-9 * min.abs().max(1.0)) {

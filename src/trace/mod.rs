@@ -187,6 +187,7 @@
 //! `kind`, `params` ranges, every number's range (finite, within the limits above; `offsetMs` not negative),
 //! `sampleAt` non-decreasing, and for `paths` the frame count. The CLI exits with code 2.
 
+pub mod arrivals;
 mod error;
 pub mod examples;
 pub mod export;

@@ -42,3 +42,43 @@ impl Trace {
         Some(TruthTrack::through(points))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::geom::Vec2;
+    use crate::motion::{truth, MotionScript};
+    use crate::run::TruthTrack;
+    use crate::trace::params::TraceMotion;
+    use crate::trace::{Trace, TraceData, TraceParams, TraceSnapshot};
+
+    fn trace(params: TraceParams, snapshots: Vec<TraceSnapshot>) -> Trace {
+        Trace { note: None, params, data: TraceData::Snapshots { snapshots, rtt: vec![] }, sample_at: vec![] }
+    }
+
+    fn at(tick: u64, server_time: f64, x: f64, generation: Option<u32>) -> TraceSnapshot {
+        TraceSnapshot { tick, server_time, arrival: server_time + 0.1, x, generation, ..TraceSnapshot::default() }
+    }
+
+    /// With `motion` the truth is the script's, wherever the snapshots are: at 1.3 s `circle` at 120 units/s is
+    /// wherever `motion::truth` says, not (13, 0) on the snapshots' line. Without it, the polyline through the
+    /// snapshots by server time, written out of order in the file: (0 s, x 0), (1 s, x 10), (2 s, x 30) → 1.3 s is
+    /// 10 + 0.3 × 20 = 16; the third snapshot starts generation 1, so between 2 s and 3 s the truth stays at 30
+    /// and jumps to −40 at 3 s. Red: `motion` ignored, the snapshots read in file order, or a respawn interpolated
+    /// (2.5 s would read −5).
+    #[test]
+    fn motion_is_the_truth_when_stated_and_the_snapshots_otherwise() {
+        let snaps =
+            vec![at(2, 1.0, 10.0, None), at(1, 0.0, 0.0, None), at(3, 2.0, 30.0, None), at(4, 3.0, -40.0, Some(1))];
+        let stated = TraceParams {
+            motion: Some(TraceMotion { script: MotionScript::Circle, speed: 120.0 }),
+            ..TraceParams::default()
+        };
+        let motion = trace(stated, snaps.clone()).truth().unwrap();
+        assert_eq!(motion, TruthTrack::new(MotionScript::Circle, 120.0));
+        assert_eq!(motion.at(1.3), truth(MotionScript::Circle, 120.0, 1.3).pos);
+        let polyline = trace(TraceParams::default(), snaps).truth().unwrap();
+        assert!((polyline.at(1.3) - Vec2::new(16.0, 0.0)).length() < 1e-12, "{:?}", polyline.at(1.3));
+        assert_eq!(polyline.at(2.5), Vec2::new(30.0, 0.0));
+        assert_eq!(polyline.at(3.0), Vec2::new(-40.0, 0.0));
+    }
+}
