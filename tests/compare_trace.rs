@@ -7,7 +7,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_netcode-lab");
@@ -45,7 +45,7 @@ fn write(test: &str, name: &str, text: &str) -> PathBuf {
     path
 }
 
-fn league(path: &PathBuf) -> Value {
+fn league(path: &Path) -> Value {
     serde_json::from_str(&stdout(&run(&["compare", "--trace", path.to_str().unwrap()]))).expect("JSON")
 }
 
