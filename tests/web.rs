@@ -245,8 +245,8 @@ fn every_trace_in_the_catalogue_is_refused_by_the_binding_with_its_line() {
 }
 
 /// The engines on an imported arrival log (20 Hz for 2 s, 80 ms late: 40 snapshots, frames every 1/60 s from
-/// 0.08 to 2.03 s: 1.95 × 60 = 117 steps, 118 frames): every strategy's rows cover each frame, and the metrics score against the
-/// standard motion. The same through the worker's path (`prepareImport`, then `showImported` with the file's
+/// 0.08 to 2.03 s: 1.95 × 60 = 117 steps, 118 frames): every strategy's rows cover each frame, and the metrics
+/// score against the standard motion. The same through the worker's path (`prepareImport`, then `showImported` with the file's
 /// bytes); without the bytes the engines say the file was not kept.
 #[wasm_bindgen_test]
 fn the_engines_replay_an_imported_arrival_log() {

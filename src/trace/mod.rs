@@ -1,7 +1,9 @@
 //! Traces: recorded network input plus the local times to look at, as JSON — `netcode-lab/trace@1`.
 //!
 //! A trace is a contract other tools rely on (the replay CLI, the page's import and export, the simulator's
-//! export). This doc is its specification; anything not written here is not promised.
+//! export). This doc is its specification; anything not written here is not promised. A game's own arrival log
+//! (`netcode-lab/arrivals@1`, CSV or JSON) is read into a trace of kind `snapshots` by [`arrivals`], whose doc
+//! specifies it; the CLI and the page take either file, told apart by content ([`arrivals::read`]).
 //!
 //! # The document
 //!

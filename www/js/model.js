@@ -100,10 +100,11 @@ export class Model {
 
   /**
    * Shows a trace the import worker read and replayed (`prepared`: its core's `prepareImport` result; `bytes`:
-   * the file, kept for export). Throws naming the field, and changes nothing, when `prepared` is not well formed.
+   * the file, kept for export and handed to the core for the engines, which read it when first asked). Throws
+   * naming the field, and changes nothing, when `prepared` is not well formed.
    */
   showImported(prepared, bytes) {
-    const summary = this.full().showImported(prepared);
+    const summary = this.full().showImported(prepared, bytes);
     this.trace = summary;
     this.importBytes = bytes;
     this.refresh();
