@@ -177,7 +177,7 @@ export class Model {
 
   /**
    * Strategy `name` (Engines panel) on this run: `{rows, stride, col}` — a plain copy of its rows (render time,
-   * x, y, mode code per frame), cached per run. Throws for an imported trace (nothing to replay).
+   * x, y, mode code per frame), cached per run; on an imported trace, its deliveries replayed (one row per frame).
    */
   engine(name) {
     if (!this._engines.has(name)) {
