@@ -8,7 +8,7 @@
 
 mod cli;
 
-use netcode_lab::compare::league::{league, Network};
+use netcode_lab::compare::league::{league, trace_league, Network};
 use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::engines::StrategyKind;
 use netcode_lab::fit;
@@ -24,7 +24,8 @@ usage: netcode-lab <command>
 
 commands:
   replay TRACE.json [--strategy NAME]
-                           replay a trace (`-` reads stdin) and print
+                           replay a trace or a game's arrival log (CSV or JSON, docs/arrival-log.md;
+                           `-` reads stdin) and print
                            {\"samples\": [one per sampleAt], \"metrics\": {...}}; with --strategy, a snapshot
                            trace goes through that strategy instead: mirror, ngo, source, geckos, gambetta,
                            seed000, seed004, playground (the trace's own settings), latest
@@ -32,6 +33,10 @@ commands:
                            the league table: every strategy on each network, scored against the truth, as JSON
                            (a text table with --table); NAME is default, lan, sameRegion, crossRegion, mobile
                            or presets (all four)
+  compare --trace FILE [--strategies a,b,…] [--params FILE.json] [--table]
+                           the same table for every strategy on a recorded trace or a game's arrival log
+                           (`-` reads stdin): its network is the file's name, the truth its params.motion
+                           or its snapshots' own positions; --params gives the engines' settings
   export --example NAME    print a built-in trace (the seeds' worked examples)
   export --list            list the built-in traces
   export --scenario NAME [--kind snapshots|paths] [--seed N] [--params FILE.json]
@@ -181,11 +186,12 @@ fn schema() -> String {
     text
 }
 
-/// The trace in `path` (`-`: stdin), read no further than the trace limits allow.
+/// The trace or arrival log in `path` (`-`: stdin; which one is told by content, `trace::arrivals::read`), read
+/// no further than the trace limits allow.
 fn read_trace(path: &str) -> Result<Trace, String> {
     let bytes =
         read(path, trace::MAX_TRACE_BYTES).map_err(|e| e.unwrap_or_else(|| trace::limits::too_large().to_string()))?;
-    Trace::from_json_bytes(&bytes).map_err(|e| e.to_string())
+    trace::arrivals::read(&bytes).map_err(|e| e.to_string())
 }
 
 fn replay(path: &str) -> Result<String, String> {
@@ -207,11 +213,13 @@ fn replay_strategy(path: &str, name: &str) -> Result<String, String> {
 fn compare(args: &[&str]) -> Result<String, String> {
     let mut params = PlaygroundParams::default();
     let (mut scenario, mut seed, mut strategies, mut duration, mut table) = (None, None, None, None, false);
+    let mut trace_path = None;
     let mut it = args.iter();
     while let Some(option) = it.next() {
         let mut value = || it.next().copied().ok_or_else(|| format!("compare: {option} needs a value"));
         match *option {
             "--scenario" => scenario = Some(value()?),
+            "--trace" => trace_path = Some(value()?),
             "--seed" => seed = Some(parse_seed(value()?)?),
             "--strategies" => strategies = Some(value()?),
             "--duration" => {
@@ -223,17 +231,32 @@ fn compare(args: &[&str]) -> Result<String, String> {
             other => return Err(format!("compare: unknown option `{other}` ({SHORT_USAGE})")),
         }
     }
-    let scenario = scenario.ok_or_else(|| format!("compare: --scenario NAME is required ({SHORT_USAGE})"))?;
-    let networks = scenario_networks(scenario)?;
     let strategies =
-        StrategyKind::parse_list(strategies.unwrap_or("")).map_err(|e| format!("--{}: {}", e.field, e.message))?;
-    if let Some(seed) = seed {
-        params.sim.seed = seed;
-    }
-    if let Some(duration) = duration {
-        params.sim.duration = duration;
-    }
-    let table_of = league(&params, &networks, &strategies).map_err(|e| format!("params: {e}"))?;
+        || StrategyKind::parse_list(strategies.unwrap_or("")).map_err(|e| format!("--{}: {}", e.field, e.message));
+    let table_of = match (scenario, trace_path) {
+        (Some(_), Some(_)) => return Err("compare: --scenario and --trace exclude each other".into()),
+        (None, None) => return Err(format!("compare: --scenario NAME or --trace FILE is required ({SHORT_USAGE})")),
+        (None, Some(path)) => {
+            let only_scenario = [("--seed", seed.is_some()), ("--duration", duration.is_some())];
+            if let Some((option, _)) = only_scenario.iter().find(|(_, given)| *given) {
+                return Err(format!("compare: {option} is for --scenario; a trace is what it is"));
+            }
+            let strategies = strategies()?;
+            let trace = read_trace(path)?;
+            trace_league(&trace, &trace_label(path), &params, &strategies).map_err(|e| e.to_string())?
+        }
+        (Some(scenario), None) => {
+            let networks = scenario_networks(scenario)?;
+            let strategies = strategies()?;
+            if let Some(seed) = seed {
+                params.sim.seed = seed;
+            }
+            if let Some(duration) = duration {
+                params.sim.duration = duration;
+            }
+            league(&params, &networks, &strategies).map_err(|e| format!("params: {e}"))?
+        }
+    };
     if table {
         Ok(table_of.to_table())
     } else {
@@ -263,7 +286,7 @@ fn fit(args: &[&str]) -> Result<String, String> {
     if duration.is_some() && !as_params {
         return Err("fit: --duration goes with --params".to_string());
     }
-    let (observations, rtt) = read_trace(path)?.fit_input().map_err(|e| e.to_string())?;
+    let (observations, rtt) = fit::input::of_trace(&read_trace(path)?).map_err(|e| e.to_string())?;
     let fitted = fit::fit(&observations, &rtt).map_err(|e| e.to_string())?;
     if as_params {
         let network = fitted.network(duration).map_err(|e| e.to_string())?;
@@ -271,6 +294,16 @@ fn fit(args: &[&str]) -> Result<String, String> {
         Ok(network.to_json())
     } else {
         serde_json::to_string_pretty(&fitted).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
+    }
+}
+
+/// A trace's network label: its file's name, or `trace` for stdin.
+fn trace_label(path: &str) -> String {
+    match path {
+        "-" => "trace".into(),
+        _ => std::path::Path::new(path)
+            .file_name()
+            .map_or_else(|| "trace".into(), |name| name.to_string_lossy().into_owned()),
     }
 }
 

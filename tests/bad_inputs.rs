@@ -92,6 +92,14 @@ fn the_generators_build_what_the_readme_says() {
         r#"{"format":"netcode-lab/trace@1","kind":"snapshots","note":"nnn","snapshots":[],"sampleAt":[]}"#
     );
     assert_eq!(catalogue::generate(&spec("snapshots", 600_000)).len(), 49_955_644, "the 50 MB trace");
+    assert_eq!(catalogue::generate(&spec("arrivals", 3)), "seq,arrival\n0,0\n1,1\n2,2\n");
+    // 10 rows of one digit, 90 of two, …, 3 000 000 of seven: 2 × digits + 2 bytes a row, and the header's 12.
+    let bytes = 12
+        + [(10, 1), (90, 2), (900, 3), (9_000, 4), (90_000, 5), (900_000, 6), (3_000_000, 7)]
+            .iter()
+            .map(|(rows, digits)| rows * (2 * digits + 2))
+            .sum::<usize>();
+    assert_eq!(catalogue::generate(&spec("arrivals", 4_000_000)).len(), bytes, "the 60 MB log");
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn recorded(downlink: LinkParams, skew: f64, seed: u64) -> (Vec<Observation>, Ve
 
 fn simulate(params: &PlaygroundParams) -> (Vec<Observation>, Vec<f64>) {
     let run = sim::run(&params.sim).expect("valid parameters");
-    export::snapshot_trace(&run).fit_input().expect("a snapshot trace")
+    netcode_lab::fit::input::of_trace(&export::snapshot_trace(&run)).expect("a snapshot trace")
 }
 
 fn fitted(downlink: LinkParams, skew: f64) -> Fit {

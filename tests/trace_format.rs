@@ -8,7 +8,10 @@ mod cases;
 use netcode_lab::clock::ClockKind;
 use netcode_lab::extrapolate::UnderrunPolicy;
 use netcode_lab::interpolate::Interpolation;
-use netcode_lab::trace::params::{ADAPTIVE, BEFORE_OLDEST, CAP_RULES, CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS};
+use netcode_lab::motion::MotionScript;
+use netcode_lab::trace::params::{
+    TraceMotion, ADAPTIVE, BEFORE_OLDEST, CAP_RULES, CLOCKS, INTERPOLATIONS, SNAP_TARGETS, UNDERRUNS,
+};
 use netcode_lab::trace::replay::{ReplayMetrics, ReplaySamples, SnapshotSample};
 use netcode_lab::trace::{
     replay, RttSample, Trace, TraceBatch, TraceData, TraceParams, TracePoint, TraceSnapshot, FORMAT, MAX_EARLY_ARRIVAL,
@@ -203,7 +206,9 @@ fn params_strategy() -> impl Strategy<Value = TraceParams> {
         prop::option::of(0.0..=1.0f64),
         prop::option::of(0.0001..=1.0f64),
     );
-    (snapshots, paths, choices).prop_map(|(s, p, c)| TraceParams {
+    let motion = prop::option::of((0..MotionScript::ALL.len(), 0.0..=2000.0f64))
+        .prop_map(|m| m.map(|(i, speed)| TraceMotion { script: MotionScript::ALL[i], speed }));
+    (snapshots, paths, choices, motion).prop_map(|(s, p, c, motion)| TraceParams {
         render_delay: s.0,
         clock_offset: s.1,
         clock: s.2,
@@ -231,6 +236,7 @@ fn params_strategy() -> impl Strategy<Value = TraceParams> {
         adaptive_high_delay: c.7,
         adaptive_low_delay: c.8,
         adaptive_delay_gain: c.9,
+        motion,
     })
 }
 

@@ -154,7 +154,7 @@ fn call(call: &str, args: &js_sys::Array) -> Result<Option<String>, String> {
         "exportTrace" => refused(playground.export_trace(&text(&arg(0))).map(|_| ())),
         "exampleTrace" => refused(Playground::example_trace(&text(&arg(0))).map(|_| ())),
         "checkTraceSize" => refused(Playground::check_trace_size(number(&arg(0)))),
-        "showImported" => refused(ignore(playground.show_imported(arg(0)))),
+        "showImported" => refused(ignore(playground.show_imported(arg(0), None))),
         "workedExample.setRenderDelayMs" => {
             let mut example = WorkedExample::new();
             let out = refused(example.set_render_delay_ms(number(&arg(0))));
@@ -242,6 +242,35 @@ fn every_trace_in_the_catalogue_is_refused_by_the_binding_with_its_line() {
         }
     }
     assert!(failures.is_empty(), "{} entries differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The engines on an imported arrival log (20 Hz for 2 s, 80 ms late: 40 snapshots, frames every 1/60 s from
+/// 0.08 to 2.03 s: 1.95 × 60 = 117 steps, 118 frames): every strategy's rows cover each frame, and the metrics
+/// score against the standard motion. The same through the worker's path (`prepareImport`, then `showImported` with the file's
+/// bytes); without the bytes the engines say the file was not kept.
+#[wasm_bindgen_test]
+fn the_engines_replay_an_imported_arrival_log() {
+    let log: String = std::iter::once("seq,arrival\n".to_string())
+        .chain((0..40).map(|k| format!("{k},{:.2}\n", f64::from(k) * 0.05 + 0.08)))
+        .collect();
+    let mut playground = Playground::new(params(r#"{"duration": 2}"#)).unwrap();
+    let summary = playground.import_bytes(log.as_bytes()).unwrap();
+    assert_eq!(get(&summary, &["samples"]).as_f64(), Some(118.0));
+    for name in ["mirror", "playground", "latest"] {
+        assert_eq!(playground.engine_rows(name).unwrap().to_vec().len(), 118 * 4, "{name}");
+    }
+    let metrics = playground.engine_metrics(vec!["mirror".into(), "latest".into()]).unwrap();
+    assert!(get(&metrics, &["mirror", "shown"]).as_f64().unwrap() > 0.5);
+    assert!(get(&metrics, &["latest", "rmsError"]).as_f64().unwrap().is_finite());
+    let prepared = Playground::prepare_import(log.as_bytes()).unwrap();
+    let mut worker_path = Playground::new(params(r#"{"duration": 2}"#)).unwrap();
+    worker_path.show_imported(prepared.clone(), Some(log.as_bytes().to_vec())).unwrap();
+    assert_eq!(worker_path.engine_rows("mirror").unwrap().to_vec(), playground.engine_rows("mirror").unwrap().to_vec());
+    worker_path.show_imported(prepared, None).unwrap();
+    assert_eq!(
+        message(worker_path.engine_rows("mirror").unwrap_err()),
+        "`strategy`: the imported trace's file was not kept (showImported without its bytes)"
+    );
 }
 
 /// The engines through the binding: a drawn strategy's rows cover every frame; the league names a bad network.

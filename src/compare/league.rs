@@ -12,15 +12,22 @@
 //! ```
 //! The page runs this off the main thread (a Web Worker) and again on every slider change; the CLI prints it
 //! (`netcode-lab compare`). Deterministic: scenario + parameters + seed give the same table.
+//!
+//! A recorded or imported trace is one more network ([`trace_league`], `netcode-lab compare --trace FILE`): its
+//! delivery log and its truth (`crate::trace::TraceRun`) take the simulator's place, every strategy replays the
+//! log (`playground` with the trace's own settings, seed 004 at its `renderDelay`), and the columns are the same.
 
 use super::own::{played_row, FrameModes};
 use super::params::PlaygroundParams;
+use crate::engines::reference::Played;
 use crate::engines::score::{Scorer, Scoring, StrategyMetrics};
 use crate::engines::{EngineParams, Setup, StrategyKind};
 use crate::param::ParamError;
+use crate::run::{ClientInput, TruthTrack};
 use crate::sim::params::SimParams;
 use crate::sim::presets::NetworkPreset;
 use crate::sim::record::frame;
+use crate::trace::{Trace, TraceError, TraceRun};
 use serde::Serialize;
 
 /// A network the table has a column group for: a preset, or the parameters as given (`label` names it).
@@ -81,7 +88,9 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct League {
-    pub seed: u64,
+    /// The simulator's seed (`None` for a trace: nothing was drawn).
+    pub seed: Option<u64>,
+    /// Seconds per network (a trace: from its first frame to its last).
     pub duration: f64,
     pub networks: Vec<String>,
     pub strategies: Vec<StrategyKind>,
@@ -137,22 +146,12 @@ pub fn league(
                 played.push(played_row(row));
             }
         })?;
-        let mut own = own.map(|scorer| scorer.finish(&truth));
-        let first = cells.len();
-        let mut scoring = Scoring::new(&inputs, &truth);
-        for &kind in strategies {
-            let scored = if kind == StrategyKind::Playground { own.take() } else { None };
-            let metrics = match (scored, &played) {
-                (Some(metrics), _) => metrics,
-                (None, Some(played)) if setup.follows_run(kind) => scoring.score_following(&setup, kind, played)?,
-                (None, _) => scoring.score(&setup, kind)?,
-            };
-            cells.push(Cell { network: network.label.clone(), strategy: kind, metrics, best: Vec::new() });
-        }
-        mark_best(&mut cells[first..]);
+        let own = own.map(|scorer| scorer.finish(&truth));
+        let log = Log { label: &network.label, inputs: &inputs, truth: &truth, setup: &setup };
+        cells.extend(cells_of(&log, strategies, own, played.as_deref())?);
     }
     Ok(League {
-        seed: params.sim.seed,
+        seed: Some(params.sim.seed),
         duration: params.sim.duration,
         networks: networks.iter().map(|n| n.label.clone()).collect(),
         strategies: strategies.to_vec(),
@@ -161,10 +160,71 @@ pub fn league(
     })
 }
 
-/// Marks, per column, every cell whose value is the lowest (within a relative 1e-9) among those that have one.
+/// One network's log: its client inputs, the truth, what the strategies are built from.
+struct Log<'a> {
+    label: &'a str,
+    inputs: &'a [ClientInput],
+    truth: &'a TruthTrack,
+    setup: &'a Setup,
+}
+
+/// Every strategy of `strategies` scored on `log`, the best of each column marked: `own`, when given, is the
+/// `playground` cell already scored as it ran; `played`, when given, what that pipeline played, which a seeds'
+/// reference with its buffer and clock follows.
+fn cells_of(
+    log: &Log,
+    strategies: &[StrategyKind],
+    mut own: Option<StrategyMetrics>,
+    played: Option<&[Played]>,
+) -> Result<Vec<Cell>, ParamError> {
+    let mut cells = Vec::with_capacity(strategies.len());
+    let mut scoring = Scoring::new(log.inputs, log.truth);
+    for &kind in strategies {
+        let scored = if kind == StrategyKind::Playground { own.take() } else { None };
+        let metrics = match (scored, played) {
+            (Some(metrics), _) => metrics,
+            (None, Some(played)) if log.setup.follows_run(kind) => scoring.score_following(log.setup, kind, played)?,
+            (None, _) => scoring.score(log.setup, kind)?,
+        };
+        cells.push(Cell { network: log.label.to_string(), strategy: kind, metrics, best: Vec::new() });
+    }
+    mark_best(&mut cells);
+    Ok(cells)
+}
+
+/// Every strategy of `strategies` on the snapshot trace `trace`, its one network named `label`, the engines built
+/// with `params.engines` (the simulator's part of `params` is not used: the trace is the network).
+pub fn trace_league(
+    trace: &Trace,
+    label: &str,
+    params: &PlaygroundParams,
+    strategies: &[StrategyKind],
+) -> Result<League, TraceError> {
+    params.engines.validate().map_err(|e| TraceError::new(format!("engines.{}", e.field), e.message))?;
+    let run = TraceRun::of(trace, &params.engines, "compare --trace")?;
+    let log = Log { label, inputs: &run.inputs, truth: &run.truth, setup: &run.setup };
+    let cells = cells_of(&log, strategies, None, None).map_err(TraceError::param)?;
+    let duration = match (trace.sample_at.first(), trace.sample_at.last()) {
+        (Some(first), Some(last)) => last - first,
+        _ => 0.0,
+    };
+    Ok(League {
+        seed: None,
+        duration,
+        networks: vec![label.to_string()],
+        strategies: strategies.to_vec(),
+        columns: COLUMNS.iter().map(|(name, _)| *name).collect(),
+        cells,
+    })
+}
+
+/// Marks, per column, every cell whose value is the lowest (within a relative 1e-9) among those that have one. A
+/// strategy that showed nothing at all (a seeds' clock without RTT samples, on a trace that has none) has no
+/// value in any column: its zeros measure nothing.
 fn mark_best(cells: &mut [Cell]) {
     for (name, read) in COLUMNS {
-        let values: Vec<Option<f64>> = cells.iter().map(|c| read(&c.metrics).filter(|v| v.is_finite())).collect();
+        let values: Vec<Option<f64>> =
+            cells.iter().map(|c| read(&c.metrics).filter(|v| v.is_finite() && c.metrics.track.shown > 0.0)).collect();
         let Some(min) = values.iter().flatten().copied().reduce(f64::min) else { continue };
         for (cell, value) in cells.iter_mut().zip(&values) {
             if value.is_some_and(|v| v <= min + 1e-9 * min.abs().max(1.0)) {
@@ -182,8 +242,14 @@ impl League {
 
     /// A plain-text table per network; `*` marks the best of a column.
     pub fn to_table(&self) -> String {
-        let mut out =
-            format!("seed {}, {} s per network; lower is better, * = best of the column\n", self.seed, self.duration);
+        let mut out = match self.seed {
+            Some(seed) => {
+                format!("seed {seed}, {} s per network; lower is better, * = best of the column\n", self.duration)
+            }
+            None => {
+                format!("a trace, {} s; lower is better, * = best of the column\n", (self.duration * 1e3).round() / 1e3)
+            }
+        };
         let heads = ["strategy", "RMS err", "latency ms", "stalls", "snaps", "jerk u/s³", "underrun"];
         for network in &self.networks {
             out.push_str(&format!("\n{network}\n"));

@@ -48,6 +48,7 @@
 //! snapshots fits: nothing lost, one send interval, no skew. The RTT samples play no part in the fit above; they
 //! give the fitted model its latency when the floor cannot be one (`model.rs`).
 
+pub mod input;
 pub mod model;
 
 pub use model::{FitFigure, FittedNetwork, Histogram};

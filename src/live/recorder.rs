@@ -11,7 +11,8 @@
 //! Local time is seconds on the client's monotonic clock since the recording began. The trace's `clockOffset`
 //! is the offset of the fastest round trip (the tightest bound on it: the true offset is within ±rtt/2 of it);
 //! without any pong it is the smallest `serverTime − arrival`, which takes the fastest snapshot as instant.
-//! Its `sampleAt` takes a frame every 1/60 s from the first arrival to the last; its `sendInterval` is 1/rate.
+//! Its `sampleAt` takes a frame every 1/60 s from the first arrival to the last; its `sendInterval` is 1/rate;
+//! its `motion` is the stream's (so the truth of every moment is known, not only of the snapshots that came).
 //!
 //! The live counts (the page's progress bar shows the same): **arrived** every snapshot message (copies too);
 //! **lost** the ticks below the newest one that have not arrived (after `end`: the ticks sent that never came);
@@ -20,6 +21,7 @@
 //! of a tick older than one already arrived.
 
 use super::protocol::{ClientMessage, Motion, ServerMessage};
+use crate::trace::params::TraceMotion;
 use crate::trace::{RttSample, Trace, TraceData, TraceParams, TraceSnapshot};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -161,7 +163,7 @@ impl Recorder {
     /// The trace of what arrived. `channel` names the way it came (`websocket`, `webrtc`); `partial` says why it
     /// was cut short, if it was. `None` when nothing arrived.
     pub fn finish(&self, channel: &str, partial: Option<&str>) -> Option<Trace> {
-        let (rate, seconds, _) = self.hello?;
+        let (rate, seconds, motion) = self.hello?;
         let first = self.snapshots.iter().map(|s| s.arrival).reduce(f64::min)?;
         let last = self.snapshots.iter().map(|s| s.arrival).fold(first, f64::max);
         let offset = match self.fastest_trip {
@@ -177,6 +179,8 @@ impl Recorder {
         let params = TraceParams {
             clock_offset: Some(offset),
             send_interval: Some(1.0 / f64::from(rate)),
+            // The stream's snapshots are its motion's truth: the trace's truth is that motion, between them too.
+            motion: Some(TraceMotion { script: motion.script, speed: motion.speed }),
             ..Default::default()
         };
         let data = TraceData::Snapshots { snapshots: self.snapshots.clone(), rtt: self.rtt.clone() };
@@ -233,6 +237,7 @@ mod tests {
         let trace = rec.finish("websocket", None).unwrap();
         assert!(trace.params.clock_offset.unwrap().abs() < 1e-12);
         assert_eq!(trace.params.send_interval, Some(0.1));
+        assert_eq!(trace.params.motion, Some(TraceMotion { script: crate::motion::MotionScript::Turns, speed: 120.0 }));
         // First arrival 0.03, last 0.93 (tick 9): 0.9 s at 60 fps → 55 frames (54 intervals + the first).
         assert_eq!(trace.sample_at.len(), 55);
         let text = trace.to_json();

@@ -23,7 +23,7 @@ mod timeline;
 pub mod track;
 
 pub use crate::stream::Stream;
-pub use clocks::{TimeMap, TruthTrack};
+pub use clocks::{TimeMap, TruthPoint, TruthTrack};
 pub use timeline::Timeline;
 
 use crate::snapshot::Snapshot;

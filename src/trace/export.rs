@@ -3,12 +3,14 @@
 //!
 //! Only what the client saw goes in: delivered snapshot copies (lost ones are absent, duplicates appear twice)
 //! with their arrival on the client's clock, the RTT samples the render clock used, and the frame times as
-//! `sampleAt`. The truth stays behind.
+//! `sampleAt`. The truth is named, not copied: `params.motion` states the motion script and speed the snapshots
+//! were taken from, so a league table of the export scores against the simulator's own truth.
 
 use crate::geom::Vec2;
 use crate::sim::record::{batch, frame, rtt, snapshot};
 use crate::sim::Simulation;
 use crate::snapshot::Snapshot;
+use crate::trace::params::TraceMotion;
 use crate::trace::{RttSample, Trace, TraceBatch, TraceData, TraceParams, TraceSnapshot};
 
 /// The snapshot stream of `sim` as a trace of kind `snapshots`.
@@ -49,6 +51,7 @@ pub fn snapshot_trace(sim: &Simulation) -> Trace {
         send_interval: Some(stream.send_interval),
         min_snapshots: Some(remote.buffer.min_snapshots),
         gap_factor: Some(remote.buffer.gap_factor),
+        motion: Some(TraceMotion { script: p.scenario.motion, speed: p.scenario.speed }),
         ..TraceParams::default()
     };
     let params = with_newer_options(params, remote);

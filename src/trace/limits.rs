@@ -50,7 +50,7 @@ pub fn check_size(bytes: usize) -> Result<(), TraceError> {
     Ok(())
 }
 
-fn more_than(limit: usize, what: &str) -> String {
+pub(super) fn more_than(limit: usize, what: &str) -> String {
     format!("more than {limit} {what}, the most a trace may hold")
 }
 
@@ -168,6 +168,12 @@ pub(super) fn paths<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Res
 
 pub(super) fn sample_at<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
     at_most(d, MAX_SAMPLES, "sample times")
+}
+
+/// The rows of an arrival log (`trace::arrivals`): as many as a trace may hold snapshots.
+pub(super) fn arrivals<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    let objects: Vec<Object<T>> = at_most(d, MAX_SNAPSHOTS, "snapshots")?;
+    Ok(objects.into_iter().map(|o| o.0).collect())
 }
 
 pub(super) fn points<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {

@@ -1,7 +1,9 @@
 //! Traces: recorded network input plus the local times to look at, as JSON — `netcode-lab/trace@1`.
 //!
 //! A trace is a contract other tools rely on (the replay CLI, the page's import and export, the simulator's
-//! export). This doc is its specification; anything not written here is not promised.
+//! export). This doc is its specification; anything not written here is not promised. A game's own arrival log
+//! (`netcode-lab/arrivals@1`, CSV or JSON) is read into a trace of kind `snapshots` by [`arrivals`], whose doc
+//! specifies it; the CLI and the page take either file, told apart by content ([`arrivals::read`]).
 //!
 //! # The document
 //!
@@ -95,6 +97,7 @@
 //! | `hardSnapTarget` | paths | `latestPoint` | `latestPoint` `batchStart` | where a hard snap goes |
 //! | `lerpFactor` | paths | 0.1 | 0.000001..=1 | the chase: pos += (target − pos) · factor, once per frame |
 //! | `fps` | paths | 60 | 1..=1000 | the chase's frame rate |
+//! | `motion` | snapshots | none | `{"script": "turns" \| "circle" \| "stopAndGo" \| "respawn", "speed": 0..=2000}` | the truth (below): the snapshots follow `crate::motion::truth(script, speed, serverTime)` exactly |
 //!
 //! Keys of the other kind are checked and otherwise ignored. Everything else takes the module's default
 //! (clock filters, `minSamples` 3, the jitter controller's constants, `duplicatePoints: remove`,
@@ -163,7 +166,17 @@
 //!
 //! A snapshot trace's network as a model (`crate::fit`, whose doc defines every estimator): each snapshot copy is
 //! an observation `(tick, serverTime, arrival + clockOffset)`, the `rtt` samples its RTTs; the other keys play no
-//! part. [`Trace::fit_input`].
+//! part. `crate::fit::input::of_trace` reads it (`fit` sits above `trace`).
+//!
+//! # The truth (`compare --trace`, the page's engines on an imported trace)
+//!
+//! Scoring a strategy on a trace needs where the remote entity really was. With `params.motion` the snapshots
+//! were taken from a motion script (the simulator's export and the project's stream server write it): the truth
+//! is `crate::motion::truth(script, speed, serverTime)`. Without it the snapshots are all that is known: the truth
+//! is the polyline through their positions by `serverTime` (the first in the file of equal server times; across a
+//! `teleport` or a change of `generation` it jumps at the later snapshot's time rather than moving; before the
+//! first and after the last it holds). A frame at local time `t` is scored at server time `t + clockOffset`.
+//! `motion` is only read for scoring: it changes no replay. See `truth.rs`.
 //!
 //! # Examples
 //!
@@ -182,6 +195,7 @@
 //! `kind`, `params` ranges, every number's range (finite, within the limits above; `offsetMs` not negative),
 //! `sampleAt` non-decreasing, and for `paths` the frame count. The CLI exits with code 2.
 
+pub mod arrivals;
 mod error;
 pub mod examples;
 pub mod export;
@@ -192,13 +206,13 @@ mod output;
 pub mod params;
 mod parse;
 pub mod replay;
+mod truth;
 
 pub use error::TraceError;
 pub use limits::{MAX_SAMPLES, MAX_SNAPSHOTS, MAX_TRACE_BYTES};
 pub use params::TraceParams;
-pub use replay::{replay, replay_strategy, Replay, StrategyReplay};
+pub use replay::{replay, replay_strategy, Replay, StrategyReplay, TraceRun};
 
-use crate::fit::Observation;
 use crate::geom::Vec2;
 use crate::path::batch::{PathBatch, PathPoint};
 use crate::snapshot::Snapshot;
@@ -373,21 +387,6 @@ impl Trace {
 
     pub fn kind(&self) -> TraceKind {
         self.data.kind()
-    }
-
-    /// What [`crate::fit`] reads: one observation per snapshot copy, its arrival read on the server's clock
-    /// (`arrival + clockOffset`, the `clockOffset` the trace states, 0 when it states none), and the RTT samples;
-    /// a trace of kind `paths` is refused (`kind`).
-    pub fn fit_input(&self) -> Result<(Vec<Observation>, Vec<f64>), TraceError> {
-        let TraceData::Snapshots { snapshots, rtt } = &self.data else {
-            return Err(TraceError::new("kind", "fit reads snapshot traces only; this trace is of kind \"paths\""));
-        };
-        let offset = self.params.clock_offset.unwrap_or(0.0);
-        let observations = snapshots
-            .iter()
-            .map(|s| Observation { tick: s.tick, server_time: s.server_time, arrival: s.arrival + offset })
-            .collect();
-        Ok((observations, rtt.iter().map(|r| r.rtt).collect()))
     }
 
     /// The trace as JSON text: one key per line, one array element per line; `from_json` reads it back equal.

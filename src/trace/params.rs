@@ -23,10 +23,12 @@ use crate::buffer::{BeforeOldest, BufferParams};
 use crate::clock::{AdaptiveDelayParams, AdaptiveMode, ClockKind, ClockParams, Seed004Params};
 use crate::extrapolate::{CapRule, UnderrunParams, UnderrunPolicy};
 use crate::interpolate::Interpolation;
+use crate::motion::MotionScript;
 use crate::param::{in_range, ParamError};
 use crate::path::lerp_chase::LerpParams;
 use crate::path::params::{PathParams, SnapTarget};
 use crate::playback::PlaybackParams;
+use crate::sim::params::ScenarioParams;
 use crate::stream::Stream;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -130,6 +132,31 @@ pub struct TraceParams {
     pub adaptive_low_delay: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub adaptive_delay_gain: Option<f64>,
+    /// The snapshots follow this motion script exactly: the trace's truth (see `crate::trace::truth`).
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "motion")]
+    pub motion: Option<TraceMotion>,
+}
+
+/// `params.motion`: the motion script (`crate::motion::truth`) the snapshots were taken from, and its speed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TraceMotion {
+    pub script: MotionScript,
+    /// Cruising speed, units per second (the simulator's `scenario.speed` range).
+    pub speed: f64,
+}
+
+impl TraceMotion {
+    /// The simulator's default script and speed (`crate::sim::params::ScenarioParams`).
+    pub fn standard() -> Self {
+        let scenario = ScenarioParams::default();
+        TraceMotion { script: scenario.motion, speed: scenario.speed }
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let &(min, max) = ScenarioParams::SPEED.range.expect("the speed has a range");
+        in_range("motion.speed", self.speed, min, max, ScenarioParams::SPEED.unit).map(|_| ())
+    }
 }
 
 impl TraceParams {
@@ -143,7 +170,7 @@ impl TraceParams {
         self.path().validate()?;
         self.lerp().validate()?;
         in_range("fps", self.fps(), FPS_RANGE.0, FPS_RANGE.1, "fps")?;
-        Ok(())
+        self.motion.as_ref().map_or(Ok(()), TraceMotion::validate)
     }
 
     /// The stream these snapshots came in: `sendInterval` (derived from them when not given), `clockOffset`
@@ -296,6 +323,10 @@ fn trace_key(e: ParamError) -> ParamError {
         Some((_, trace)) => ParamError::new(*trace, e.message),
         None => e,
     }
+}
+
+fn motion<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TraceMotion>, D::Error> {
+    super::objects::optional_object(d)
 }
 
 fn before_oldest<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BeforeOldest>, D::Error> {

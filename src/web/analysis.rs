@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{js_error, to_js};
-use super::playground::{params_from_js, trace_error, Imported, Playground};
+use super::playground::{import_id, params_from_js, trace_error, Imported, Playground};
 
 #[wasm_bindgen]
 impl Playground {
@@ -59,8 +59,10 @@ impl Playground {
 
     /// Shows what [`Playground::prepare_import`] returned (in a worker) in place of the simulation until the next
     /// `setParams`. Its shape is checked: whole rows of today's columns, no more rows than a trace may have.
+    /// `bytes`, the file the worker read, is kept for the engines (`engineRows`, `engineMetrics`), which read it
+    /// when first asked.
     #[wasm_bindgen(js_name = showImported)]
-    pub fn show_imported(&mut self, prepared: JsValue) -> Result<JsValue, JsError> {
+    pub fn show_imported(&mut self, prepared: JsValue, bytes: Option<Vec<u8>>) -> Result<JsValue, JsError> {
         let get = |key: &str| js_sys::Reflect::get(&prepared, &key.into()).unwrap_or(JsValue::UNDEFINED);
         let rows = |key: &str| -> Result<Vec<f64>, JsError> {
             get(key)
@@ -76,7 +78,7 @@ impl Playground {
             }
         }
         let recording = imported::adopt(frames, snapshots).map_err(js_error)?;
-        self.imported = Some(Imported { trace: None, metrics, recording });
+        self.imported = Some(Imported { trace: None, bytes, id: import_id(), metrics, recording });
         Ok(summary)
     }
 

@@ -8,21 +8,22 @@ use crate::compare::sweep::capacity_sweep;
 use crate::engines::score::{StrategyMetrics, COLUMNS as ENGINE_COLUMNS};
 use crate::engines::StrategyKind;
 use crate::trace::import::{self as imported, ImportedTrace};
-use crate::trace::{export, Trace};
+use crate::trace::{export, Trace, TraceRun};
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{js_error, to_js};
-use super::playground::{params_from_js, trace_error, Imported, Playground};
+use super::playground::{import_id, params_from_js, trace_error, Imported, Playground};
 
 fn strategy(name: &str) -> Result<StrategyKind, JsError> {
     StrategyKind::from_name(name)
         .ok_or_else(|| JsError::new(&format!("`strategy`: unknown `{name}` (known: {})", StrategyKind::names())))
 }
 
-/// The trace in `bytes` (UTF-8 text), read and made ready for the views.
+/// The trace or arrival log in `bytes` (UTF-8 text; told by content, `trace::arrivals::read`), read and made
+/// ready for the views.
 fn read_import(bytes: &[u8]) -> Result<(Trace, ImportedTrace), JsError> {
-    let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
+    let trace = crate::trace::arrivals::read(bytes).map_err(trace_error)?;
     let imported = imported::import(&trace).map_err(trace_error)?;
     Ok((trace, imported))
 }
@@ -41,7 +42,7 @@ impl Playground {
         crate::compare::PlaygroundParams::schema().iter().map(super::schema::entry).collect()
     }
 
-    /// Replays a trace (`netcode-lab/trace@1` JSON) and shows it in place of the simulation until the next
+    /// Replays a trace (`netcode-lab/trace@1` JSON, or a game's arrival log: `crate::trace::arrivals`) and shows it in place of the simulation until the next
     /// `setParams`. Returns the summary `{kind, snapshots, samples, sendInterval, note, counts}` (`counts`: what
     /// the buffer counted and did not play); a bad trace is refused naming field and index, and nothing changes.
     #[wasm_bindgen(js_name = importTrace)]
@@ -55,7 +56,8 @@ impl Playground {
         let (trace, imported) = read_import(bytes)?;
         let summary = to_js(&imported.summary)?;
         let metrics = metrics_of(&imported)?;
-        self.imported = Some(Imported { trace: Some(trace), metrics, recording: imported.recording });
+        self.imported =
+            Some(Imported { trace: Some(trace), bytes: None, id: import_id(), metrics, recording: imported.recording });
         Ok(summary)
     }
 
@@ -107,12 +109,15 @@ impl Playground {
 
     /// Strategy `name` replayed on the current run: one row per frame (`engineColumns`), a copy JS may keep.
     /// `playground` is read from the run's own frames; the others are re-run only when the run's client inputs
-    /// or their own parameters changed.
+    /// or their own parameters changed. On an imported trace every strategy replays the trace's deliveries
+    /// (`crate::trace::TraceRun`; `playground` with the trace's own settings), one row per `sampleAt`.
     #[wasm_bindgen(js_name = engineRows)]
     pub fn engine_rows(&mut self, name: &str) -> Result<Float64Array, JsError> {
         let kind = strategy(name)?;
-        if self.imported.is_some() {
-            return Err(JsError::new("`strategy`: the engines replay simulated runs, not an imported trace"));
+        if let Some(imported) = &mut self.imported {
+            let run = trace_run(imported, &self.engine_params)?;
+            let made = self.engines.get(&run.setup, kind, imported.id, &run.inputs, &run.truth).map_err(js_error)?;
+            return Ok(Float64Array::from(&made.rows[..]));
         }
         if kind == StrategyKind::Playground {
             return Ok(Float64Array::from(&rows_from_frames(&self.sim.recording().frames)[..]));
@@ -128,6 +133,11 @@ impl Playground {
     #[wasm_bindgen(js_name = engineMetrics)]
     pub fn engine_metrics(&mut self, names: Vec<String>) -> Result<JsValue, JsError> {
         let kinds = names.iter().map(|name| strategy(name)).collect::<Result<Vec<_>, _>>()?;
+        if let Some(imported) = &mut self.imported {
+            let run = trace_run(imported, &self.engine_params)?;
+            let scored = score_all(&run.setup, &kinds, &run.inputs, &run.truth, None).map_err(js_error)?;
+            return to_js(&ByStrategy(&kinds, &scored));
+        }
         // The run's metrics, cached for the page's metrics table too: `playground` is this run's own pipeline,
         // so its row is the run's own remote metrics — neither replayed nor scored again (`compare::own`).
         let metrics = self.metrics.get_or_insert_with(|| self.sim.metrics());
@@ -177,7 +187,7 @@ impl Playground {
     #[wasm_bindgen(js_name = fitTrace)]
     pub fn fit_trace(bytes: &[u8]) -> Result<JsValue, JsError> {
         let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
-        let (observations, rtt) = trace.fit_input().map_err(trace_error)?;
+        let (observations, rtt) = crate::fit::input::of_trace(&trace).map_err(trace_error)?;
         let figure = crate::fit::model::figure(&observations, &rtt, 1).map_err(|e| JsError::new(&e.to_string()))?;
         to_js(&figure)
     }
@@ -185,7 +195,7 @@ impl Playground {
     /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
     #[wasm_bindgen(js_name = replayTrace)]
     pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {
-        let trace = Trace::from_json(text).map_err(trace_error)?;
+        let trace = crate::trace::arrivals::read_text(text).map_err(trace_error)?;
         let replay = crate::trace::replay(&trace).map_err(trace_error)?;
         let value: serde_json::Value =
             serde_json::from_str(&replay.to_json()).map_err(|e| JsError::new(&e.to_string()))?;
@@ -198,6 +208,19 @@ impl Playground {
     pub fn sweep_capacity(&self, capacities: Vec<usize>) -> Result<JsValue, JsError> {
         to_js(&capacity_sweep(self.sim.params(), &capacities).map_err(js_error)?)
     }
+}
+
+/// The imported trace as a run for the engines, built with `engines`: read from the kept bytes first when a worker
+/// read it (the trace is then kept too).
+fn trace_run(imported: &mut Imported, engines: &crate::engines::EngineParams) -> Result<TraceRun, JsError> {
+    if imported.trace.is_none() {
+        let bytes = imported.bytes.take().ok_or_else(|| {
+            JsError::new("`strategy`: the imported trace's file was not kept (showImported without its bytes)")
+        })?;
+        imported.trace = Some(crate::trace::arrivals::read(&bytes).map_err(trace_error)?);
+    }
+    let trace = imported.trace.as_ref().expect("read above");
+    TraceRun::of(trace, engines, "the engines").map_err(trace_error)
 }
 
 /// `{name: metrics}`, in the order asked (a name asked twice: its last), each key a strategy's serde name: a unit

@@ -51,10 +51,24 @@ pub struct Playground {
 pub(super) struct Imported {
     #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) trace: Option<Trace>,
+    /// The file a worker read (`showImported`), read here only when the engines are asked for (full build).
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub(super) bytes: Option<Vec<u8>>,
+    /// Which import this is, for the engines' cache (never a run's id: those count up from 0).
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub(super) id: u64,
     /// What `metrics()` returns while the trace is shown (the full build only: src/web/analysis.rs).
     #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) metrics: JsValue,
     pub(super) recording: Recording,
+}
+
+/// A fresh id for an import (see [`Imported::id`]).
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
+pub(super) fn import_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1 << 63);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 #[cfg_attr(not(feature = "full"), allow(dead_code))]

@@ -71,7 +71,7 @@ pub fn expanded(case: &Value, text: &str) -> String {
     text
 }
 
-/// A generated trace (see the README): too big to commit, built the same way by every runner.
+/// A generated trace or arrival log (see the README): too big to commit, built the same way by every runner.
 pub fn generate(spec: &Value) -> String {
     let count = spec["count"].as_u64().expect("generate.count") as usize;
     let head = r#"{"format":"netcode-lab/trace@1","kind":"snapshots","#;
@@ -101,6 +101,14 @@ pub fn generate(spec: &Value) -> String {
             format!(r#"{head}"snapshots":[],"sampleAt":[{}]}}"#, zeros.trim_end_matches(','))
         }
         "note" => format!(r#"{head}"note":"{}","snapshots":[],"sampleAt":[]}}"#, "n".repeat(count)),
+        "arrivals" => {
+            let mut out = String::with_capacity(count * 16 + 12);
+            out.push_str("seq,arrival\n");
+            for i in 0..count {
+                out.push_str(&format!("{i},{i}\n"));
+            }
+            out
+        }
         other => panic!("unknown generator {other}"),
     }
 }

@@ -25,6 +25,11 @@ export function generate({ kind, count }) {
   }
   if (kind === 'sampleAt') return `${head}"snapshots":[],"sampleAt":[${'0,'.repeat(count).slice(0, -1)}]}`;
   if (kind === 'note') return `${head}"note":"${'n'.repeat(count)}","snapshots":[],"sampleAt":[]}`;
+  if (kind === 'arrivals') {
+    const rows = ['seq,arrival\n'];
+    for (let i = 0; i < count; i += 1) rows.push(`${i},${i}\n`);
+    return rows.join('');
+  }
   throw new Error(`unknown generator ${kind}`);
 }
 

@@ -28,6 +28,7 @@ test('the generators build what the README says (as the Rust runners do)', () =>
   assert.equal(generate({ kind: 'sampleAt', count: 3 }), '{"format":"netcode-lab/trace@1","kind":"snapshots","snapshots":[],"sampleAt":[0,0,0]}');
   assert.equal(generate({ kind: 'note', count: 3 }), '{"format":"netcode-lab/trace@1","kind":"snapshots","note":"nnn","snapshots":[],"sampleAt":[]}');
   assert.equal(generate({ kind: 'snapshots', count: 600000 }).length, 49955644, 'the 50 MB trace');
+  assert.equal(generate({ kind: 'arrivals', count: 3 }), 'seq,arrival\n0,0\n1,1\n2,2\n');
 });
 
 /** Clears the notice, then waits until it says something again. */

@@ -14,8 +14,8 @@ export const ALLOWED = [
   'Tick', 'Ready', 'Priming', 'Underrun', 'Gap', 'lerp', 'seq', 'RTT',
   // seed 004 writes "tick" and "NGO" inside its Chinese sentences ("外推时间不能超过一个tick的一半", "NGO默认是外推")
   'tick', 'NGO',
-  // proper names and file names
-  'netcode', 'lab', 'trace', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
+  // proper names, file names and formats (netcode-lab/trace@1, netcode-lab/arrivals@1, CSV)
+  'netcode', 'lab', 'trace', 'arrivals', 'CSV', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names

@@ -2,7 +2,9 @@
 // it is survivable), traces import and export, time controls and the keyboard work. Any console error fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launch, openPage, waitReady, canvasStats, figuresDrawn, screenshot } from './harness.mjs';
 
 let browser;
@@ -210,6 +212,37 @@ test('a golden trace imports and replays in the views; the run exports as a trac
   const simTrace = JSON.parse(readFileSync(await sim.path(), 'utf8'));
   assert.ok(simTrace.snapshots.length > 300, `${simTrace.snapshots.length} snapshots from a 20 s run`);
   assert.equal(simTrace.params.renderDelay, 0.12);
+  assert.deepEqual(problems(), []);
+});
+
+test('a game\'s arrival log (CSV) imports like a trace, and the picked engines replay it', async () => {
+  // 20 Hz for 4 s, each snapshot 80 ms late: 80 snapshots; frames every 1/60 s from 0.08 to 4.03 s (237 steps).
+  const rows = Array.from({ length: 80 }, (_, k) => `${k},${(k * 0.05 + 0.08).toFixed(2)}`);
+  const path = join(mkdtempSync(join(tmpdir(), 'netcode-lab-')), 'arrivals.csv');
+  writeFileSync(path, `seq,arrival\n${rows.join('\n')}\n`);
+  const { page, problems } = await openPage(browser, { path: '#engines=mirror' });
+  await waitReady(page);
+  await page.setInputFiles('#trace-file', path);
+  await page.waitForFunction(() => window.netcodeLab.model().imported);
+  assert.match(await page.textContent('#notice'), /imported trace: 80 snapshots, 238 frames/);
+  const drawn = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    app.state.playing = false;
+    app.seek(3);
+    app.draw();
+    const index = app.model.frameAt(3);
+    const mirror = app.model.engine('mirror');
+    return {
+      ghosts: app.scheduler.painters[0].last.remote.engines,
+      x: mirror.rows[index * mirror.stride + mirror.col.x],
+      rows: mirror.rows.length / mirror.stride,
+      note: document.getElementById('engines-note').textContent,
+    };
+  });
+  assert.equal(drawn.rows, 238, 'one row of the engine per frame of the log');
+  assert.deepEqual(drawn.ghosts.map((g) => g.name), ['mirror']);
+  assert.ok(Number.isFinite(drawn.x) && drawn.ghosts[0].x === drawn.x, `the ghost sits where the core put Mirror (${drawn.x})`);
+  assert.match(drawn.note, /^Mirror/);
   assert.deepEqual(problems(), []);
 });
 

@@ -80,7 +80,7 @@ fn replay_through_a_strategy() {
 #[test]
 fn bad_input_is_one_line_naming_what_is_wrong() {
     let cases: [(&[&str], &str); 9] = [
-        (&["compare"], "compare: --scenario NAME is required"),
+        (&["compare"], "compare: --scenario NAME or --trace FILE is required"),
         (&["compare", "--scenario", "wifi"], "--scenario: unknown `wifi`"),
         (&["compare", "--scenario", "lan,lan"], "--scenario: `lan,lan` names a network twice"),
         (&["compare", "--scenario", "lan", "--strategies", "mirror,unity"], "--strategies[1]: unknown `unity`"),

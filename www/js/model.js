@@ -100,10 +100,11 @@ export class Model {
 
   /**
    * Shows a trace the import worker read and replayed (`prepared`: its core's `prepareImport` result; `bytes`:
-   * the file, kept for export). Throws naming the field, and changes nothing, when `prepared` is not well formed.
+   * the file, kept for export and handed to the core for the engines, which read it when first asked). Throws
+   * naming the field, and changes nothing, when `prepared` is not well formed.
    */
   showImported(prepared, bytes) {
-    const summary = this.full().showImported(prepared);
+    const summary = this.full().showImported(prepared, bytes);
     this.trace = summary;
     this.importBytes = bytes;
     this.refresh();
@@ -176,7 +177,7 @@ export class Model {
 
   /**
    * Strategy `name` (Engines panel) on this run: `{rows, stride, col}` — a plain copy of its rows (render time,
-   * x, y, mode code per frame), cached per run. Throws for an imported trace (nothing to replay).
+   * x, y, mode code per frame), cached per run; on an imported trace, its deliveries replayed (one row per frame).
    */
   engine(name) {
     if (!this._engines.has(name)) {

@@ -1,4 +1,5 @@
-// Import and export of traces (`netcode-lab/trace@1`): a file picker, drag-and-drop anywhere on the page,
+// Import and export of traces (`netcode-lab/trace@1`) and import of a game's arrival log (CSV or JSON,
+// docs/arrival-log.md; the core tells them apart by content): a file picker, drag-and-drop anywhere on the page,
 // and downloads of the current run. The core parses, checks and replays; this module only moves bytes.
 // A dropped file is read by a worker with its own core (trace-worker.js), with progress, so a large trace never
 // freezes the page; a refused trace leaves the current run as it was and says why in a notice.
@@ -13,7 +14,7 @@ export function buildTraceIO(root, api) {
       <summary data-i18n="group.trace">${t('group.trace')}</summary>
       <div class="row">
         <label class="button-like" for="trace-file"><span data-i18n="button.import">${t('button.import')}</span></label>
-        <input id="trace-file" type="file" accept=".json,application/json" hidden>
+        <input id="trace-file" type="file" accept=".json,.csv,application/json,text/csv" hidden>
         <button type="button" id="export-snapshots" data-i18n="button.exportSnapshots">${t('button.exportSnapshots')}</button>
         <button type="button" id="export-paths" data-i18n="button.exportPaths">${t('button.exportPaths')}</button>
       </div>

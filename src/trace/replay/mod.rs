@@ -16,7 +16,7 @@ mod strategy;
 
 pub use paths::{PathMetrics, PathSample, Point, TimedPoint};
 pub use snapshots::{log, DisplayCounts, SnapshotMetrics, SnapshotSample};
-pub use strategy::{replay_strategy, StrategyCounts, StrategyReplay, StrategySample};
+pub use strategy::{replay_strategy, StrategyCounts, StrategyReplay, StrategySample, TraceRun};
 
 use super::{Trace, TraceData, TraceError};
 use serde::Serialize;

@@ -96,8 +96,9 @@ pub struct SnapshotMetrics {
 /// The trace's snapshots and RTT samples, and one frame per `sampleAt`, as a run's log (`crate::run`): before each
 /// frame at `t`, every snapshot with `arrival ≤ t` and every RTT sample with `at ≤ t`, merged by time (snapshots
 /// first when equal, ties in document order); what arrives after the last sample comes at the end. A frame's `dt`
-/// is the time since the previous sample (0 for the first); a trace does not know the true server time (NaN).
-pub fn log(snapshots: &[TraceSnapshot], rtt: &[RttSample], sample_at: &[f64]) -> Vec<ClientInput> {
+/// is the time since the previous sample (0 for the first); its true server time is `t + clock_offset`, the trace's
+/// own statement of its clocks (`params.clockOffset`).
+pub fn log(snapshots: &[TraceSnapshot], rtt: &[RttSample], sample_at: &[f64], clock_offset: f64) -> Vec<ClientInput> {
     let mut snapshots: Vec<&TraceSnapshot> = snapshots.iter().collect();
     snapshots.sort_by(|a, b| a.arrival.total_cmp(&b.arrival));
     let mut rtt: Vec<&RttSample> = rtt.iter().collect();
@@ -127,7 +128,7 @@ pub fn log(snapshots: &[TraceSnapshot], rtt: &[RttSample], sample_at: &[f64]) ->
     for (index, &t) in sample_at.iter().enumerate() {
         deliver_until(t, &mut log);
         let dt = previous.map_or(0.0, |p| t - p);
-        log.push(ClientInput::Frame(FrameTick { index, local: t, dt, reading: t, server_now: f64::NAN }));
+        log.push(ClientInput::Frame(FrameTick { index, local: t, dt, reading: t, server_now: t + clock_offset }));
         previous = Some(t);
     }
     deliver_until(f64::INFINITY, &mut log);
@@ -141,7 +142,7 @@ pub(super) fn replay(
     sample_at: &[f64],
 ) -> Result<(Vec<SnapshotSample>, SnapshotMetrics), TraceError> {
     let mut playback = RemotePlayback::new(params.playback(), &params.stream(snapshots)).map_err(TraceError::param)?;
-    let log = log(snapshots, rtt, sample_at);
+    let log = log(snapshots, rtt, sample_at, params.clock_offset.unwrap_or(0.0));
     let mut display = DisplayCounts::default();
     let mut samples = Vec::with_capacity(sample_at.len());
     play(&mut playback, &log, |_, frame| {

@@ -12,10 +12,14 @@
 //! What a strategy is built from: the trace's send interval (`sendInterval`, or the median spacing), a server
 //! tick of 1/60 s (the simulator's default tick rate; a trace does not say), the engines' defaults, the
 //! trace's own settings for `playback`, and its `renderDelay` as seed 004's delay.
+//!
+//! [`TraceRun`] is the same log with the trace's truth (`crate::trace::truth`) beside it: a trace as a source of
+//! deliveries in the run contract's terms, which the league table (`compare --trace`) and the page's engines score.
 
 use super::snapshots::log;
 use crate::engines::score::replay;
 use crate::engines::{EngineParams, Setup, ShownMode, StrategyKind};
+use crate::run::{ClientInput, TruthTrack};
 use crate::trace::{Trace, TraceData, TraceError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -48,24 +52,41 @@ pub struct StrategyReplay {
     pub metrics: StrategyCounts,
 }
 
+/// A snapshot trace as a run: its delivery log (`replay::log`), its truth, and what each strategy is built from.
+#[derive(Clone, Debug)]
+pub struct TraceRun {
+    pub inputs: Vec<ClientInput>,
+    pub truth: TruthTrack,
+    pub setup: Setup,
+}
+
+impl TraceRun {
+    /// `trace` checked and laid out as a run, the engines built with `engines`; a paths trace is refused (`kind`,
+    /// naming `what` refuses it).
+    pub fn of(trace: &Trace, engines: &EngineParams, what: &str) -> Result<TraceRun, TraceError> {
+        trace.validate()?;
+        let (TraceData::Snapshots { snapshots, rtt }, Some(truth)) = (&trace.data, trace.truth()) else {
+            return Err(TraceError::new(
+                "kind",
+                format!("{what} replays snapshot traces only; this trace is of kind \"paths\""),
+            ));
+        };
+        let playback = trace.params.playback();
+        let setup = Setup {
+            stream: trace.params.stream(snapshots),
+            engines: engines.clone(),
+            article_delay: playback.clock.render_delay,
+            playback,
+        };
+        let inputs = log(snapshots, rtt, &trace.sample_at, setup.stream.clock_offset);
+        Ok(TraceRun { inputs, truth, setup })
+    }
+}
+
 /// Replays the snapshots of `trace` through strategy `kind`; a paths trace is refused (`kind`).
 pub fn replay_strategy(trace: &Trace, kind: StrategyKind) -> Result<StrategyReplay, TraceError> {
-    trace.validate()?;
-    let TraceData::Snapshots { snapshots, rtt } = &trace.data else {
-        return Err(TraceError::new(
-            "kind",
-            "--strategy replays snapshot traces only; this trace is of kind \"paths\"",
-        ));
-    };
-    let playback = trace.params.playback();
-    let setup = Setup {
-        stream: trace.params.stream(snapshots),
-        engines: EngineParams::default(),
-        article_delay: playback.clock.render_delay,
-        playback,
-    };
+    let TraceRun { inputs: log, setup, .. } = TraceRun::of(trace, &EngineParams::default(), "--strategy")?;
     let mut smoother = setup.build(kind).map_err(TraceError::param)?;
-    let log = log(snapshots, rtt, &trace.sample_at);
     let mut modes: BTreeMap<&'static str, u64> = ShownMode::ALL.iter().map(|m| (m.name(), 0)).collect();
     let mut samples = Vec::with_capacity(trace.sample_at.len());
     let mut underruns = 0u64;

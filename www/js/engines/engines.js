@@ -72,9 +72,9 @@ export function mount(host) {
       }
       root.dataset.picked = this.picks.join(',');
     },
-    /** The picked strategies with their rows on the current run (none for an imported trace). */
+    /** The picked strategies with their rows on the current run or the imported trace (its deliveries replayed). */
     scene(model) {
-      if (model.imported || !this.picks.length) return [];
+      if (!this.picks.length) return [];
       return this.picks.map((name) => ({ name, ...model.engine(name) }));
     },
     /** Refreshes swatches when the theme flips, and the playhead line. */
@@ -96,7 +96,7 @@ export function mount(host) {
         lines.push(t('engines.now', { name: strategyName(e.name), mode: t(`engines.mode.${mode}`), behind: behind ?? '—' }));
       }
       this.last = last;
-      const text = scene.model.imported ? t('engines.imported') : lines.length ? lines.join(' · ') : t('engines.none');
+      const text = lines.length ? lines.join(' · ') : t('engines.none');
       if (note.textContent !== text) note.textContent = text;
     },
   };

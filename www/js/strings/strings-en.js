@@ -63,7 +63,7 @@ export default {
   'button.import': 'Import trace…',
   'button.exportSnapshots': 'Export snapshots',
   'button.exportPaths': 'Export paths',
-  'hint.trace': 'Or drop a trace file anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Format: netcode-lab/trace@1 (see the README).',
+  'hint.trace': 'Or drop a trace file or your game\'s own arrival log (CSV) anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Formats: netcode-lab/trace@1 and netcode-lab/arrivals@1 (see the README).',
 
   // Transport
   'button.play': 'Play',
@@ -378,7 +378,6 @@ export default {
   'engines.intro': 'What would Mirror, Unity NGO, Source, geckos.io or Gambetta\'s demo draw from these very packets? Each is modelled from its own source (src/engines/) with its own settings (rail: Engines). Pick up to four: each is a hollow ghost in the Remote view, named, with its render time on the render lane.',
   'engines.pick': 'Strategies to draw (up to four)',
   'engines.none': 'None picked: pick up to four to draw them as ghosts in the Remote view and on the render lane.',
-  'engines.imported': 'The engines replay simulated runs; an imported trace has none to replay.',
   'engines.now': '{name}: {mode}, {behind} ms behind the truth',
   'engines.mode.nothing': 'nothing yet',
   'engines.mode.interpolated': 'interpolating',

@@ -132,7 +132,7 @@ export default {
   'button.import': '导入记录…',
   'button.exportSnapshots': '导出快照',
   'button.exportPaths': '导出路径',
-  'hint.trace': '也可以把记录文件拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1（见 README）。',
+  'hint.trace': '也可以把记录文件或游戏自己的到达日志（CSV）拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1 与 netcode-lab/arrivals@1（见 README）。',
 
   // 播放控制
   'button.play': '播放',
@@ -448,7 +448,6 @@ export default {
   'engines.intro': '如果换成 Mirror、Unity NGO、Source、geckos.io 或 Gambetta 的演示，它们会怎样画出这同一批数据包？每一个都按其公开源码建模，参数用各自引擎的名字（右栏“引擎”组）。最多选四个：每个在“远端”视图里是一个带名字的空心影子，渲染时间标在渲染泳道上。',
   'engines.pick': '要画出的策略（最多四个）',
   'engines.none': '尚未选择：最多选四个，它们会以影子出现在“远端”视图和渲染泳道上。',
-  'engines.imported': '引擎重放的是模拟运行；导入的回放记录没有可重放的数据。',
   'engines.now': '{name}：{mode}，落后真实位置 {behind} ms',
   'engines.mode.nothing': '尚无内容',
   'engines.mode.interpolated': '插值中',
