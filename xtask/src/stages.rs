@@ -239,7 +239,9 @@ fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<(()
     let cmd = tools
         .wasm_cargo
         .cmd(&r.root)
+        // Feature `serve` off: it is the native CLI's server, and an integration test builds the binary too.
         .args(["test", "--target", WASM_TARGET, "-p", "netcode-lab", "--test", "web"])
+        .args(["--no-default-features", "--features", "full"])
         .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER", tools.test_runner())
         .env("CHROMEDRIVER", &browser.chromedriver)
         .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &caps_file)
