@@ -16,6 +16,8 @@ export const ALLOWED = [
   'tick', 'NGO',
   // proper names and file names
   'netcode', 'lab', 'trace', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
+  // the recorder's channels and the protocol under one (record.js)
+  'WebSocket', 'WebRTC', 'TCP',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names

@@ -45,9 +45,9 @@ test('the lessons\' part holds the lesson.* and step.* strings, and only those, 
 });
 
 test('the later part holds what only shows after the first frame, in both languages, and the first frame keeps its own', () => {
-  // Red: a plot, league, metrics, inspector or step-through-tag string back in the first frame's table, or a
+  // Red: a plot, league, metrics, inspector, step-through-tag or recorder string back in the first frame's table, or a
   // string the first frame shows (a figure's title, a smoothing mode's name, the inspector's hint) moved out.
-  const later = (k) => /^(league|metrics|hl)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint')
+  const later = (k) => /^(league|metrics|hl|record)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint')
     || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));
   for (const [name, first, part] of [['en', EN_FIRST, EN_LATER], ['zh', ZH_FIRST, ZH_LATER]]) {
     assert.deepEqual(Object.keys(first).filter(later), [], `${name}: later strings in the first frame's table`);

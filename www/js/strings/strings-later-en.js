@@ -1,7 +1,7 @@
 // English strings shown only after the first frame (i18n.js `loadPart('later')`): the plots and
 // the comparison (plot.*, but the figures' titles and the smoothing modes' names, which the first frame shows), the
-// league table (league.*), the metrics table (metrics.*), the packet inspector's sentence (inspect.*, but its hint)
-// and the step-through's tags (hl.*).
+// league table (league.*), the metrics table (metrics.*), the packet inspector's sentence (inspect.*, but its hint),
+// the step-through's tags (hl.*) and the recorder panel (record.*).
 export default {
   'metrics.caption': 'Quality against the truth (whole run, after the best-fit time shift)',
   'metrics.strategy': 'strategy',
@@ -195,4 +195,38 @@ export default {
   'league.waiting': 'Computing the table in a background worker…',
   'league.failed': 'The table could not be computed: {message}',
   'league.imported': 'An imported trace has no network to replay: the table shows the last simulated run.',
+  // Record my network (record.js): the panel, its live counts, its saved recordings, a link's settings.
+  'record.title': 'Record my network',
+  'record.hint': 'Record the snapshot stream of netcode-lab serve over your own network: the recording becomes the network shown, like an imported trace, and is kept in this browser.',
+  'record.channel': 'Channel',
+  'record.channel.websocket': 'Reliable and ordered (TCP): a lost packet is sent again and holds up the ones behind it.',
+  'record.channel.webrtc': 'A data channel, unreliable and unordered (no retransmits): a lost packet stays lost, the others come as they arrive.',
+  'record.channel.websocket.short': 'WebSocket',
+  'record.channel.webrtc.short': 'WebRTC',
+  'record.rate': 'Send rate',
+  'record.seconds': 'Duration',
+  'record.start': 'Start recording',
+  'record.cancel': 'Cancel',
+  'record.connecting': 'Connecting…',
+  'record.elapsed': '{s} of {of} s',
+  'record.arrived': 'arrived {n}',
+  'record.lost': 'lost {n}',
+  'record.late': 'late {n}',
+  'record.outOfOrder': 'out of order {n}',
+  'record.rtt': 'RTT {ms} ms',
+  'record.none': 'No recordings yet.',
+  'record.load': 'Show this recording',
+  'record.rename': 'Rename',
+  'record.delete': 'Delete',
+  'record.partialTag': 'partial',
+  'record.defaultName': '{channel} {rate} Hz, {date}',
+  'record.failed': 'Recording failed: {reason}',
+  'record.partial': 'Recording cut short ({reason}): what arrived is kept, marked partial.',
+  'record.notSaved': 'The recording could not be saved in this browser: {reason}',
+  'record.storeFailed': 'Saved recordings cannot be read: {reason}',
+  'record.gone': 'Recording “{name}” is no longer saved.',
+  'record.badChannel': 'Ignored record “{value}”: not one of {options}.',
+  'record.badNumber': 'Ignored {key} “{value}”: not a number.',
+  'record.clamped': '{key} {value} is outside {min}–{max}; using {used}.',
+  'record.badAutostart': 'Ignored autostart “{value}”: use 1 or 0.',
 };

@@ -1,0 +1,110 @@
+// "Record my network" for real: against a running `netcode-lab serve` (NETCODE_LAB_URL), a link records the
+// server's snapshot stream, the recording becomes the network on the page (as an imported trace), and it is
+// still listed after a reload. A server without the stream fails these tests: nothing here is skipped.
+// Red: the worker not sending `start` or not stamping arrivals (no snapshots), the trace refused by the core
+// (nothing imported), the import path not reused (the notice and `imported` missing), IndexedDB not written (the
+// list empty after the reload), a console error anywhere, the WebRTC offer never posted or its answer ignored.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { launch, openPage, waitReady, BASE_URL } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const SHOTS = process.env.NETCODE_LAB_SHOTS; // a folder for the panel's pictures (idle and recording), when set
+
+/** The link that records `seconds` at `rate` over `channel` at once. */
+const link = ({ channel, rate, seconds }) => `#lang=en&record=${channel}&rate=${rate}&seconds=${seconds}&autostart=1`;
+
+/** Waits for the recording the page was opened with; returns what the page shows once it is over. */
+async function recorded(page, { seconds, shot }) {
+  await waitReady(page);
+  await page.waitForFunction(() => document.documentElement.dataset.recording !== undefined, null, { timeout: 30000 });
+  if (shot) {
+    await page.waitForFunction(() => Number(document.documentElement.dataset.recordedSnapshots) > 30, null, { timeout: 30000 });
+    await page.locator('#recorder').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/record-${shot}-recording.png` });
+  }
+  await page.waitForFunction(() => document.documentElement.dataset.recording !== 'running', null, { timeout: (seconds + 30) * 1000 });
+  return page.evaluate(() => ({
+    state: document.documentElement.dataset.recording,
+    snapshots: Number(document.documentElement.dataset.recordedSnapshots),
+    notice: document.getElementById('notice').textContent,
+    imported: window.netcodeLab.model().imported,
+    exported: window.netcodeLab.model().exportTrace('snapshots'),
+    listed: [...document.querySelectorAll('#record-list li')].map((li) => li.textContent.replace(/\s+/g, ' ').trim()),
+    window: [window.netcodeLab.model().start, window.netcodeLab.model().end],
+  }));
+}
+
+/** What every recording of `seconds` at `rate` on this machine must show. */
+function checkRecording(found, { channel, rate, seconds }) {
+  assert.equal(found.state, 'done', found.notice);
+  // Sent: rate × seconds. On loopback nearly all arrive; 290 of 300 leaves room for a slow start, not for a
+  // recorder that drops or never stamps them.
+  assert.ok(found.snapshots >= rate * seconds - 10, `${found.snapshots} snapshots arrived`);
+  assert.equal(found.imported, true, 'the recording is the network shown');
+  const [, snapshots] = found.notice.match(/Showing an imported trace: (\d+) snapshots/) ?? [];
+  assert.equal(Number(snapshots), found.snapshots, found.notice);
+  assert.match(found.notice, new RegExp(`over (a WebSocket|a WebRTC data channel).* at ${rate} Hz for ${seconds} s`));
+  // The trace as recorded: the send interval, frames every 1/60 s over about `seconds`, the offset measured.
+  const trace = JSON.parse(found.exported);
+  assert.equal(trace.params.sendInterval, 1 / rate);
+  assert.ok(Math.abs(trace.sampleAt.length - seconds * 60) <= 60, `${trace.sampleAt.length} frames`);
+  // The server's stream starts just after our `start` (same machine): server time ≈ local time − a few ms.
+  assert.ok(Math.abs(trace.params.clockOffset) < 0.5, `clockOffset ${trace.params.clockOffset}`);
+  assert.ok(trace.rtt.length >= seconds * 3, `${trace.rtt.length} RTT samples at ~4 per second`);
+  assert.ok(trace.snapshots.every((s, i) => i === 0 || s.arrival >= trace.snapshots[i - 1].arrival), 'arrivals in order of arrival');
+  assert.equal(found.listed.length, 1, found.listed.join(' | '));
+  assert.match(found.listed[0], new RegExp(`${channel === 'webrtc' ? 'WebRTC' : 'WebSocket'} ${rate} Hz`));
+}
+
+for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`${name}: a link records 10 s over a WebSocket at 30 Hz, shows it and keeps it across a reload`, async () => {
+    const size = `${viewport.width}x${viewport.height}`;
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      const { page } = await openPage(browser, { viewport, path: '#lang=en' });
+      await waitReady(page);
+      await page.evaluate(() => { document.querySelector('#recorder details').open = true; });
+      await page.locator('#recorder').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/record-${size}-idle.png` });
+      await page.close();
+    }
+    const settings = { channel: 'websocket', rate: 30, seconds: 10 };
+    const { page, problems } = await openPage(browser, { viewport, path: link(settings) });
+    const found = await recorded(page, { ...settings, shot: SHOTS && size });
+    checkRecording(found, settings);
+    if (SHOTS) {
+      await page.locator('#recorder').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/record-${size}-done.png` });
+    }
+    // The lanes draw the recording: the imported trace's window (its frames span the arrivals), not the 20 s run.
+    const span = found.window[1] - found.window[0];
+    assert.ok(span > 9 && span < 11, `window ${found.window}`);
+    await page.goto(new URL('#lang=en', BASE_URL).href);
+    await page.reload();
+    await waitReady(page);
+    await page.waitForFunction(() => document.querySelectorAll('#record-list li').length > 0, null, { timeout: 10000 });
+    const kept = await page.$$eval('#record-list li', (items) => items.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
+    assert.deepEqual(kept, found.listed, 'the same recording, listed after a reload');
+    // Loaded from the list, it is the network shown again.
+    await page.evaluate(() => { document.querySelector('#recorder details').open = true; });
+    await page.click('#record-list .record-load');
+    await page.waitForFunction(() => window.netcodeLab.model().imported, null, { timeout: 10000 });
+    assert.match(await page.textContent('#notice'), new RegExp(`Showing an imported trace: ${found.snapshots} snapshots`));
+    assert.deepEqual(problems(), []);
+    await page.close();
+  });
+}
+
+test('WebRTC: a link records 10 s over an unordered data channel at 30 Hz', async () => {
+  const settings = { channel: 'webrtc', rate: 30, seconds: 10 };
+  const { page, problems } = await openPage(browser, { path: link(settings) });
+  const found = await recorded(page, settings);
+  checkRecording(found, settings);
+  assert.deepEqual(problems(), []);
+  await page.close();
+});
