@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { countArrivals, readMessage, recordSettings, Recording, RATE, SECONDS } from '../../www/js/record-core.js';
+import { countArrivals, readMessage, recordSettings, reasonText, Recording, REASONS, RATE, SECONDS } from '../../www/js/record-core.js';
+import EN_LATER from '../../www/js/strings/strings-later-en.js';
+import ZH_LATER from '../../www/js/strings/strings-later-zh.js';
 import { parseHash } from '../../www/js/params.js';
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} vs ${b}`);
@@ -110,6 +112,18 @@ test('out-of-place messages are refused and the recording keeps what came before
   assert.equal(r.snapshots.length, 1);
   assert.equal(r.snapshots[0].generation, 0, 'generation defaults to 0');
   assert.match(r.trace().note, /over a WebRTC data channel \(unordered, no retransmits\) at 10 Hz/);
+});
+
+test('every reason a recording ends early is worded in English for the note and in both page languages', () => {
+  assert.equal(reasonText(['wsClosed', { code: 1006, detail: '' }]), 'the WebSocket closed (code 1006)');
+  assert.equal(reasonText(['wsClosed', { code: 1011, detail: ': overloaded' }]), 'the WebSocket closed (code 1011: overloaded)');
+  assert.equal(reasonText(['noEnd', { s: 5, of: 30 }]), 'the stream did not end 5 s after its 30 s');
+  const keys = Object.keys(REASONS);
+  assert.ok(keys.length >= 10);
+  for (const key of keys) {
+    assert.equal(typeof EN_LATER[`record.why.${key}`], 'string', `record.why.${key} in English`);
+    assert.equal(typeof ZH_LATER[`record.why.${key}`], 'string', `record.why.${key} in Chinese`);
+  }
 });
 
 test('a link\'s settings: channel, rate and duration clamped to whole numbers in range, autostart 0 or 1', () => {

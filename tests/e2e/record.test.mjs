@@ -108,3 +108,48 @@ test('WebRTC: a link records 10 s over an unordered data channel at 30 Hz', asyn
   assert.deepEqual(problems(), []);
   await page.close();
 });
+
+test('Cancel stops the stream early: what arrived is shown and kept, marked partial', async () => {
+  const settings = { channel: 'websocket', rate: 30, seconds: 30 };
+  const { page, problems } = await openPage(browser, { path: link(settings) });
+  await waitReady(page);
+  await page.waitForFunction(() => Number(document.documentElement.dataset.recordedSnapshots) >= 60, null, { timeout: 30000 });
+  await page.click('#record-cancel');
+  await page.waitForFunction(() => document.documentElement.dataset.recording !== 'running', null, { timeout: 30000 });
+  const found = await page.evaluate(() => ({
+    state: document.documentElement.dataset.recording,
+    snapshots: Number(document.documentElement.dataset.recordedSnapshots),
+    notice: document.getElementById('notice').textContent,
+    exported: window.netcodeLab.model().exportTrace('snapshots'),
+    listed: [...document.querySelectorAll('#record-list li')].map((li) => li.textContent.replace(/\s+/g, ' ').trim()),
+  }));
+  assert.equal(found.state, 'cancelled');
+  // Cancelled after about 2 of 30 s: far fewer than the 900 sent by the end, at least the 60 waited for.
+  assert.ok(found.snapshots >= 60 && found.snapshots < 300, `${found.snapshots} snapshots`);
+  assert.match(found.notice, /^Recording cut short \(cancelled\)/);
+  assert.match(found.notice, new RegExp(`Showing an imported trace: ${found.snapshots} snapshots`));
+  assert.match(JSON.parse(found.exported).note, /; partial: cancelled\.$/);
+  assert.equal(found.listed.length, 1);
+  assert.match(found.listed[0], /partial/);
+  assert.deepEqual(problems(), []);
+  await page.close();
+});
+
+test('a link with a wrong channel or rate says so, sets what it can and records nothing without autostart', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lang=en&record=pigeon&rate=500&seconds=20' });
+  await waitReady(page);
+  await page.waitForFunction(() => /Ignored record/.test(document.getElementById('notice').textContent), null, { timeout: 10000 });
+  const found = await page.evaluate(() => ({
+    notice: document.getElementById('notice').textContent,
+    channel: document.getElementById('record-channel').value,
+    rate: document.getElementById('record-rate').value,
+    seconds: document.getElementById('record-seconds').value,
+    open: document.querySelector('#recorder details').open,
+    recording: document.documentElement.dataset.recording,
+  }));
+  assert.match(found.notice, /Ignored record “pigeon”: not one of websocket, webrtc\./);
+  assert.match(found.notice, /Send rate 500 is outside 10–128; using 128\./);
+  assert.deepEqual([found.channel, found.rate, found.seconds, found.open, found.recording], ['websocket', '128', '20', true, undefined]);
+  assert.deepEqual(problems(), []);
+  await page.close();
+});

@@ -25,6 +25,31 @@ export const MAX_RTT_SAMPLES = 50000;
 /** The longest message the stream may send (bytes of text): its messages are a few hundred. */
 export const MAX_MESSAGE = 4096;
 
+/**
+ * Why a recording ended early, as `[key, vars]`: worded in English here (the trace's note is English, like the
+ * rest of the file) and by the page in its language (`record.why.KEY`). `message` is quoted as it came (the
+ * browser's, the server's or the message check's own words); `detail` is a close's reason as `: reason`, or empty.
+ */
+export const REASONS = {
+  cancelled: () => 'cancelled',
+  openTimeout: ({ s }) => `the channel did not open within ${s} s`,
+  noHello: ({ s }) => `no hello from the server within ${s} s`,
+  noEnd: ({ s, of }) => `the stream did not end ${s} s after its ${of} s`,
+  serverSaid: ({ message }) => `the server said: ${message}`,
+  badMessage: ({ message }) => `a message was refused: ${message}`,
+  sendFailed: ({ message }) => `could not send: ${message}`,
+  wsNotOpened: ({ message }) => `the WebSocket could not be opened: ${message}`,
+  wsFailed: () => 'the WebSocket failed',
+  wsClosed: ({ code, detail }) => `the WebSocket closed (code ${code}${detail})`,
+  dcClosed: () => 'the data channel closed',
+  dcFailed: ({ message }) => `the data channel failed: ${message}`,
+  replaced: () => 'a new recording started',
+  noSnapshot: () => 'the stream ended without a snapshot',
+};
+
+/** A reason (`[key, vars]`) in English. */
+export const reasonText = ([key, vars = {}]) => REASONS[key](vars);
+
 const FINITE = (v) => typeof v === 'number' && Number.isFinite(v);
 const WHOLE = (v) => Number.isInteger(v) && v >= 0;
 
@@ -174,7 +199,7 @@ export class Recording {
 
   /**
    * The recording as a `netcode-lab/trace@1` document (an object; `JSON.stringify` it). `partial` with the
-   * `reason` when it was cut short. `motion`: also write the hello's motion into `params` (a core that reads
+   * `reason` (English text) when it was cut short. `motion`: also write the hello's motion into `params` (a core that reads
    * `params.motion`); otherwise the motion is only named in the note.
    */
   trace({ partial = false, reason = '', motion = false } = {}) {

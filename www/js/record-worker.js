@@ -7,14 +7,15 @@
 //   {start: {channel, rate, seconds, url}}  over a WebSocket the worker opens at `url`;
 //   {start: {channel: 'webrtc', …}, dataChannel?} a data channel the page opened: transferred here when the
 //                                  browser can transfer one, else the page relays it ({relay: …} below);
-//   {relay: {open: true}} · {relay: {text, stamp}} · {relay: {closed: reason}}   the page's relay of a channel;
+//   {relay: {open: true}} · {relay: {text, stamp}} · {relay: {closed: true}}   the page's relay of a channel;
 //   {cancel: true}                 stop now, keep what arrived.
 // Messages out:
 //   {progress: {elapsed, seconds, counts, hello}}  about 4 times a second;
 //   {send: text}                   for the page to send on a relayed channel;
 //   {done: {text, counts, partial, reason, snapshots}} the trace's JSON text, once;
 //   {failed: {reason}}             nothing arrived: no trace.
-import { Recording } from './record-core.js';
+// A reason is `[key, vars]` (record-core.js `REASONS`), null when the stream ended as it should.
+import { Recording, reasonText } from './record-core.js';
 
 const PING_EVERY_MS = 250;
 const PROGRESS_EVERY_MS = 250;
@@ -39,7 +40,7 @@ class Session {
     this.timers = [];
     this.sendText = null; // set once a channel is there
     this.closeChannel = () => {};
-    this.after(OPEN_WAIT_MS, () => { if (!this.opened) this.finish(`the ${channel === 'webrtc' ? 'data channel' : 'WebSocket'} did not open within ${OPEN_WAIT_MS / 1000} s`); });
+    this.after(OPEN_WAIT_MS, () => { if (!this.opened) this.finish(['openTimeout', { s: OPEN_WAIT_MS / 1000 }]); });
     this.every(PROGRESS_EVERY_MS, () => this.progress());
   }
 
@@ -61,7 +62,7 @@ class Session {
     try {
       this.sendText?.(JSON.stringify(message));
     } catch (error) {
-      this.finish(`could not send: ${error.message}`);
+      this.finish(['sendFailed', { message: error.message }]);
     }
   }
 
@@ -70,21 +71,21 @@ class Session {
     this.opened = true;
     const { rate, seconds } = this.recording.settings;
     this.send({ type: 'start', rate, seconds });
-    this.after(HELLO_WAIT_MS, () => { if (!this.recording.hello) this.finish(`no hello from the server within ${HELLO_WAIT_MS / 1000} s`); });
+    this.after(HELLO_WAIT_MS, () => { if (!this.recording.hello) this.finish(['noHello', { s: HELLO_WAIT_MS / 1000 }]); });
   }
 
   /** One message `text` that arrived at absolute time `stamp` (ms). */
   message(text, stamp) {
     if (this.finished) return;
     const message = this.recording.receive(text, this.local(stamp));
-    if (message instanceof Error) return this.finish(message.message, { stop: true });
+    if (message instanceof Error) return this.finish(['badMessage', { message: message.message }], { stop: true });
     if (message.type === 'hello') {
       this.every(PING_EVERY_MS, () => this.ping());
-      this.after(this.seconds * 1000 + END_GRACE_MS, () => this.finish(`the stream did not end ${END_GRACE_MS / 1000} s after its ${this.seconds} s`, { stop: true }));
+      this.after(this.seconds * 1000 + END_GRACE_MS, () => this.finish(['noEnd', { s: END_GRACE_MS / 1000, of: this.seconds }], { stop: true }));
     } else if (message.type === 'end') {
       this.finish(null);
     } else if (message.type === 'error') {
-      this.finish(`the server said: ${message.message}`);
+      this.finish(['serverSaid', { message: message.message }]);
     }
   }
 
@@ -114,11 +115,11 @@ class Session {
     const counts = this.recording.counts();
     const snapshots = this.recording.snapshots.length;
     if (snapshots === 0) {
-      self.postMessage({ failed: { reason: reason ?? 'the stream ended without a snapshot', counts } });
+      self.postMessage({ failed: { reason: reason ?? ['noSnapshot', {}], counts } });
       return;
     }
     const partial = reason !== null;
-    const text = JSON.stringify(this.recording.trace({ partial, reason: reason ?? '' }));
+    const text = JSON.stringify(this.recording.trace({ partial, reason: partial ? reasonText(reason) : '' }));
     self.postMessage({ done: { text, counts, partial, reason, snapshots, hello: this.recording.hello } });
   }
 }
@@ -128,15 +129,15 @@ function openWebSocket(s, url) {
   try {
     socket = new WebSocket(url);
   } catch (error) {
-    s.finish(`the WebSocket could not be opened: ${error.message}`);
+    s.finish(['wsNotOpened', { message: error.message }]);
     return;
   }
   s.sendText = (text) => { if (socket.readyState === WebSocket.OPEN) socket.send(text); };
   s.closeChannel = () => socket.close();
   socket.onopen = () => s.onOpen();
   socket.onmessage = (event) => s.message(event.data, now());
-  socket.onerror = () => s.closed('the WebSocket failed');
-  socket.onclose = (event) => s.closed(`the WebSocket closed (code ${event.code}${event.reason ? `: ${event.reason}` : ''})`);
+  socket.onerror = () => s.closed(['wsFailed', {}]);
+  socket.onclose = (event) => s.closed(['wsClosed', { code: event.code, detail: event.reason ? `: ${event.reason}` : '' }]);
 }
 
 function useDataChannel(s, channel) {
@@ -144,14 +145,14 @@ function useDataChannel(s, channel) {
   s.closeChannel = () => channel.close();
   channel.onopen = () => s.onOpen();
   channel.onmessage = (event) => s.message(event.data, now());
-  channel.onclose = () => s.closed('the data channel closed');
-  channel.onerror = (event) => s.closed(`the data channel failed: ${event.error?.message ?? 'error'}`);
+  channel.onclose = () => s.closed(['dcClosed', {}]);
+  channel.onerror = (event) => s.closed(['dcFailed', { message: event.error?.message ?? 'error' }]);
   if (channel.readyState === 'open') s.onOpen();
 }
 
 self.onmessage = ({ data }) => {
   if (data.start) {
-    session?.finish('a new recording started');
+    session?.finish(['replaced', {}]);
     const s = new Session(data.start);
     session = s;
     if (data.start.channel === 'websocket') openWebSocket(s, data.start.url);
@@ -161,8 +162,8 @@ self.onmessage = ({ data }) => {
     const { relay } = data;
     if (relay.open) session.onOpen();
     else if (relay.text !== undefined) session.message(relay.text, relay.stamp);
-    else if (relay.closed !== undefined) session.closed(relay.closed);
+    else if (relay.closed) session.closed(['dcClosed', {}]);
   } else if (data.cancel && session) {
-    session.finish('cancelled', { stop: true });
+    session.finish(['cancelled', {}], { stop: true });
   }
 };

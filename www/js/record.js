@@ -18,6 +18,9 @@ const ICE_WAIT_MS = 3000;
 /** A date in the page's language (not the browser's: a Chinese page says 下午, an English one PM). */
 const dateText = (date, options) => date.toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en', options);
 
+/** A reason from the worker (`[key, vars]`, record-core.js `REASONS`) in the page's language. */
+const why = ([key, vars]) => t(`record.why.${key}`, vars);
+
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -189,7 +192,7 @@ export function mountRecorder(root, ports) {
         finished(mine, data.done);
       } else if (data.failed) {
         html.dataset.recordedSnapshots = '0';
-        end('error', t('record.failed', { reason: data.failed.reason }));
+        end('error', t('record.failed', { reason: why(data.failed.reason) }));
       }
     };
     const job = { channel: settings.channel, rate: settings.rate, seconds: settings.seconds };
@@ -211,7 +214,7 @@ export function mountRecorder(root, ports) {
           const stamp = () => performance.timeOrigin + performance.now();
           channel.onopen = () => worker.postMessage({ relay: { open: true } });
           channel.onmessage = (event) => worker.postMessage({ relay: { text: event.data, stamp: stamp() } });
-          channel.onclose = () => worker.postMessage({ relay: { closed: 'the data channel closed' } });
+          channel.onclose = () => worker.postMessage({ relay: { closed: true } });
         }
       });
       if (running !== mine) mine.pc.close();
@@ -242,10 +245,10 @@ export function mountRecorder(root, ports) {
     const file = new File([done.text], `recording-${channel}-${rate}Hz.json`, { type: 'application/json' });
     const shown = await ports.importTrace(file);
     if (running !== mine) return; // cancelled meanwhile is still this recording: `end` below runs once
-    const cut = done.reason === 'cancelled' ? 'cancelled' : 'error';
+    const cut = done.reason?.[0] === 'cancelled' ? 'cancelled' : 'error';
     const state = !shown ? 'error' : done.partial ? cut : 'done';
     // Cut short: what arrived is shown all the same; the notice says why first (the import's summary after it).
-    const notice = shown && done.partial ? `${t('record.partial', { reason: done.reason })}\n${document.getElementById('notice')?.textContent ?? ''}` : null;
+    const notice = shown && done.partial ? `${t('record.partial', { reason: why(done.reason) })}\n${document.getElementById('notice')?.textContent ?? ''}` : null;
     end(state, notice);
   };
 
