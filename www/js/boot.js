@@ -193,7 +193,7 @@ export async function boot(app) {
   window.addEventListener('hashchange', () => {
     if (location.hash === app.writtenHash) return;
     app.applyHash(location.hash);
-    app.recorder?.apply(app.extras); // a new link to the recorder (the boot's own link: at its mount, below)
+    app.recorder?.apply(app.extras, app.hashNotices); // a new link to the recorder (the boot's: at its mount, below)
   });
   window.addEventListener('resize', () => app.draw());
   window.addEventListener('netcode-lab-resize', () => app.draw());
@@ -257,7 +257,7 @@ export async function boot(app) {
       fullCore: () => full,
     });
     foldRailOnPhone(document.getElementById('recorder'));
-    app.recorder.apply(app.extras);
+    app.recorder.apply(app.extras, app.hashNotices);
     bootPhase('recorder');
   });
   const stepper = app.teach.loadStepper();

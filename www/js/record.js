@@ -328,10 +328,14 @@ export function mountRecorder(root, ports) {
   });
   refreshList();
 
-  /** A link's `record`, `rate`, `seconds` and `autostart` (record-core.js `recordSettings`). */
-  const apply = (extras) => {
+  /**
+   * A link's `record`, `rate`, `seconds` and `autostart` (record-core.js `recordSettings`); what is wrong with them
+   * is said after the rest of the link's notices (`linkNotices`, main.js `applyHash`), in one notice.
+   */
+  const apply = (extras, linkNotices = []) => {
     const { settings, notices } = recordSettings(extras ?? {});
-    if (notices.length) showNotice(notices.map((n) => t(n.key, { ...n.vars, key: n.vars.key ? t(`record.${n.vars.key}`) : undefined })).join('\n'), { sticky: true });
+    const mine = notices.map((n) => t(n.key, { ...n.vars, key: n.vars.key ? t(`record.${n.vars.key}`) : undefined }));
+    if (mine.length) showNotice([...linkNotices, ...mine].join('\n'), { sticky: true });
     if (!settings || running) return;
     fields.channel.value = settings.channel;
     describeChannel();
