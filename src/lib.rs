@@ -15,6 +15,7 @@ pub mod geom;
 pub mod interpolate;
 pub mod lessons;
 pub mod link;
+pub mod live;
 pub mod motion;
 pub mod param;
 pub mod path;

@@ -5,9 +5,12 @@
 //! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
 //! the field; 1 the output could not be written.
 
+mod cli;
+
 use netcode_lab::compare::league::{league, Network};
 use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::engines::StrategyKind;
+use netcode_lab::live::protocol::{RATES, SECONDS};
 use netcode_lab::sim::{self, presets::NetworkPreset};
 use netcode_lab::trace::{self, examples, export, Trace};
 use std::fs::File;
@@ -33,6 +36,14 @@ commands:
                            simulate and print the run's trace: NAME is `default` or a network preset
                            (lan, sameRegion, crossRegion, mobile); --params gives the simulator's JSON
                            parameters (every field optional), applied before the preset
+  serve [--dir DIR] [--port N] [--lan] [--listen ADDR]
+                           serve the page (DIR: default `dist` when it holds index.html, else `www`) and the
+                           snapshot stream (WebSocket /stream/ws, WebRTC /stream/rtc; docs/stream-protocol.md) on
+                           http://127.0.0.1:N/ (default 8080); --lan: every interface (a phone on the same
+                           network can record), --listen: exactly ADDR (e.g. 0.0.0.0:80 on a cloud machine)
+  record --server http://HOST:PORT --seconds N [--channel websocket] [--rate HZ]
+                           record the network to a running `serve` (N 1..=300 s, HZ 10..=128, default 60) and
+                           print the trace; cut short, it keeps what arrived (its note says partial)
   schema                   every parameter of --params FILE.json and of the page: its path, Rust field, kind,
                            unit, range, the page's control, default and doc, as JSON
   help, --help, -h         print this text
@@ -80,10 +91,76 @@ fn run(args: &[String]) -> Result<String, String> {
         )),
         ["export", rest @ ..] => export(rest),
         ["compare", rest @ ..] => compare(rest),
+        ["serve", rest @ ..] => serve(rest),
+        ["record", rest @ ..] => record(rest),
         ["schema"] => Ok(schema()),
         ["schema", ..] => Err(format!("schema: takes no options ({SHORT_USAGE})")),
         [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
     }
+}
+
+/// `serve`: runs until stopped (an error to start is the one line).
+fn serve(args: &[&str]) -> Result<String, String> {
+    let mut dir = None;
+    let (mut port, mut lan, mut listen) = (8080u16, false, None);
+    let mut it = args.iter();
+    while let Some(option) = it.next() {
+        let mut value = || it.next().copied().ok_or_else(|| format!("serve: {option} needs a value"));
+        match *option {
+            "--dir" => dir = Some(std::path::PathBuf::from(value()?)),
+            "--port" => {
+                let v = value()?;
+                port = v.parse().map_err(|_| format!("--port: `{v}` is not a port number (0..=65535)"))?;
+            }
+            "--lan" => lan = true,
+            "--listen" => {
+                let v = value()?;
+                listen = Some(v.parse().map_err(|_| format!("--listen: `{v}` is not an address like 0.0.0.0:8080"))?);
+            }
+            other => return Err(format!("serve: unknown option `{other}` ({SHORT_USAGE})")),
+        }
+    }
+    let dir = dir.unwrap_or_else(|| {
+        let dist = std::path::PathBuf::from("dist");
+        if dist.join("index.html").is_file() {
+            dist
+        } else {
+            "www".into()
+        }
+    });
+    let ip = if lan { std::net::Ipv4Addr::UNSPECIFIED } else { std::net::Ipv4Addr::LOCALHOST };
+    let listen = listen.unwrap_or(std::net::SocketAddr::from((ip, port)));
+    cli::serve::serve(&cli::serve::Options { dir, listen, lan })?;
+    Ok(String::new())
+}
+
+/// `record`: the trace of a stream from a running `serve`.
+fn record(args: &[&str]) -> Result<String, String> {
+    let (mut server, mut seconds, mut channel, mut rate) = (None, None, "websocket".to_string(), 60u32);
+    let mut it = args.iter();
+    while let Some(option) = it.next() {
+        let mut value = || it.next().copied().ok_or_else(|| format!("record: {option} needs a value"));
+        match *option {
+            "--server" => server = Some(value()?.to_string()),
+            "--channel" => channel = value()?.to_string(),
+            "--rate" => {
+                let v = value()?;
+                rate = v.parse().ok().filter(|r| RATES.contains(r)).ok_or_else(|| {
+                    format!("--rate: `{v}` is not a whole number of Hz in {}..={}", RATES.start(), RATES.end())
+                })?;
+            }
+            "--seconds" => {
+                let v = value()?;
+                seconds = Some(v.parse().ok().filter(|s| SECONDS.contains(s)).ok_or_else(|| {
+                    format!("--seconds: `{v}` is not a whole number in {}..={}", SECONDS.start(), SECONDS.end())
+                })?);
+            }
+            other => return Err(format!("record: unknown option `{other}` ({SHORT_USAGE})")),
+        }
+    }
+    let server = server.ok_or_else(|| format!("record: --server http://HOST:PORT is required ({SHORT_USAGE})"))?;
+    let seconds = seconds.ok_or_else(|| format!("record: --seconds N is required ({SHORT_USAGE})"))?;
+    cli::record::record(&cli::record::Options { server, channel, rate, seconds })
 }
 
 /// The parameters' schema as JSON: one entry per parameter, in the parameter object's order.

@@ -20,7 +20,8 @@ struct Reference {
     text: String,
 }
 
-/// Every `.rs` file of the library under `src/` with its module path (the binary's `main.rs` is not a module).
+/// Every `.rs` file of the library under `src/` with its module path (the binary's `main.rs` and its own modules
+/// in `src/cli/` are not the library's).
 fn library_files(src: &Path) -> Vec<(PathBuf, ModPath)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("src/ is readable") {
@@ -37,7 +38,7 @@ fn library_files(src: &Path) -> Vec<(PathBuf, ModPath)> {
     files.sort();
     files
         .into_iter()
-        .filter(|p| p != &src.join("main.rs"))
+        .filter(|p| p != &src.join("main.rs") && !p.starts_with(src.join("cli")))
         .map(|p| {
             let rel = p.strip_prefix(src).expect("under src/").with_extension("");
             let mut module: ModPath = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
