@@ -14,13 +14,19 @@ import { parseHash } from '../../www/js/params.js';
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} vs ${b}`);
 
-test('counts: lost below the newest tick, late past 100 ms over the smallest delay, out of order, duplicates', () => {
+test('counts: lost below the newest tick, late past 100 ms over the fastest so far, out of order, duplicates', () => {
   // Ticks every 0.1 s of server time; each arrives `delay` after it (the smallest, 0.05 s, is the reference).
   const rows = [[0, 0.05], [1, 0.05], [3, 0.05], [2, 0.2], [6, 0.05], [6, 0.3], [4, 0.16]];
   const arrivals = rows.map(([tick, delay]) => ({ tick, serverTime: tick / 10, arrival: tick / 10 + delay }));
   // Tick 5 never came (6 is the newest); 2 came after 3 and 4 after 6; the second 6 is a duplicate, not out of
   // order; delays 0.2, 0.3 and 0.16 are more than 0.1 above 0.05 — 0.15 exactly would not be.
   assert.deepEqual(countArrivals(arrivals), { arrived: 7, lost: 1, late: 3, outOfOrder: 2, duplicates: 1 });
+  // Once the server said it sent 9 (ticks 0–8), 7 and 8 are lost too: 9 − 6 distinct ticks.
+  assert.equal(countArrivals(arrivals, 9).lost, 3);
+  // Late is judged against the fastest so far: a slow first arrival is not late (nothing faster yet), a copy of
+  // an older tick is a duplicate and out of order.
+  const slowFirst = [[0, 0.3], [1, 0.05], [2, 0.3], [1, 0.05]].map(([tick, delay]) => ({ tick, serverTime: tick, arrival: tick + delay }));
+  assert.deepEqual(countArrivals(slowFirst), { arrived: 4, lost: 0, late: 1, outOfOrder: 1, duplicates: 1 });
   const atMargin = [{ tick: 0, serverTime: 0, arrival: 0.5 }, { tick: 1, serverTime: 1, arrival: 1.5 + 0.0625 }];
   assert.equal(countArrivals(atMargin).late, 0, '62.5 ms above the smallest is not late');
   assert.deepEqual(countArrivals([]), { arrived: 0, lost: 0, late: 0, outOfOrder: 0, duplicates: 0 });
@@ -88,7 +94,8 @@ test('the trace: snapshots as they arrived, the send interval, a frame every 1/6
   assert.equal(trace.format, 'netcode-lab/trace@1');
   assert.equal(trace.kind, 'snapshots');
   assert.equal(trace.params.sendInterval, 1 / 30);
-  assert.equal(trace.params.clockOffset, undefined, 'no pong: no offset claimed');
+  // No pong: the fastest snapshot taken as instant, server = local + 4.98 (every one arrived 0.02 − 5 after).
+  near(trace.params.clockOffset, 4.98, 'clockOffset without a pong');
   assert.equal(trace.params.motion, undefined, 'the motion is only named in the note');
   assert.equal(trace.snapshots.length, 31);
   assert.deepEqual(Object.keys(trace.snapshots[4]), ['tick', 'serverTime', 'arrival', 'x', 'y', 'vx', 'vy', 'generation']);

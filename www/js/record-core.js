@@ -3,10 +3,12 @@
 // format the page already imports (`netcode-lab/trace@1`, src/trace/mod.rs). record-worker.js feeds it messages
 // and the local times they arrived at (seconds since the recording started); the page and the node tests read it.
 //
-// The counts follow seed 002's observability (what a jitter buffer should report): `lost` — ticks missing below
-// the newest tick; `late` — arrivals whose one-way delay (arrival − serverTime, an unknown constant offset
-// included) is more than `LATE_MARGIN` above the smallest seen; `outOfOrder` — a tick older than one already
-// arrived; `duplicates` — a tick that arrived before.
+// The counts follow seed 002's observability (what a jitter buffer should report), defined as `netcode-lab
+// record` counts them (src/live/recorder.rs): `arrived` — every snapshot message, copies too; `lost` — ticks
+// missing below the newest tick (once the server said `end`: the ticks it sent that never came); `late` —
+// arrivals whose one-way delay (arrival − serverTime, an unknown constant offset included) is more than
+// `LATE_MARGIN` above the fastest so far; `outOfOrder` — a tick older than one already arrived; `duplicates` — a
+// tick that arrived before.
 
 /** The channels the page can record over. */
 export const CHANNELS = ['websocket', 'webrtc'];
@@ -61,7 +63,7 @@ const FIELDS = {
     vx: [FINITE, 'a number'], vy: [FINITE, 'a number'], generation: [(v) => v === undefined || WHOLE(v), 'a whole number ≥ 0'],
   },
   pong: { id: [WHOLE, 'a whole number ≥ 0'], clientTime: [FINITE, 'a number'], serverTime: [FINITE, 'a number'] },
-  end: {},
+  end: { sent: [(v) => v === undefined || WHOLE(v), 'a whole number ≥ 0'] },
   error: { message: [(v) => typeof v === 'string', 'text'] },
 };
 
@@ -90,24 +92,27 @@ export function readMessage(text, index) {
 
 /**
  * The counts of a list of arrivals (`{tick, serverTime, arrival}` in the order they arrived), each defined in the
- * module's doc. Linear in the arrivals; the page asks ~4 times a second.
+ * module's doc; `sent`: how many the server said it sent (`end`), when it has. Linear in the arrivals; the page
+ * asks ~4 times a second.
  */
-export function countArrivals(arrivals) {
+export function countArrivals(arrivals, sent = null) {
   let newest = -1;
   let outOfOrder = 0;
   let duplicates = 0;
-  let minDelay = Infinity;
+  let late = 0;
+  let fastest = Infinity;
   const seen = new Set();
   for (const a of arrivals) {
     if (seen.has(a.tick)) duplicates += 1;
-    else if (a.tick < newest) outOfOrder += 1;
+    if (a.tick < newest) outOfOrder += 1;
     seen.add(a.tick);
     newest = Math.max(newest, a.tick);
-    minDelay = Math.min(minDelay, a.arrival - a.serverTime);
+    const delay = a.arrival - a.serverTime;
+    fastest = Math.min(fastest, delay);
+    if (delay > fastest + LATE_MARGIN) late += 1;
   }
-  let late = 0;
-  for (const a of arrivals) if (a.arrival - a.serverTime > minDelay + LATE_MARGIN) late += 1;
-  return { arrived: arrivals.length, lost: newest + 1 - seen.size, late, outOfOrder, duplicates };
+  const lost = sent === null ? newest + 1 - seen.size : Math.max(0, sent - seen.size);
+  return { arrived: arrivals.length, lost, late, outOfOrder, duplicates };
 }
 
 /** The settings a link asks for (`#record=websocket&rate=30&seconds=10&autostart=1`), and what was wrong with it. */
@@ -194,7 +199,7 @@ export class Recording {
   }
 
   counts() {
-    return { ...countArrivals(this.snapshots), rtt: this.lastRtt };
+    return { ...countArrivals(this.snapshots, this.ended?.sent ?? null), rtt: this.lastRtt };
   }
 
   /**
@@ -210,7 +215,12 @@ export class Recording {
     if (m && typeof m === 'object') parts.push(`motion ${m.script ?? '?'} at ${m.speed ?? '?'} px/s`);
     if (partial) parts.push(`partial: ${reason || 'cut short'}`);
     const params = { sendInterval: 1 / rate };
+    // The offset of the fastest round trip (the true one is within ±rtt/2 of it); without a pong, the fastest
+    // snapshot taken as instant.
+    let fastest = Infinity;
+    for (const s of this.snapshots) fastest = Math.min(fastest, s.arrival - s.serverTime);
     if (this.bestPing) params.clockOffset = this.bestPing.offset;
+    else if (this.snapshots.length) params.clockOffset = -fastest;
     if (motion && m) params.motion = m;
     let first = Infinity;
     let last = -Infinity;
