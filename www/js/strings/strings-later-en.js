@@ -213,7 +213,7 @@ export default {
   'record.lost': 'lost {n}',
   'record.late': 'late {n}',
   'record.outOfOrder': 'out of order {n}',
-  'record.rtt': 'RTT {ms} ms',
+  'record.rtt': 'RTT {ms}\u00a0ms',
   'record.none': 'No recordings yet.',
   'record.load': 'Show this recording',
   'record.rename': 'Rename',

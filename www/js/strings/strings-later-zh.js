@@ -211,7 +211,7 @@ export default {
   'record.lost': '丢失 {n}',
   'record.late': '迟到 {n}',
   'record.outOfOrder': '乱序 {n}',
-  'record.rtt': 'RTT {ms} ms',
+  'record.rtt': 'RTT {ms}\u00a0ms',
   'record.none': '还没有录制。',
   'record.load': '显示这段录制',
   'record.rename': '重命名',
