@@ -251,6 +251,7 @@ export async function boot(app) {
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
     bootPhase('trace-io');
     // "Record my network" beside it: a recording is shown by the same import (its link opens it unfolded).
+    await mod.recorderStyled;
     await bootTask();
     app.recorder = mod.mountRecorder(document.getElementById('recorder'), {
       importTrace: (file) => traceIO.load(file),

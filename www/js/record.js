@@ -12,6 +12,20 @@ import { t, onLangChange, getLang } from './strings/i18n.js';
 import { CHANNELS, RATE, SECONDS, recordSettings } from './record-core.js';
 import * as db from './recordings-db.js';
 
+/**
+ * The panel's stylesheet (record.css), fetched as this module loads — after the first frame, whose bytes it need
+ * not carry; boot.js mounts the panel once it applies (or failed: the panel works unstyled). Its address is the
+ * page's, not this module's: in dist this code sits in a bundled chunk elsewhere.
+ */
+export const styled = typeof document === 'undefined' ? Promise.resolve() : new Promise((resolve) => {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = new URL('record.css', document.baseURI).href;
+  link.addEventListener('load', resolve, { once: true });
+  link.addEventListener('error', resolve, { once: true });
+  document.head.append(link);
+});
+
 /** How long ICE gathering may take before the offer is sent as it is (host candidates come at once). */
 const ICE_WAIT_MS = 3000;
 
