@@ -135,6 +135,7 @@ test('every reason a recording ends early is worded in English for the note and 
 
 test('a link\'s settings: channel, rate and duration clamped to whole numbers in range, autostart 0 or 1', () => {
   assert.deepEqual(recordSettings({}), { settings: null, notices: [] });
+  assert.deepEqual(recordSettings({ rate: '30', autostart: '1' }), { settings: null, notices: [{ key: 'record.alone', vars: { keys: 'rate, autostart' } }] });
   assert.deepEqual(recordSettings({ record: 'websocket', rate: '30', seconds: '10', autostart: '1' }).settings,
     { channel: 'websocket', rate: 30, seconds: 10, autostart: true });
   const bad = recordSettings({ record: 'pigeon', rate: '500', seconds: 'soon', autostart: 'yes' });
@@ -145,13 +146,13 @@ test('a link\'s settings: channel, rate and duration clamped to whole numbers in
   assert.equal(recordSettings({ record: 'webrtc', seconds: '3' }).settings.seconds, 10);
 });
 
-test('params.js reads the recorder\'s keys only beside `record`; alone they stay unknown settings', () => {
+test('params.js hands the recorder its keys; any other unknown key is still an unknown setting', () => {
   const linked = parseHash('#record=webrtc&rate=30&seconds=10&autostart=1');
   assert.deepEqual(linked.extras, { record: 'webrtc', rate: '30', seconds: '10', autostart: '1' });
   assert.deepEqual(linked.notices, []);
-  const alone = parseHash('#rate=30&autostart=1');
-  assert.deepEqual(alone.extras, {});
-  assert.deepEqual(alone.notices, ['Ignored unknown setting “rate”.', 'Ignored unknown setting “autostart”.']);
+  const near = parseHash('#rates=30&recording=1');
+  assert.deepEqual(near.extras, {});
+  assert.deepEqual(near.notices, ['Ignored unknown setting “rates”.', 'Ignored unknown setting “recording”.']);
 });
 
 // The trace as the page's import reads it: the full wasm build (www/pkg, made by `cargo xtask build`).

@@ -147,12 +147,12 @@ test('Cancel stops the stream early: what arrived is shown and kept, marked part
   await page.close();
 });
 
-test('a link with a wrong channel or rate says so, sets what it can and records nothing without autostart', async () => {
+test('a link with a wrong channel or rate says so in the panel, sets what it can and records nothing without autostart', async () => {
   const { page, problems } = await openPage(browser, { path: '#lang=en&record=pigeon&rate=500&seconds=20' });
   await waitReady(page);
-  await page.waitForFunction(() => /Ignored record/.test(document.getElementById('notice').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /Ignored record/.test(document.getElementById('record-link')?.textContent), null, { timeout: 10000 });
   const found = await page.evaluate(() => ({
-    notice: document.getElementById('notice').textContent,
+    notice: document.getElementById('record-link').textContent,
     channel: document.getElementById('record-channel').value,
     rate: document.getElementById('record-rate').value,
     seconds: document.getElementById('record-seconds').value,

@@ -190,11 +190,7 @@ export async function boot(app) {
     }
     scheduler.add(painter);
   }
-  window.addEventListener('hashchange', () => {
-    if (location.hash === app.writtenHash) return;
-    app.applyHash(location.hash);
-    app.recorder?.apply(app.extras, app.hashNotices); // a new link to the recorder (the boot's: at its mount, below)
-  });
+  window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
   window.addEventListener('resize', () => app.draw());
   window.addEventListener('netcode-lab-resize', () => app.draw());
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { app.theme = null; app.draw(); });
@@ -250,21 +246,13 @@ export async function boot(app) {
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
     bootPhase('trace-io');
-    // "Record my network" beside it: a recording is shown by the same import (its link opens it unfolded).
-    await mod.recorderStyled;
-    await bootTask();
-    app.recorder = mod.mountRecorder(document.getElementById('recorder'), {
-      importTrace: (file) => traceIO.load(file),
-      fullCore: () => full,
-    });
-    foldRailOnPhone(document.getElementById('recorder'));
-    app.recorder.apply(app.extras, app.hashNotices);
-    bootPhase('recorder');
+    // "Record my network" below it (record.js): a recording is shown by the same import.
+    await mod.mountRecorder(traceIO.load, () => full, () => app.extras);
   });
   const stepper = app.teach.loadStepper();
   const lessons = app.teach.loadLessons();
   const tools = Promise.all([full, lessons]).then(([core]) => core);
-  if (!app.core.Lessons) app.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io', 'recorder']);
+  if (!app.core.Lessons) app.holdUntil(tools, ['topbar-tools', 'engines', 'lesson-card', 'stepper', 'trace-io']);
   bootPhase('after-first-frame');
   // Below the fold: the plots, then the lerp-chase comparison, fetched only now (they are not part of the
   // first frame's download); each joins the frame loop once mounted.

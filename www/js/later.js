@@ -14,7 +14,7 @@ import { loadPart } from './strings/i18n.js';
 
 export { mount as mountLeague } from './engines/league.js';
 export { buildTraceIO } from './trace-io.js';
-export { mountRecorder, styled as recorderStyled } from './record.js';
+export { mountRecorder } from './record.js';
 export { showEmbedCode, download } from './figure-actions.js';
 
 // The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).

@@ -236,7 +236,6 @@ class App {
     this.engineLesson = extras.lesson;
     this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (this.teach?.lessonEngines(extras.lesson) ?? []));
     if (notices.length) showNotice(notices.join('\n'), { sticky: true });
-    this.hashNotices = notices; // the recorder adds its own to them (record.js `apply`)
     this.afterRun({ drawNow });
   }
 

@@ -118,7 +118,11 @@ export function countArrivals(arrivals, sent = null) {
 /** The settings a link asks for (`#record=websocket&rate=30&seconds=10&autostart=1`), and what was wrong with it. */
 export function recordSettings(extras) {
   const notices = [];
-  if (extras.record === undefined) return { settings: null, notices };
+  if (extras.record === undefined) {
+    const alone = ['rate', 'seconds', 'autostart'].filter((key) => extras[key] !== undefined);
+    if (alone.length) notices.push({ key: 'record.alone', vars: { keys: alone.join(', ') } });
+    return { settings: null, notices };
+  }
   const settings = { channel: 'websocket', rate: RATE.default, seconds: SECONDS.default, autostart: false };
   if (CHANNELS.includes(extras.record)) settings.channel = extras.record;
   else notices.push({ key: 'record.badChannel', vars: { value: extras.record, options: CHANNELS.join(', ') } });

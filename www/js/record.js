@@ -14,10 +14,10 @@ import * as db from './recordings-db.js';
 
 /**
  * The panel's stylesheet (record.css), fetched as this module loads — after the first frame, whose bytes it need
- * not carry; boot.js mounts the panel once it applies (or failed: the panel works unstyled). Its address is the
- * page's, not this module's: in dist this code sits in a bundled chunk elsewhere.
+ * not carry; the panel is built once it applies (or failed: the panel works unstyled). Its address is the page's,
+ * not this module's: in dist this code sits in a bundled chunk elsewhere.
  */
-export const styled = typeof document === 'undefined' ? Promise.resolve() : new Promise((resolve) => {
+const styled = typeof document === 'undefined' ? Promise.resolve() : new Promise((resolve) => {
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('record.css', document.baseURI).href;
@@ -87,10 +87,19 @@ async function openDataChannel(attach) {
 }
 
 /**
- * Builds the panel into `root`. `ports`: {importTrace(file) → Promise<boolean> (trace-io.js `load`), fullCore() (a
- * promise of the full core, which imports need)}. Returns {apply(extras)}: a link's settings (the URL's extras).
+ * Builds the panel below the trace import row (`#trace-io`) once its sheet applies, folded when that row is (on a
+ * phone: classroom.js `foldRailOnPhone`), and applies the link the page was opened with (and each new one:
+ * `hashchange`). `load(file)` → Promise<boolean> is trace-io.js's import, `full()` a promise of the full core
+ * (which an import needs), `extras()` the URL's extras as main.js `applyHash` last read them. (Positional, and no
+ * more than these: boot.js, which calls this, is part of the first frame's bytes.)
  */
-export function mountRecorder(root, ports) {
+export async function mountRecorder(load, full, extras) {
+  const ports = { load, full, extras };
+  await styled;
+  const root = document.createElement('div');
+  root.className = 'io';
+  root.id = 'recorder';
+  document.getElementById('trace-io').after(root);
   const channelOptions = CHANNELS.map((c) => `<option value="${c}" data-i18n="record.channel.${c}.short">${t(`record.channel.${c}.short`)}</option>`).join('');
   root.innerHTML = `
     <details class="group" open data-group="record">
@@ -105,6 +114,7 @@ export function mountRecorder(root, ports) {
         <label><span data-i18n="record.seconds">${t('record.seconds')}</span>
           <span class="record-number"><input id="record-seconds" type="number" min="${SECONDS.min}" max="${SECONDS.max}" step="1" value="${SECONDS.default}"> s</span></label>
       </div>
+      <p class="hint record-link" id="record-link" role="status" hidden></p>
       <div class="row">
         <button type="button" id="record-start" data-i18n="record.start">${t('record.start')}</button>
         <button type="button" id="record-cancel" data-i18n="record.cancel" hidden>${t('record.cancel')}</button>
@@ -124,6 +134,7 @@ export function mountRecorder(root, ports) {
   const countsLine = $('#record-counts');
   const html = document.documentElement;
   const channelHint = $('#record-channel-hint');
+  const linkLine = $('#record-link'); // what was wrong with the link's recorder settings
   // What the chosen channel does with a lost packet, under it (the option's own text stays short: the rail is narrow).
   const describeChannel = () => {
     channelHint.dataset.i18n = `record.channel.${fields.channel.value}`;
@@ -255,9 +266,9 @@ export function mountRecorder(root, ports) {
       showNotice(t('record.notSaved', { reason: error?.message ?? String(error) }), { sticky: true });
     }
     await refreshList();
-    await ports.fullCore();
+    await ports.full();
     const file = new File([done.text], `recording-${channel}-${rate}Hz.json`, { type: 'application/json' });
-    const shown = await ports.importTrace(file);
+    const shown = await ports.load(file);
     if (running !== mine) return; // cancelled meanwhile is still this recording: `end` below runs once
     const cut = done.reason?.[0] === 'cancelled' ? 'cancelled' : 'error';
     const state = !shown ? 'error' : done.partial ? cut : 'done';
@@ -302,8 +313,8 @@ export function mountRecorder(root, ports) {
     if (e.target.closest('.record-load')) {
       const text = await db.trace(id).catch(() => undefined);
       if (text === undefined) return showNotice(t('record.gone', { name: row.name }));
-      await ports.fullCore();
-      await ports.importTrace(new File([text], `${row.name}.json`, { type: 'application/json' }));
+      await ports.full();
+      await ports.load(new File([text], `${row.name}.json`, { type: 'application/json' }));
     } else if (e.target.closest('.record-delete')) {
       await db.remove(id);
       await refreshList();
@@ -343,13 +354,18 @@ export function mountRecorder(root, ports) {
   refreshList();
 
   /**
-   * A link's `record`, `rate`, `seconds` and `autostart` (record-core.js `recordSettings`); what is wrong with them
-   * is said after the rest of the link's notices (`linkNotices`, main.js `applyHash`), in one notice.
+   * A link's `record`, `rate`, `seconds` and `autostart` (record-core.js `recordSettings`), once per link read
+   * (`applyHash` makes a new extras object for each); what is wrong with them is said in the panel, under its
+   * fields (the page's notice keeps the rest of the link's).
    */
-  const apply = (extras, linkNotices = []) => {
-    const { settings, notices } = recordSettings(extras ?? {});
-    const mine = notices.map((n) => t(n.key, { ...n.vars, key: n.vars.key ? t(`record.${n.vars.key}`) : undefined }));
-    if (mine.length) showNotice([...linkNotices, ...mine].join('\n'), { sticky: true });
+  let applied = null;
+  const apply = () => {
+    const link = ports.extras() ?? {};
+    if (link === applied) return;
+    applied = link;
+    const { settings, notices } = recordSettings(link);
+    linkLine.textContent = notices.map((n) => t(n.key, { ...n.vars, key: n.vars.key ? t(`record.${n.vars.key}`) : undefined })).join('\n');
+    linkLine.hidden = notices.length === 0;
     if (!settings || running) return;
     fields.channel.value = settings.channel;
     describeChannel();
@@ -360,5 +376,8 @@ export function mountRecorder(root, ports) {
     details.scrollIntoView({ block: 'nearest' });
     if (settings.autostart) start();
   };
-  return { apply };
+  root.querySelector('details').open = document.querySelector('#trace-io details')?.open ?? true;
+  apply();
+  // After the page's own listener (boot.js, added before this one), which reads the new link into `extras`.
+  window.addEventListener('hashchange', apply);
 }

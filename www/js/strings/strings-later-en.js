@@ -1,7 +1,8 @@
 // English strings shown only after the first frame (i18n.js `loadPart('later')`): the plots and
 // the comparison (plot.*, but the figures' titles and the smoothing modes' names, which the first frame shows), the
 // league table (league.*), the metrics table (metrics.*), the packet inspector's sentence (inspect.*, but its hint),
-// the step-through's tags (hl.*) and the recorder panel (record.*).
+// the step-through's tags (hl.*), the trace import and export row (import.* and its buttons) and the recorder
+// panel (record.*).
 export default {
   'metrics.caption': 'Quality against the truth (whole run, after the best-fit time shift)',
   'metrics.strategy': 'strategy',
@@ -195,6 +196,16 @@ export default {
   'league.waiting': 'Computing the table in a background worker…',
   'league.failed': 'The table could not be computed: {message}',
   'league.imported': 'An imported trace has no network to replay: the table shows the last simulated run.',
+  // Trace import and export (trace-io.js: built after the first frame, at the rail's foot).
+  'group.trace': 'Traces',
+  'button.import': 'Import trace…',
+  'button.exportSnapshots': 'Export snapshots',
+  'button.exportPaths': 'Export paths',
+  'hint.trace': 'Or drop a trace file anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Format: netcode-lab/trace@1 (see the README).',
+  'notice.traceNotImported': 'Trace not imported ({name}): {message}',
+  'import.reading': 'Reading {name}… {percent} %',
+  'import.checking': 'Checking and replaying {name}…',
+  'banner.worker': 'the trace import worker failed: {message}',
   // Record my network (record.js): the panel, its live counts, its saved recordings, a link's settings.
   'record.title': 'Record my network',
   'record.hint': 'Record the snapshot stream of netcode-lab serve over your own network: the recording becomes the network shown, like an imported trace, and is kept in this browser.',
@@ -229,6 +240,7 @@ export default {
   'record.badNumber': 'Ignored {key} “{value}”: not a number.',
   'record.clamped': '{key} {value} is outside {min}–{max}; using {used}.',
   'record.badAutostart': 'Ignored autostart “{value}”: use 1 or 0.',
+  'record.alone': 'Ignored {keys}: read only beside record=websocket or record=webrtc.',
   'record.why.cancelled': 'cancelled',
   'record.why.openTimeout': 'the channel did not open within {s} s',
   'record.why.noHello': 'no hello from the server within {s} s',

@@ -1,5 +1,6 @@
 // 首帧之后才显示的字符串（i18n.js `loadPart('later')`）：图表与对比（plot.*，图的标题和平滑模式名除外）、
-// 排行榜（league.*）、指标表（metrics.*）、数据包检查器的句子（inspect.*，提示除外）、逐步讲解的标签（hl.*）和录制面板（record.*）。
+// 排行榜（league.*）、指标表（metrics.*）、数据包检查器的句子（inspect.*，提示除外）、逐步讲解的标签（hl.*）、回放记录的导入导出行
+// （import.* 及其按钮）和录制面板（record.*）。
 export default {
   'metrics.caption': '与真实轨迹相比的质量（整段运行，已扣除最佳时间平移）',
   'metrics.strategy': '策略',
@@ -193,6 +194,16 @@ export default {
   'league.waiting': '正在后台工作线程中计算……',
   'league.failed': '排行榜计算失败：{message}',
   'league.imported': '导入的回放记录没有可重放的网络：表格显示的是上一次模拟运行。',
+  // 回放记录的导入与导出（trace-io.js：首帧之后才在侧栏底部建好）。
+  'group.trace': '回放记录',
+  'button.import': '导入记录…',
+  'button.exportSnapshots': '导出快照',
+  'button.exportPaths': '导出路径',
+  'hint.trace': '也可以把记录文件拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1（见 README）。',
+  'notice.traceNotImported': '记录未导入（{name}）：{message}',
+  'import.reading': '正在读取 {name}… {percent} %',
+  'import.checking': '正在检查并回放 {name}…',
+  'banner.worker': '记录导入 worker 失败：{message}',
   // 录制我的网络（record.js）：面板、实时计数、已保存的录制、链接里的设置。
   'record.title': '录制我的网络',
   'record.hint': '通过你自己的网络录制 netcode-lab 服务器的快照流：录好的数据会像导入的回放记录一样成为当前显示的网络，并保存在这个浏览器里。',
@@ -227,6 +238,7 @@ export default {
   'record.badNumber': '已忽略{key}“{value}”：不是数字。',
   'record.clamped': '{key} {value} 超出 {min}–{max} 的范围，改用 {used}。',
   'record.badAutostart': '已忽略 autostart “{value}”：请用 1 或 0。',
+  'record.alone': '已忽略 {keys}：只有和 record=websocket 或 record=webrtc 一起才会读取。',
   'record.why.cancelled': '已取消',
   'record.why.openTimeout': '通道在 {s} 秒内没有打开',
   'record.why.noHello': '服务器在 {s} 秒内没有回应开始请求',
