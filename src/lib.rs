@@ -11,6 +11,7 @@ pub mod compare;
 pub mod display;
 pub mod engines;
 pub mod extrapolate;
+pub mod fit;
 pub mod geom;
 pub mod interpolate;
 pub mod lessons;

@@ -18,7 +18,11 @@
 //!
 //! Jitter models (the "stated distribution"): `uniform` — delay uniform in `latency ± jitter`; `normal` — a normal
 //! with mean `latency` and standard deviation `jitter`; `exponential` — `latency` plus an exponential tail with
-//! mean `jitter` (never early, sometimes very late, like a congested queue). Delays never go below zero.
+//! mean `jitter` (never early, sometimes very late, like a congested queue); `logNormal` — `latency` plus
+//! `jitter · exp(jitterSigma · z)`, z a standard normal: a shifted log-normal, never early, its excess over
+//! `latency` has median `jitter` and is right-skewed (its 95th percentile is `jitter · exp(1.645 · jitterSigma)`),
+//! the shape measured one-way delays have and the one `crate::fit` fits to a recorded trace. Delays never go
+//! below zero.
 
 use crate::channel::{Channel, Delivery};
 use crate::param::{Choice, ParamError, Params};
@@ -34,6 +38,7 @@ pub enum JitterModel {
     Uniform,
     Normal,
     Exponential,
+    LogNormal,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Choice)]
@@ -54,8 +59,13 @@ pub struct LinkParams {
     /// Jitter scale: the spread of the one-way delay around the latency, as the jitter model reads it.
     #[param(range(0.0, 1.0), unit = "s", control(0.0, 150.0, 1.0, "ms", 1000.0))]
     pub jitter: f64,
-    /// How the delay spreads: uniform in latency ± jitter, normal (σ = jitter), or an exponential tail.
+    /// How the delay spreads: uniform in latency ± jitter, normal (σ = jitter), an exponential tail, or a
+    /// log-normal tail (median jitter above the latency).
     pub jitter_model: JitterModel,
+    /// The log-normal model's shape: the standard deviation of the log of the delay above the latency (0: a fixed
+    /// delay of latency + jitter). Read by the log-normal model only.
+    #[param(range(0.0, 4.0))]
+    pub jitter_sigma: f64,
     /// Long-run share of packets lost.
     #[param(range(0.0, 1.0), control(0.0, 50.0, 0.5, "%", 100.0))]
     pub loss: f64,
@@ -81,6 +91,7 @@ impl Default for LinkParams {
             latency: 0.05,
             jitter: 0.01,
             jitter_model: JitterModel::Uniform,
+            jitter_sigma: 0.5,
             loss: 0.0,
             loss_model: LossModel::Uniform,
             burst_length: 4.0,
@@ -204,7 +215,8 @@ impl<T: Clone> Link<T> {
         }
         let held_back = self.params.reorder > 0.0 && u.get(4) < self.params.reorder;
         let hold = if held_back { self.params.reorder_delay * (0.5 + 0.5 * u.get(5)) } else { 0.0 };
-        let j2 = if self.params.jitter_model == JitterModel::Normal { u.get(3) } else { 0.0 };
+        let two_uniforms = matches!(self.params.jitter_model, JitterModel::Normal | JitterModel::LogNormal);
+        let j2 = if two_uniforms { u.get(3) } else { 0.0 };
         let arrival = now + self.delay(u.get(2), j2) + hold;
         let duplicate =
             (self.params.duplicate > 0.0 && u.get(6) < self.params.duplicate).then(|| now + self.delay(u.get(7), j2));
@@ -233,11 +245,15 @@ impl<T: Clone> Link<T> {
 
     /// One-way delay for the uniforms `u1`, `u2`, never negative.
     fn delay(&self, u1: f64, u2: f64) -> f64 {
-        let LinkParams { latency, jitter, .. } = self.params;
+        let LinkParams { latency, jitter, jitter_sigma, .. } = self.params;
+        // Box–Muller: a standard normal from two uniforms, as radius × angle.
+        let radius = || (-2.0 * (1.0 - u1).ln()).sqrt();
+        let angle = || (std::f64::consts::TAU * u2).cos();
         let spread = match self.params.jitter_model {
             JitterModel::Uniform => jitter * (2.0 * u1 - 1.0),
-            JitterModel::Normal => jitter * (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
+            JitterModel::Normal => jitter * radius() * angle(),
             JitterModel::Exponential => -jitter * (1.0 - u1).ln(),
+            JitterModel::LogNormal => jitter * (jitter_sigma * (radius() * angle())).exp(),
         };
         (latency + spread).max(0.0)
     }
@@ -361,6 +377,61 @@ mod tests {
         assert!(delays.iter().all(|d| *d >= 0.05 - 1e-12));
         let mean = delays.iter().sum::<f64>() / delays.len() as f64;
         assert!((mean - 0.07).abs() < 0.003, "{mean}");
+    }
+
+    #[test]
+    fn log_normal_jitter_is_never_early_and_its_excess_has_the_stated_median_and_p95() {
+        // Excess over the latency = jitter · exp(σ z): median jitter = 20 ms; p95 = 20 ms · exp(1.6449 · 0.6) =
+        // 20 ms · 2.6866 = 53.7 ms (Φ⁻¹(0.95) = 1.6449).
+        let params = LinkParams {
+            latency: 0.05,
+            jitter: 0.02,
+            jitter_model: JitterModel::LogNormal,
+            jitter_sigma: 0.6,
+            ..LinkParams::default()
+        };
+        let (fates, _, _) = run(params, 20_000, 0.01);
+        let mut excess: Vec<f64> = fates
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match f {
+                PacketFate::Delivered { arrival, .. } => arrival - i as f64 * 0.01 - 0.05,
+                PacketFate::Lost => unreachable!(),
+            })
+            .collect();
+        assert!(excess.iter().all(|e| *e > 0.0));
+        excess.sort_by(f64::total_cmp);
+        let (median, p95) = (excess[10_000], excess[19_000]);
+        assert!((median - 0.02).abs() < 0.0008, "{median}");
+        assert!((p95 - 0.0537).abs() < 0.0025, "{p95}");
+    }
+
+    #[test]
+    fn the_log_normal_model_draws_no_other_uniforms_than_the_normal_one() {
+        // Same seed, same loss: the same packets are lost whatever the jitter model, and the log-normal delay is a
+        // monotone function of the normal model's z, so both order the packets' delays alike.
+        let base = LinkParams { latency: 0.2, loss: 0.2, jitter: 0.02, ..LinkParams::default() };
+        let normal = run(LinkParams { jitter_model: JitterModel::Normal, ..base }, 500, 0.05).0;
+        let log = run(LinkParams { jitter_model: JitterModel::LogNormal, ..base }, 500, 0.05).0;
+        let delays = |fates: &[PacketFate]| -> Vec<Option<f64>> {
+            fates
+                .iter()
+                .enumerate()
+                .map(|(i, f)| match f {
+                    PacketFate::Delivered { arrival, .. } => Some(arrival - i as f64 * 0.05),
+                    PacketFate::Lost => None,
+                })
+                .collect()
+        };
+        let (n, l) = (delays(&normal), delays(&log));
+        for i in 0..n.len() {
+            assert_eq!(n[i].is_none(), l[i].is_none(), "packet {i}");
+            for j in 0..n.len() {
+                if let (Some(a), Some(b), Some(c), Some(d)) = (n[i], n[j], l[i], l[j]) {
+                    assert_eq!(a < b, c < d, "packets {i}, {j}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! `netcode-lab`: replay a trace, export a built-in one, or rank the engines' strategies. Argument handling and
-//! IO only — the format, its checks and the replay are `netcode_lab::trace` (whose module doc is the format's
-//! specification); the strategies are `netcode_lab::engines`, the league table `netcode_lab::compare`.
+//! `netcode-lab`: replay a trace, export a built-in one, rank the engines' strategies, or fit a network model to a
+//! trace. Argument handling and IO only — the format, its checks and the replay are `netcode_lab::trace` (whose
+//! module doc is the format's specification); the strategies are `netcode_lab::engines`, the league table
+//! `netcode_lab::compare`, the fit `netcode_lab::fit`.
 //!
 //! Exit codes: 0 done; 2 bad arguments, an unreadable file or a bad trace, with one line on stderr that names
 //! the field; 1 the output could not be written.
@@ -10,6 +11,7 @@ mod cli;
 use netcode_lab::compare::league::{league, Network};
 use netcode_lab::compare::PlaygroundParams;
 use netcode_lab::engines::StrategyKind;
+use netcode_lab::fit;
 use netcode_lab::live::protocol::{RATES, SECONDS};
 use netcode_lab::sim::{self, presets::NetworkPreset};
 use netcode_lab::trace::{self, examples, export, Trace};
@@ -44,6 +46,14 @@ commands:
   record --server http://HOST:PORT --seconds N [--channel websocket] [--rate HZ]
                            record the network to a running `serve` (N 1..=300 s, HZ 10..=128, default 60) and
                            print the trace; cut short, it keeps what arrived (its note says partial)
+  fit TRACE.json [--params [--duration S]]
+                           fit a network model to a snapshot trace (`-` reads stdin) and print
+                           {\"latency\": {base, p50, p95, p99}, \"jitter\": {model, median, sigma},
+                           \"loss\": {rate, meanBurst}, \"reorder\": {rate}, \"duplicate\": {rate},
+                           \"sendInterval\", \"clockSkewPpm\"} (seconds, fractions; estimators in src/fit/mod.rs);
+                           with --params, the fitted network as a parameters file for
+                           export/compare --scenario default --params FILE (--duration: seconds simulated,
+                           the trace's span by default)
   schema                   every parameter of --params FILE.json and of the page: its path, Rust field, kind,
                            unit, range, the page's control, default and doc, as JSON
   help, --help, -h         print this text
@@ -93,6 +103,7 @@ fn run(args: &[String]) -> Result<String, String> {
         ["compare", rest @ ..] => compare(rest),
         ["serve", rest @ ..] => serve(rest),
         ["record", rest @ ..] => record(rest),
+        ["fit", rest @ ..] => fit(rest),
         ["schema"] => Ok(schema()),
         ["schema", ..] => Err(format!("schema: takes no options ({SHORT_USAGE})")),
         [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
@@ -227,6 +238,39 @@ fn compare(args: &[&str]) -> Result<String, String> {
         Ok(table_of.to_table())
     } else {
         serde_json::to_string_pretty(&table_of).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
+    }
+}
+
+/// A network model fitted to a snapshot trace, or (`--params`) that model as a parameters file.
+fn fit(args: &[&str]) -> Result<String, String> {
+    let (mut path, mut as_params, mut duration) = (None, false, None);
+    let mut it = args.iter();
+    while let Some(&arg) = it.next() {
+        match arg {
+            "--params" => as_params = true,
+            "--duration" => {
+                let v = it.next().ok_or("fit: --duration needs a value")?;
+                duration = Some(v.parse::<f64>().map_err(|_| format!("--duration: `{v}` is not a number"))?);
+            }
+            option if option.starts_with("--") => {
+                return Err(format!("fit: unknown option `{option}` (expected TRACE.json [--params [--duration S]])"))
+            }
+            file if path.is_none() => path = Some(file),
+            _ => return Err("fit: expected one trace file (`-` for stdin)".to_string()),
+        }
+    }
+    let path = path.ok_or("fit: expected one trace file (`-` for stdin)")?;
+    if duration.is_some() && !as_params {
+        return Err("fit: --duration goes with --params".to_string());
+    }
+    let (observations, rtt) = read_trace(path)?.fit_input().map_err(|e| e.to_string())?;
+    let fitted = fit::fit(&observations, &rtt).map_err(|e| e.to_string())?;
+    if as_params {
+        let network = fitted.network(duration).map_err(|e| e.to_string())?;
+        network.playground().map_err(|e| format!("params: {e}"))?;
+        Ok(network.to_json())
+    } else {
+        serde_json::to_string_pretty(&fitted).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
     }
 }
 

@@ -3,6 +3,9 @@
 //! message or hangs up mid-stream is refused by name (or let go) while another client's stream goes on.
 #![cfg(all(not(target_arch = "wasm32"), feature = "serve"))]
 
+#[path = "bad-inputs/catalogue.rs"]
+mod catalogue;
+
 use futures_util::{SinkExt, StreamExt};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -99,6 +102,28 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
     std::io::Write::write_all(&mut replay.stdin.take().unwrap(), &out.stdout).unwrap();
     let replayed: serde_json::Value = serde_json::from_slice(&replay.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(replayed["metrics"]["inserted"], 100);
+    // And through every strategy: each shows the recording (a position on most frames), none refuses it.
+    let names = ["mirror", "ngo", "source", "geckos", "gambetta", "seed000", "seed004", "playground", "latest"];
+    for name in names {
+        let mut replay = Command::new(BIN)
+            .args(["replay", "-", "--strategy", name])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut replay.stdin.take().unwrap(), &out.stdout).unwrap();
+        let done = replay.wait_with_output().unwrap();
+        assert!(done.status.success(), "{name}: {}", String::from_utf8_lossy(&done.stderr));
+        let replayed: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+        // Past the first half second (priming: the buffered strategies wait for their delay), every frame
+        // shows the entity: the recording is whole, so nothing is ever hidden.
+        let samples = replayed["samples"].as_array().unwrap();
+        let first = samples[0]["local"].as_f64().unwrap();
+        let settled: Vec<_> = samples.iter().filter(|s| s["local"].as_f64().unwrap() >= first + 0.5).collect();
+        let blank = settled.iter().filter(|s| !s["x"].is_number()).count();
+        assert!(settled.len() > 80 && blank == 0, "{name}: {blank} of {} settled frames show nothing", settled.len());
+    }
 }
 
 #[test]
@@ -107,24 +132,29 @@ fn bad_clients_are_refused_by_name_and_the_others_keep_streaming() {
     runtime().block_on(async {
         let good =
             tokio::spawn(exchange(s.url.clone(), vec![Message::text(r#"{"type":"start","rate":20,"seconds":2}"#)]));
-        let cases: Vec<(Vec<Message>, &str)> = vec![
-            (vec![Message::text("garbage")], "message: expected value at line 1 column 1"),
-            (vec![Message::text(r#"{"type":"start","rate":500,"seconds":2}"#)], "`rate`: 500 is outside 10..=128 Hz"),
-            (vec![Message::binary(vec![1, 2, 3])], "message: binary; the stream speaks JSON text (at most 1024 bytes)"),
-            (vec![Message::text("x".repeat(5000))], "message: 5000 bytes, more than 1024"),
-            (
-                std::iter::once(Message::text(r#"{"type":"start","rate":20,"seconds":2}"#))
-                    .chain((0..25).map(|i| Message::text(format!(r#"{{"type":"ping","id":{i},"clientTime":0}}"#))))
-                    .collect(),
-                "`ping`: more than 20 in one second",
-            ),
-        ];
-        for (messages, expected) in cases {
+        // The catalogue's `stream` list (tests/bad-inputs/): each entry's messages, then its error, exactly.
+        let catalogue = catalogue::load();
+        let mut differences = Vec::new();
+        for case in catalogue::list(&catalogue, "stream") {
+            let mut messages: Vec<Message> = case["send"]
+                .as_array()
+                .map(|m| m.iter().map(|t| Message::text(catalogue::expanded(case, t.as_str().unwrap()))).collect())
+                .unwrap_or_default();
+            for i in 0..case["pings"].as_u64().unwrap_or(0) {
+                messages.push(Message::text(format!(r#"{{"type":"ping","id":{i},"clientTime":0}}"#)));
+            }
+            if let Some(bytes) = case["binary"].as_array() {
+                messages.push(Message::binary(bytes.iter().map(|b| b.as_u64().unwrap() as u8).collect::<Vec<u8>>()));
+            }
             let got = exchange(s.url.clone(), messages).await;
-            let last: serde_json::Value = serde_json::from_str(got.last().expect("a reply")).unwrap();
-            assert_eq!(last["type"], "error", "{got:?}");
-            assert_eq!(last["message"], expected);
+            let last: serde_json::Value =
+                got.last().map_or(serde_json::Value::Null, |m| serde_json::from_str(m).unwrap());
+            let expected = catalogue::error(case).expect("every stream entry is refused");
+            if last["type"] != "error" || last["message"] != expected {
+                differences.push(format!("{}: got {got:?}", catalogue::id(case)));
+            }
         }
+        assert!(differences.is_empty(), "{}", differences.join("\n"));
         // A client that hangs up mid-stream: the server lets it go.
         let ws = format!("{}stream/ws", s.url.replace("http://", "ws://"));
         let (mut gone, _) = tokio_tungstenite::connect_async(ws).await.unwrap();
@@ -135,6 +165,31 @@ fn bad_clients_are_refused_by_name_and_the_others_keep_streaming() {
         assert_eq!(snapshots, 40, "20 Hz for 2 s, all of it, beside the bad clients");
         assert_eq!(got.last().unwrap(), r#"{"type":"end","sent":40}"#);
     });
+}
+
+/// The catalogue's `offers` list: a POST to /stream/rtc gets the entry's status and `{"error"}` exactly.
+#[test]
+fn bad_offers_are_refused_by_name() {
+    use std::io::{Read, Write};
+    let s = server();
+    let address = s.url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let catalogue = catalogue::load();
+    for case in catalogue::list(&catalogue, "offers") {
+        let body = case["body"].as_str().unwrap();
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "POST /stream/rtc HTTP/1.1\r\nHost: {address}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split_whitespace().nth(1).unwrap_or_default();
+        assert_eq!(status, case["status"].as_u64().unwrap().to_string(), "{}: {response}", catalogue::id(case));
+        let json: serde_json::Value = serde_json::from_str(response.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        assert_eq!(json["error"].as_str(), catalogue::error(case), "{}", catalogue::id(case));
+    }
 }
 
 #[test]

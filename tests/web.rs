@@ -311,3 +311,27 @@ fn the_schema_lists_every_parameter_with_its_control_and_doc() {
     assert_eq!(get(&render_delay, &["control", "max"]).as_f64(), Some(400.0));
     assert!(get(&render_delay, &["doc"]).as_string().unwrap().contains("render time"));
 }
+
+#[wasm_bindgen_test]
+fn fit_trace_fits_an_exported_run_and_refuses_a_paths_trace_by_name() {
+    // The default run: 20 Hz snapshots through 50 ± 10 ms, nothing lost: the floor 40 ms, a send every 50 ms.
+    let playground = Playground::new(params(r#"{"duration": 20}"#)).unwrap();
+    let trace = playground.export_trace("snapshots").unwrap();
+    let figure = Playground::fit_trace(trace.as_bytes()).unwrap();
+    let base = number(&get(&figure, &["fit", "latency", "base"]));
+    assert!((base - 0.04).abs() < 0.001, "{base}");
+    let interval = number(&get(&figure, &["fit", "sendInterval"]));
+    assert!((interval - 0.05).abs() < 1e-9, "{interval}");
+    assert_eq!(number(&get(&figure, &["fit", "loss", "rate"])), 0.0);
+    assert!(get(&figure, &["fit", "loss", "meanBurst"]).is_null());
+    // Sends at server times 0, 0.05, …, 20 s, the last delivered after the last frame: 401 copies, every one of them
+    // in the recording's delay bins.
+    let recorded = numbers(&get(&figure, &["recorded", "delay", "counts"]));
+    let over = number(&get(&figure, &["recorded", "delay", "over"]));
+    assert_eq!(recorded.iter().sum::<f64>() + over, 401.0);
+    let fitted = numbers(&get(&figure, &["fitted", "delay", "counts"]));
+    assert_eq!(fitted.len(), recorded.len(), "the same bins");
+    let paths = playground.export_trace("paths").unwrap();
+    let refused = Playground::fit_trace(paths.as_bytes()).map(|_| ()).unwrap_err();
+    assert_eq!(message(refused), "kind: fit reads snapshot traces only; this trace is of kind \"paths\"");
+}

@@ -75,6 +75,8 @@ async fn run(url: &str, options: &Options) -> Result<(Recorder, Option<String>),
                 }
                 Some(Ok(Message::Close(_))) | None => break,
                 Some(Ok(_)) => {}
+                // After `end` the stream is whole, however the socket then closes.
+                Some(Err(_)) if rec.finished() => break,
                 Some(Err(e)) => return Ok((rec, Some(format!("the connection failed ({e})")))),
             },
             _ = pings.tick(), if rec.rate().is_some() && !rec.finished() => {

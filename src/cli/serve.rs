@@ -118,6 +118,16 @@ async fn stream(mut socket: WebSocket) {
         if close {
             let frame = CloseFrame { code: 1000, reason: "".into() };
             let _ = socket.send(Message::Close(Some(frame))).await;
+            // Wait for the client's close (a little): dropping a socket with its pings unread would reset the
+            // connection, and a reset can throw away the last snapshots still in the client's buffer.
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                while let Some(Ok(m)) = socket.recv().await {
+                    if matches!(m, Message::Close(_)) {
+                        break;
+                    }
+                }
+            })
+            .await;
             return;
         }
     }

@@ -159,6 +159,12 @@
 //! [{local, renderTime, mode, x, y}], "metrics": {frames, modes: {…}, underrunShare}}` (see
 //! `replay/strategy.rs`). A `paths` trace is refused (`kind`).
 //!
+//! # Fit (`netcode-lab fit TRACE.json`)
+//!
+//! A snapshot trace's network as a model (`crate::fit`, whose doc defines every estimator): each snapshot copy is
+//! an observation `(tick, serverTime, arrival + clockOffset)`, the `rtt` samples its RTTs; the other keys play no
+//! part. [`Trace::fit_input`].
+//!
 //! # Examples
 //!
 //! The seeds' worked examples are built in ([`examples`]; `netcode-lab export --example NAME`, `export --list`);
@@ -192,6 +198,7 @@ pub use limits::{MAX_SAMPLES, MAX_SNAPSHOTS, MAX_TRACE_BYTES};
 pub use params::TraceParams;
 pub use replay::{replay, replay_strategy, Replay, StrategyReplay};
 
+use crate::fit::Observation;
 use crate::geom::Vec2;
 use crate::path::batch::{PathBatch, PathPoint};
 use crate::snapshot::Snapshot;
@@ -366,6 +373,21 @@ impl Trace {
 
     pub fn kind(&self) -> TraceKind {
         self.data.kind()
+    }
+
+    /// What [`crate::fit`] reads: one observation per snapshot copy, its arrival read on the server's clock
+    /// (`arrival + clockOffset`, the `clockOffset` the trace states, 0 when it states none), and the RTT samples;
+    /// a trace of kind `paths` is refused (`kind`).
+    pub fn fit_input(&self) -> Result<(Vec<Observation>, Vec<f64>), TraceError> {
+        let TraceData::Snapshots { snapshots, rtt } = &self.data else {
+            return Err(TraceError::new("kind", "fit reads snapshot traces only; this trace is of kind \"paths\""));
+        };
+        let offset = self.params.clock_offset.unwrap_or(0.0);
+        let observations = snapshots
+            .iter()
+            .map(|s| Observation { tick: s.tick, server_time: s.server_time, arrival: s.arrival + offset })
+            .collect();
+        Ok((observations, rtt.iter().map(|r| r.rtt).collect()))
     }
 
     /// The trace as JSON text: one key per line, one array element per line; `from_json` reads it back equal.

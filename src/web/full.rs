@@ -170,6 +170,18 @@ impl Playground {
             .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
     }
 
+    /// A network model fitted to the snapshot trace in `bytes` (`netcode-lab fit`): `{fit, recorded, fitted}`, the
+    /// fit as the CLI prints it and the figure's histograms — `{delay: {binWidth, counts, over}, bursts: {…}}` for
+    /// the recording and for a draw of the fitted model seeded with 1 (`crate::fit::model::figure`). A bad trace
+    /// is refused naming field and index.
+    #[wasm_bindgen(js_name = fitTrace)]
+    pub fn fit_trace(bytes: &[u8]) -> Result<JsValue, JsError> {
+        let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
+        let (observations, rtt) = trace.fit_input().map_err(trace_error)?;
+        let figure = crate::fit::model::figure(&observations, &rtt, 1).map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&figure)
+    }
+
     /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.
     #[wasm_bindgen(js_name = replayTrace)]
     pub fn replay_trace(text: &str) -> Result<JsValue, JsError> {

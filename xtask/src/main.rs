@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo xtask play [--port N] [--lan]   install what is missing, build the wasm (release, wasm-opt), serve www/
+//!                                       and the snapshot stream (`netcode-lab serve`)
 //! cargo xtask test [--long]             install what is missing, run every suite, print a summary (--long:
 //!                                       every property test with 10 000 cases)
 //! cargo xtask fuzz [--seconds N]        the fuzz targets of fuzz/ (see xtask/src/fuzz.rs)
@@ -10,6 +11,7 @@
 //!                                       module preloads and precompressed .br/.gz files
 //! cargo xtask build                     only build www/pkg
 //! cargo xtask serve [--port N] [--lan] [--dir DIR]   only serve www/ (or DIR; no build)
+//! cargo xtask bench-stream [--clients N]  one server streaming to N recorders: arrivals, drift, CPU
 //! cargo xtask bench-page [--baseline REF] [--runs N]  the speed, size and load-time figures, before → after
 //! cargo xtask golden                    rewrite tests/traces/*.expected.json from the current core (refused under CI)
 //! ```
@@ -17,6 +19,7 @@
 //! registries (apt, crates.io, npm); the wasm toolchain route (rustup or Debian's rustc-web) is picked here.
 
 mod bench;
+mod bench_stream;
 mod config;
 mod dist;
 mod fuzz;
@@ -30,9 +33,11 @@ mod wasm;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|bench-page|golden|help> [options]
-  play  [--port N] [--lan]  install what is missing, build the wasm, serve www/ on http://127.0.0.1:N/
-                     (default 8080; --lan: also on this machine's local-network addresses, printed)
+const USAGE: &str =
+    "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|bench-stream|bench-page|golden|help> [options]
+  play  [--port N] [--lan]  install what is missing, build the wasm, serve www/ and the snapshot stream with
+                     `netcode-lab serve` on http://127.0.0.1:N/ (default 8080; --lan: also on this machine's
+                     local-network addresses, printed: a class's phones can record the room's network)
   test  [--verbose] [--long]
                      install what is missing, then: config, fmt, clippy, native tests, fuzz targets (a few
                      seconds each), wasm build, wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end
@@ -47,7 +52,10 @@ const USAGE: &str = "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|be
                      build and copy the page into a self-contained static folder (default dist/): modules
                      bundled and minified (esbuild), preloads, .br/.gz; --no-build reuses www/pkg as it is
   build              build www/pkg only
-  serve [--port N] [--lan] [--dir DIR]  serve www/ (or DIR, e.g. dist) without building
+  serve [--port N] [--lan] [--dir DIR]  `netcode-lab serve` www/ (or DIR, e.g. dist) without building
+  bench-stream [--clients N] [--seconds S]
+                     one `netcode-lab serve` streaming 60 Hz to N recorders (default 30) for S seconds (default
+                     60) on loopback: snapshots arrived, the send clock's drift, the server's CPU
   bench-page [--baseline REF] [--runs N] [--only a,b]  page load, bytes, drag, Lighthouse, core speed:
                      every figure of the performance goals, printed beside REF's (a git commit or branch)
   golden             rewrite the golden trace files from the current core, then run their hand-derived tests
@@ -73,7 +81,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         "play" => {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
-            serve::serve_forever(&root.join("www"), opts.listen())
+            serve::product_forever(&root, &root.join("www"), opts.listen())
         }
         "test" => stages::run_all(&root, opts.verbose, opts.long),
         "fuzz" => {
@@ -93,7 +101,8 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools).map(|_| ())
         }
-        "serve" => serve::serve_forever(&opts.dir.clone().unwrap_or_else(|| root.join("www")), opts.listen()),
+        "serve" => serve::product_forever(&root, &opts.dir.clone().unwrap_or_else(|| root.join("www")), opts.listen()),
+        "bench-stream" => bench_stream::run(&root, opts.clients.unwrap_or(30), opts.seconds.map_or(60, |s| s as u32)),
         "bench-page" => bench::run(&root, opts.baseline.as_deref(), opts.runs, opts.only.as_deref()),
         "golden" => golden(&root),
         "help" | "--help" | "-h" => {
@@ -152,6 +161,7 @@ struct Options {
     native: bool,
     page: bool,
     no_build: bool,
+    clients: Option<usize>,
 }
 
 impl Options {
@@ -181,6 +191,7 @@ impl Options {
                 "--native" => opts.native = true,
                 "--page" => opts.page = true,
                 "--no-build" => opts.no_build = true,
+                "--clients" => opts.clients = Some(number(&mut it, "--clients")?),
                 "--seconds" => opts.seconds = Some(number(&mut it, "--seconds")?),
                 "--hours" => opts.hours = Some(number(&mut it, "--hours")?),
                 "--minutes" => opts.minutes = Some(number(&mut it, "--minutes")?),

@@ -1,4 +1,5 @@
-//! The static file server behind `cargo xtask serve` and `play`, the end-to-end tests and the page bench.
+//! The static file server of the page bench and the soak (old trees are served as they were), and the launcher
+//! of the product's own server (`netcode-lab serve`) for `cargo xtask play`, `serve` and the end-to-end tests.
 //!
 //! tower-http's `ServeDir` does the work (MIME types from the extension — `.wasm` as `application/wasm`, `.js` as
 //! `text/javascript` —, `Last-Modified` and conditional requests, ranges, no path ever leaving the folder); axum
@@ -12,10 +13,9 @@
 //!          ─► Cache-Control: no-cache (revalidate every time: a rebuild is never hidden) + nosniff
 //! ```
 //! `Encoding::Identity` turns both off: the page bench uses it to serve a baseline exactly as the old
-//! hand-written server did (uncompressed). By default the server listens on 127.0.0.1 only; `--lan` listens on
-//! every interface and prints the addresses a phone on the same network can open.
+//! hand-written server did (uncompressed). `play`, `serve` and the end-to-end tests run the product's own
+//! server instead (`netcode-lab serve`: the same files the same way, plus the snapshot stream the page records).
 
-use crate::run::say;
 use axum::http::header::{HeaderValue, CACHE_CONTROL, X_CONTENT_TYPE_OPTIONS};
 use axum::Router;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
@@ -71,23 +71,6 @@ fn run(listener: TcpListener, router: Router) -> Result<(), String> {
     })
 }
 
-/// Serves `dir` until the process is stopped.
-pub fn serve_forever(dir: &Path, listen: Listen) -> Result<(), String> {
-    let listener = bind(listen)?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    say("serve", format!("serving {} at http://127.0.0.1:{port}/  (Ctrl-C to stop)", dir.display()));
-    if listen.lan {
-        let addresses = lan_addresses();
-        if addresses.is_empty() {
-            say("serve", "--lan: no local-network address found (only loopback)");
-        }
-        for ip in addresses {
-            say("serve", format!("on your local network: http://{ip}:{port}/"));
-        }
-    }
-    run(listener, router(dir, Encoding::Compressed))
-}
-
 /// Serves `dir` from a background thread on a free port of 127.0.0.1; returns the base URL.
 pub fn serve_in_background(dir: &Path, encoding: Encoding) -> Result<String, String> {
     let listener = bind(Listen { port: 0, lan: false })?;
@@ -101,17 +84,66 @@ pub fn serve_in_background(dir: &Path, encoding: Encoding) -> Result<String, Str
     Ok(format!("http://127.0.0.1:{port}/"))
 }
 
-/// The machine's IPv4 addresses other than loopback (what `--lan` prints).
-fn lan_addresses() -> Vec<IpAddr> {
-    let mut found: Vec<IpAddr> = if_addrs::get_if_addrs()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| i.ip())
-        .filter(|ip| ip.is_ipv4() && !ip.is_loopback())
-        .collect();
-    found.sort();
-    found.dedup();
-    found
+/// `netcode-lab serve` (the product's server: the page and the snapshot stream), run as a child process; killed
+/// when dropped.
+pub struct Product {
+    child: std::process::Child,
+    pub url: String,
+}
+
+impl Drop for Product {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The product's binary, built (debug: the native tests built it already) and its path.
+fn product_binary(root: &Path) -> Result<PathBuf, String> {
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "-q", "--bin", "netcode-lab"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("cargo build --bin netcode-lab failed".into());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    Ok(target.join("debug/netcode-lab"))
+}
+
+/// Starts `netcode-lab serve --dir DIR` on a free port of 127.0.0.1 and waits for the URL it prints.
+pub fn product_in_background(root: &Path, dir: &Path) -> Result<Product, String> {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(product_binary(root)?)
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start netcode-lab serve: {e}"))?;
+    let mut first = String::new();
+    let stdout = child.stdout.take().ok_or("netcode-lab serve: no stdout")?;
+    std::io::BufReader::new(stdout).read_line(&mut first).map_err(|e| e.to_string())?;
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).map(str::to_string);
+    match url {
+        Some(url) => Ok(Product { child, url }),
+        None => Err(format!("netcode-lab serve did not say where it listens: {first:?}")),
+    }
+}
+
+/// `netcode-lab serve --dir DIR` in the foreground, until stopped.
+pub fn product_forever(root: &Path, dir: &Path, listen: Listen) -> Result<(), String> {
+    let mut command = std::process::Command::new(product_binary(root)?);
+    command.args(["serve", "--port", &listen.port.to_string(), "--dir"]).arg(dir);
+    if listen.lan {
+        command.arg("--lan");
+    }
+    let status = command.status().map_err(|e| format!("cannot start netcode-lab serve: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("netcode-lab serve ended: {status}"))
+    }
 }
 
 #[cfg(test)]

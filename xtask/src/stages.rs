@@ -13,7 +13,6 @@ use crate::config::{check, BuildConfig};
 use crate::dist;
 use crate::fuzz::{self, FuzzRoute};
 use crate::run::Cmd;
-use crate::serve::{serve_in_background, Encoding};
 use crate::toolchain::{browser, Browser, Tools, WASM_TARGET};
 use crate::wasm;
 use std::path::{Path, PathBuf};
@@ -253,7 +252,9 @@ fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
     // What users get: the dist folder (module preloads, precompressed files) through the same server.
     let site = r.root.join("target/xtask/e2e-site");
     dist::make(&r.root, &site)?;
-    let url = serve_in_background(&site, Encoding::Compressed)?;
+    // Through the product's own server, so the page can record its stream (tests/e2e/record.test.mjs).
+    let server = crate::serve::product_in_background(&r.root, &site)?;
+    let url = server.url.clone();
     let dir = r.root.join("tests/e2e");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?

@@ -22,6 +22,7 @@ export default {
   'option.jitterModel.uniform': '均匀分布 ± 抖动',
   'option.jitterModel.normal': '正态分布（σ = 抖动）',
   'option.jitterModel.exponential': '指数长尾',
+  'option.jitterModel.logNormal': '对数正态长尾',
   'control.loss': '丢包率',
   'control.lossModel': '丢包模型',
   'option.lossModel.uniform': '均匀',
