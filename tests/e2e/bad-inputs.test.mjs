@@ -97,6 +97,9 @@ test('every bad link setting is ignored or clamped with its notice, the rest of 
     const notice = await page.textContent('#notice');
     const expected = entry.notice ?? '';
     if (notice !== expected) failures.push(`${entry.id}:\n  got      ${notice}\n  expected ${expected}`);
+    // The recorder's settings (record.js) are refused in its panel, under its fields.
+    const recorder = await page.$eval('#record-link', (p) => (p.hidden ? '' : p.textContent));
+    if (recorder !== (entry.recorder ?? '')) failures.push(`${entry.id} (recorder):\n  got      ${recorder}\n  expected ${entry.recorder ?? ''}`);
     const params = await page.evaluate(() => window.netcodeLab.model().params);
     for (const [path, value] of Object.entries(entry.params ?? {})) {
       const got = at(params, path);

@@ -16,6 +16,8 @@ export const ALLOWED = [
   'tick', 'NGO',
   // proper names, file names and formats (netcode-lab/trace@1, netcode-lab/arrivals@1, CSV)
   'netcode', 'lab', 'trace', 'arrivals', 'CSV', 'README', 'PNG', 'Hermite', 'Gilbert', 'Elliott', 'Rust',
+  // the recorder's channels and the protocol under one (record.js)
+  'WebSocket', 'WebRTC', 'TCP',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names

@@ -48,12 +48,12 @@ test("the first frame's requests: the core fetched once from the head, one style
     assert.deepEqual(beforeFrame.filter((f) => later.test(f)), [], `${later} is not fetched before the first frame`);
   }
   // The plots' sheet (plots.css) comes with the plots, after the first frame (plots/figure.js `ensureStylesheet`),
-  // and applies before they are laid out. Red: plots.css linked from index.html again (fetched before the frame),
-  // or `ensureStylesheet` not adding it (the plots' grid unstyled).
+  // and applies before they are laid out; the recorder's (record.css) with the recorder (record.js `styled`).
+  // Red: either linked from index.html again (fetched before the frame), or not added (the plots' grid unstyled).
   const sheets = requests.filter((r) => r.file.endsWith('.css'));
   assert.deepEqual(sheets.filter((r) => r.start < drawn).map((r) => r.file), [dist ? '/index.bundle.css' : '/style.css', ...(dist ? [] : ['/playground.css'])],
     'the first frame fetches the page\'s own sheets only');
-  assert.deepEqual(sheets.filter((r) => r.start >= drawn).map((r) => r.file), ['/plots.css'], 'the plots\' sheet, once, after the first frame');
+  assert.deepEqual(sheets.filter((r) => r.start >= drawn).map((r) => r.file).sort(), ['/plots.css', '/record.css'], 'the plots\' and the recorder\'s sheets, once each, after the first frame');
   assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('plots')).display), 'grid', 'the plots are styled');
   if (dist) {
     // What the first frame fetches in dist (≤ 150 KB): the sheet, main.js and its three static chunks,

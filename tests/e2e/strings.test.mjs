@@ -44,10 +44,14 @@ test('the lessons\' part holds the lesson.* and step.* strings, and only those, 
   assert.ok(Object.keys(EN_LESSONS).length > 200, 'the lessons\' part holds the lessons');
 });
 
+/** The trace import and export row's words (trace-io.js, built after the first frame), beside its `import.*`. */
+const TRACE_ROW = ['group.trace', 'button.import', 'button.exportSnapshots', 'button.exportPaths', 'hint.trace', 'notice.traceNotImported', 'banner.worker'];
+
 test('the later part holds what only shows after the first frame, in both languages, and the first frame keeps its own', () => {
-  // Red: a plot, league, metrics, inspector or step-through-tag string back in the first frame's table, or a
-  // string the first frame shows (a figure's title, a smoothing mode's name, the inspector's hint) moved out.
-  const later = (k) => /^(league|metrics|hl)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint')
+  // Red: a plot, league, metrics, inspector, step-through-tag, trace-row or recorder string back in the first
+  // frame's table, or a string the first frame shows (a figure's title, a smoothing mode's name, the inspector's
+  // hint) moved out.
+  const later = (k) => /^(league|metrics|hl|record|import)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
     || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));
   for (const [name, first, part] of [['en', EN_FIRST, EN_LATER], ['zh', ZH_FIRST, ZH_LATER]]) {
     assert.deepEqual(Object.keys(first).filter(later), [], `${name}: later strings in the first frame's table`);

@@ -238,7 +238,7 @@ export async function boot(app) {
     bootPhase('inspector');
     // Trace import and export, at the rail's foot (its clicks are held until the full core is in, below).
     await bootTask();
-    mod.buildTraceIO(document.getElementById('trace-io'), {
+    const traceIO = mod.buildTraceIO(document.getElementById('trace-io'), {
       core: () => app.core,
       model: () => app.model,
       imported: (summary) => app.onImported(summary),
@@ -246,6 +246,8 @@ export async function boot(app) {
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups
     bootPhase('trace-io');
+    // "Record my network" below it (record.js): a recording is shown by the same import.
+    await mod.mountRecorder(traceIO.load, () => full, () => app.extras);
   });
   const stepper = app.teach.loadStepper();
   const lessons = app.teach.loadLessons();

@@ -176,7 +176,8 @@ const english = (key, vars) => (ENGLISH[key] ? ENGLISH[key](vars) : (CONTROLS.fi
 /**
  * Reads control values from a URL hash. Returns `{values, notices, extras}`: values clamped into range,
  * every ignored or clamped entry explained in `notices` (worded by `t`, English by default), non-control keys
- * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`, `engines`, `present`, and an embed's `fig`) in `extras`.
+ * (`t`, `lang`, `lesson`, `step`, `stall`, `kick`, `net`, `engines`, `present`, an embed's `fig`, and the recorder's
+ * `record`, `rate`, `seconds`, `autostart`: record.js reads them, and only beside `record`) in `extras`.
  */
 export function parseHash(hash, t = english) {
   const values = {};
@@ -184,7 +185,7 @@ export function parseHash(hash, t = english) {
   const extras = {};
   const entries = new URLSearchParams(hash.replace(/^#/, ''));
   for (const [key, rawValue] of entries) {
-    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines', 'present', 'fig'].includes(key)) {
+    if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines', 'present', 'fig', 'record', 'rate', 'seconds', 'autostart'].includes(key)) {
       extras[key] = rawValue;
       continue;
     }

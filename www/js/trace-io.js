@@ -7,7 +7,11 @@ import { showError, showNotice } from './banner.js';
 import { t } from './strings/i18n.js';
 import { saveFile } from './save-file.js';
 
-/** Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}. */
+/**
+ * Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}.
+ * Returns `{load(file)}`: the same import for a file made elsewhere (a recording, record.js), resolving to whether
+ * the trace became the current run.
+ */
 export function buildTraceIO(root, api) {
   root.innerHTML = `
     <details class="group" open data-group="trace">
@@ -35,9 +39,15 @@ export function buildTraceIO(root, api) {
     else bar.value = fraction;
   };
   let worker = null;
-  const refuse = (file, message) => showNotice(t('notice.traceNotImported', { name: file.name, message }));
-  const load = (file) => {
+  let settle = null; // resolves the promise of the import in progress (false when another replaces it)
+  const refuse = (file, message) => {
+    showNotice(t('notice.traceNotImported', { name: file.name, message }));
+    settle?.(false);
+  };
+  const load = (file) => new Promise((resolve) => {
     worker?.terminate();
+    settle?.(false);
+    settle = resolve;
     try {
       api.core().Playground.checkTraceSize(file.size);
     } catch (error) {
@@ -63,22 +73,26 @@ export function buildTraceIO(root, api) {
         window.netcodeLab.lastImport = { name: file.name, framesWhileChecking: api.framesDrawn() - (started.checking ?? started.frames) };
         try {
           api.imported(api.model().showImported(data.prepared, data.bytes));
+          settle?.(true);
         } catch (error) {
           refuse(file, error.message);
         }
       } else if (data.error !== undefined) {
         done();
-        if (data.panic) showError(t('banner.panic', { message: data.error }));
-        else refuse(file, data.error);
+        if (data.panic) {
+          showError(t('banner.panic', { message: data.error }));
+          settle?.(false);
+        } else refuse(file, data.error);
       }
     };
     worker.onerror = (event) => {
       done();
       event.preventDefault();
       showError(t('banner.worker', { message: event.message ?? '' }));
+      settle?.(false);
     };
     worker.postMessage({ file });
-  };
+  });
   root.querySelector('#trace-file').addEventListener('change', (e) => {
     const [file] = e.target.files;
     if (file) load(file);
@@ -104,4 +118,5 @@ export function buildTraceIO(root, api) {
     e.preventDefault();
     load(file);
   });
+  return { load };
 }

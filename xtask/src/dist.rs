@@ -534,7 +534,7 @@ mod tests {
         let js = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join("www/js");
         let names: Vec<String> =
             workers(&js).unwrap().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-        assert_eq!(names, ["sim-worker.js", "trace-worker.js"]);
+        assert_eq!(names, ["record-worker.js", "sim-worker.js", "trace-worker.js"]);
     }
 
     #[test]

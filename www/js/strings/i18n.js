@@ -12,8 +12,8 @@
 // (`await loadPart('lessons')`), so the first frame does without them too: the part comes in every language
 // loaded (English always, as the fallback), and a language loaded later brings its part along. So are the words
 // only shown after the first frame (`later`: the plots' and the comparison's, the league table's, the metrics
-// table's, the inspector's sentence, the step-through's tags): plots/figure.js, league.js and later.js await
-// `loadPart('later')`.
+// table's, the inspector's sentence, the step-through's tags, the trace import row's and the recorder's):
+// plots/figure.js, league.js and later.js await `loadPart('later')`.
 import EN from './strings-en.js';
 import { el } from '../dom.js';
 

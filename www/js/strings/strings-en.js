@@ -15,7 +15,6 @@ export default {
   'unit./frame': '/frame',
   'unit./sample': '/sample',
   'group.events': 'Disturbances',
-  'group.trace': 'Traces',
   // Page
   'page.title': 'netcode-lab — see how a multiplayer client smooths the network',
   tagline: "The server's truth, your predicted player and the remote player as rendered — side by side, live.",
@@ -60,10 +59,6 @@ export default {
   'events.linkStep': 'network at {at} s: RTT {rtt} ms, jitter {jitter} ms',
 
   // Traces
-  'button.import': 'Import trace…',
-  'button.exportSnapshots': 'Export snapshots',
-  'button.exportPaths': 'Export paths',
-  'hint.trace': 'Or drop a trace file or your game\'s own arrival log (CSV) anywhere on the page: at most {mib} MiB, {snapshots} snapshots and {samples} frames. Formats: netcode-lab/trace@1 and netcode-lab/arrivals@1 (see the README).',
 
   // Transport
   'button.play': 'Play',
@@ -147,7 +142,6 @@ export default {
   'notice.imported': 'Showing an imported trace: {snapshots} snapshots, {samples} frames{note}. The truth and the local player are unknown in a trace. Change any control to return to the simulation.',
   'notice.notApplied': 'Not applied: {message}',
   'notice.linkRefused': "The link's settings were refused ({message}); showing the defaults.",
-  'notice.traceNotImported': 'Trace not imported ({name}): {message}',
   'notice.unknownSetting': 'Ignored unknown setting “{key}”.',
   'notice.badOption': 'Ignored {label} “{value}”: not one of {options}.',
   'notice.badCheck': 'Ignored {label} “{value}”: use 1 or 0.',
@@ -159,8 +153,6 @@ export default {
   'notice.badLesson': 'Ignored lesson “{value}”: no such lesson.',
   'notice.importCounts': ' The buffer counted: {counts}.',
   'list.separator': ', ',
-  'import.reading': 'Reading {name}… {percent} %',
-  'import.checking': 'Checking and replaying {name}…',
   'notice.rounded': '{label} {value} is not a whole number; using {used}.',
   'notice.badPlayhead': 'Ignored playhead “{value}”: expected a time in seconds.',
   'notice.badLang': 'Ignored language “{value}”: use zh or en.',
@@ -317,7 +309,6 @@ export default {
   // The error banner (banner.js, core.js)
   'banner.failed': 'Something went wrong: {message}',
   'banner.panic': 'panic in the Rust core: {message}',
-  'banner.worker': 'the trace import worker failed: {message}',
   'banner.load': 'the WebAssembly module failed to load ({message}). Build it with `cargo xtask play`.',
 
   // The seed-002 worked example page (worked-example.html, worked-example-*.js)

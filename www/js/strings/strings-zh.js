@@ -8,7 +8,6 @@ export default {
   'group.paths': '路径回放',
   'group.sim': '模拟',
   'group.events': '扰动',
-  'group.trace': '回放记录',
   'control.preset': '网络预设',
   'option.preset.custom': '自定义',
   'option.preset.lan': '局域网（30 Hz，30 ms）',
@@ -129,10 +128,6 @@ export default {
   'events.linkStep': '{at} 秒起网络：RTT {rtt} ms，抖动 {jitter} ms',
 
   // 回放记录
-  'button.import': '导入记录…',
-  'button.exportSnapshots': '导出快照',
-  'button.exportPaths': '导出路径',
-  'hint.trace': '也可以把记录文件或游戏自己的到达日志（CSV）拖到页面任意位置：最多 {mib} 兆字节、{snapshots} 个快照、{samples} 帧。格式：netcode-lab/trace@1 与 netcode-lab/arrivals@1（见 README）。',
 
   // 播放控制
   'button.play': '播放',
@@ -216,7 +211,6 @@ export default {
   'notice.imported': '正在显示导入的记录：{snapshots} 个快照，{samples} 帧{note}。记录里没有真实轨迹和本地角色。改动任一控件即回到模拟。',
   'notice.notApplied': '未应用：{message}',
   'notice.linkRefused': '链接里的设置被拒绝（{message}）；改用默认值。',
-  'notice.traceNotImported': '记录未导入（{name}）：{message}',
   'notice.unknownSetting': '忽略了未知设置“{key}”。',
   'notice.badOption': '忽略了{label}“{value}”：只能是 {options} 之一。',
   'notice.badCheck': '忽略了{label}“{value}”：请用 1 或 0。',
@@ -228,8 +222,6 @@ export default {
   'notice.badLesson': '忽略了课程“{value}”：没有这一课。',
   'notice.importCounts': ' 缓冲区计数：{counts}。',
   'list.separator': '，',
-  'import.reading': '正在读取 {name}… {percent} %',
-  'import.checking': '正在检查并回放 {name}…',
   'notice.rounded': '{label} {value} 不是整数；改用 {used}。',
   'notice.badPlayhead': '忽略了播放位置“{value}”：应为以秒计的时间。',
   'notice.badLang': '忽略了语言“{value}”：请用 zh 或 en。',
@@ -386,7 +378,6 @@ export default {
   // 错误横幅（banner.js、core.js）
   'banner.failed': '出错了：{message}',
   'banner.panic': 'Rust 内核崩溃（panic）：{message}',
-  'banner.worker': '记录导入 worker 失败：{message}',
   'banner.load': 'WebAssembly 模块加载失败（{message}）。请先用 `cargo xtask play` 构建。',
 
   // 文章 002 算例页（worked-example.html、worked-example-*.js）
