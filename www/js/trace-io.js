@@ -6,7 +6,10 @@ import { showError, showNotice } from './banner.js';
 import { t } from './strings/i18n.js';
 import { saveFile } from './save-file.js';
 
-/** Builds the import/export row into `root`; `api` has {core(), model(), imported(summary), framesDrawn()}. */
+/**
+ * Builds the import/export row into `root`; `api` has {core(), model(), imported(summary, fit), framesDrawn()} —
+ * `fit`: the worker's `fitTrace` of the file, or `{error}` when the fit refuses it.
+ */
 export function buildTraceIO(root, api) {
   root.innerHTML = `
     <details class="group" open data-group="trace">
@@ -61,7 +64,7 @@ export function buildTraceIO(root, api) {
         done();
         window.netcodeLab.lastImport = { name: file.name, framesWhileChecking: api.framesDrawn() - (started.checking ?? started.frames) };
         try {
-          api.imported(api.model().showImported(data.prepared, data.bytes));
+          api.imported(api.model().showImported(data.prepared, data.bytes), data.fit);
         } catch (error) {
           refuse(file, error.message);
         }
