@@ -102,6 +102,13 @@ test('an imported trace shows its fitted network, and the button makes it the si
     assert.ok(painted > 1000, `${id}: ${painted} pixels`);
   }
 
+  // Its PNG: both plots, captioned with the fitted numbers rather than the simulator's settings.
+  await page.click('#fit .fig-png');
+  await page.waitForFunction(() => window.netcodeLab.lastPng?.file?.startsWith('netcode-lab-fit-'));
+  const png = await page.evaluate(() => window.netcodeLab.lastPng);
+  assert.equal(png.caption, words);
+  assert.ok(png.captionTop > 400, `two plots stacked above the caption: ${png.captionTop} px`);
+
   const uplinkBefore = await page.evaluate(() => window.netcodeLab.model().params.network.uplink);
   await page.click('#fit-use');
   await page.waitForFunction(() => !window.netcodeLab.model().imported && !window.netcodeLab.app.pending);
@@ -128,7 +135,7 @@ test('an imported trace shows its fitted network, and the button makes it the si
   assert.deepEqual(problems(), []);
 });
 
-test('the figure speaks Chinese, and a paths trace shows none', async () => {
+test('the figure speaks Chinese, and goes when a simulated run is the network again', async () => {
   const { page, problems } = await openPage(browser, { path: '#lang=zh', before: (p) => p.addInitScript(recordCanvasText) });
   await waitReady(page);
   await importTrace(page);
@@ -140,8 +147,8 @@ test('the figure speaks Chinese, and a paths trace shows none', async () => {
   assert.equal(await page.textContent('#plot-fit-delay .title'), '单程延迟');
   assert.deepEqual(await page.evaluate(englishWords, ALLOWED), [], 'no English left in zh mode');
   assert.deepEqual(await page.evaluate(rawKeys, RAW_KEY), [], 'no raw string keys');
-  // A paths trace replays but fits nothing: the figure goes with the snapshot trace it was for.
-  await page.setInputFiles('#trace-file', 'tests/traces/seed-001-v2.json');
-  await page.waitForFunction(() => window.netcodeLab.app.fitShown === null && document.getElementById('fit').hidden, null, { timeout: 60000 });
+  // A new seed simulates again: the trace, and its figure, make way.
+  await page.click('#new-seed');
+  await page.waitForFunction(() => !window.netcodeLab.model().imported && document.getElementById('fit').hidden, null, { timeout: 60000 });
   assert.deepEqual(problems(), []);
 });
