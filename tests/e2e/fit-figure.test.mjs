@@ -86,7 +86,7 @@ test('an imported trace shows its fitted network, and the button makes it the si
   assert.ok(Math.abs(figure.fit.latency.p95 - (BASE + p95)) < 1e-9, `p95 ${figure.fit.latency.p95}`);
   // The words: base 80 ms, p95 110 ms, median 10 ms, σ = ln(30 / 10) / 1.6449 = 0.67, loss 4.8 %, bursts of 2.6,
   // 20 snapshots a second.
-  const words = await page.textContent('#fit-words');
+  const words = (await page.textContent('#fit-words')).replace(/\u00a0/g, ' '); // units kept with their numbers
   for (const part of ['base latency 80 ms', 'p95 110 ms', 'median 10 ms', 'σ 0.67', 'loss 4.8 %', 'mean burst 2.6 packets', '20 snapshots/s', 'reorder 0 %', 'duplicates 0 %']) {
     assert.ok(words.includes(part), `“${part}” in “${words}”`);
   }
@@ -106,7 +106,7 @@ test('an imported trace shows its fitted network, and the button makes it the si
   await page.click('#fit .fig-png');
   await page.waitForFunction(() => window.netcodeLab.lastPng?.file?.startsWith('netcode-lab-fit-'));
   const png = await page.evaluate(() => window.netcodeLab.lastPng);
-  assert.equal(png.caption, words);
+  assert.equal(png.caption.replace(/\u00a0/g, ' '), words);
   assert.ok(png.captionTop > 400, `two plots stacked above the caption: ${png.captionTop} px`);
 
   const uplinkBefore = await page.evaluate(() => window.netcodeLab.model().params.network.uplink);
@@ -140,7 +140,7 @@ test('the figure speaks Chinese, and goes when a simulated run is the network ag
   await waitReady(page);
   await importTrace(page);
   await page.evaluate(() => window.netcodeLab.app.drawDeferred());
-  const words = await page.textContent('#fit-words');
+  const words = (await page.textContent('#fit-words')).replace(/\u00a0/g, ' ');
   assert.match(words, /^拟合结果：基础延迟 80 ms/);
   assert.match(words, /丢包 4\.8 %，平均每次连丢 2\.6 个/);
   assert.equal(await page.textContent('#fit-use'), '使用拟合的模型');

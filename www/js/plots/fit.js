@@ -45,7 +45,7 @@ export function fitWords(fit) {
     duplicate: num(fit.duplicate.rate * 100, 1),
     rate: fit.sendInterval ? num(1 / fit.sendInterval, 1) : '—',
     skew: fit.clockSkewPpm === null ? '—' : num(fit.clockSkewPpm, 0),
-  });
+  }).replace(/([\d—]) (%|ms|ppm)/g, '$1\u00a0$2'); // a number never wraps away from its unit
 }
 
 /** The plot area: room above it for the marks' names (three rows) and the y unit, below it for the x axis. */
