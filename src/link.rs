@@ -64,7 +64,7 @@ pub struct LinkParams {
     pub jitter_model: JitterModel,
     /// The log-normal model's shape: the standard deviation of the log of the delay above the latency (0: a fixed
     /// delay of latency + jitter). Read by the log-normal model only.
-    #[param(range(0.0, 4.0))]
+    #[param(range(0.0, 4.0), control(0.0, 2.0, 0.05, "", 1.0))]
     pub jitter_sigma: f64,
     /// Long-run share of packets lost.
     #[param(range(0.0, 1.0), control(0.0, 50.0, 0.5, "%", 100.0))]

@@ -364,3 +364,58 @@ fn fit_trace_fits_an_exported_run_and_refuses_a_paths_trace_by_name() {
     let refused = Playground::fit_trace(paths.as_bytes()).map(|_| ()).unwrap_err();
     assert_eq!(message(refused), "kind: fit reads snapshot traces only; this trace is of kind \"paths\"");
 }
+
+#[wasm_bindgen_test]
+fn fit_trace_gives_the_fitted_network_in_the_pages_parameter_shape() {
+    // The default run (20 Hz sends on 60 Hz ticks, 50 ± 10 ms, nothing lost), 20 s: the fitted downlink is the floor
+    // (40 ms) with the log-normal jitter, burst loss at rate 0 in bursts of 1, no duplicates, no reorder hold-back;
+    // the rates are the run's own; the duration the recording's span (sends 0 … 20 s).
+    let playground = Playground::new(params(r#"{"duration": 20}"#)).unwrap();
+    let trace = playground.export_trace("snapshots").unwrap();
+    let figure = Playground::fit_trace(trace.as_bytes()).unwrap();
+    let fitted = get(&figure, &["fittedParams"]);
+    let down = |key: &str| get(&fitted, &["network", "downlink", key]);
+    assert!((number(&down("latency")) - 0.04).abs() < 0.001, "{}", number(&down("latency")));
+    assert_eq!(text(&down("jitterModel")), "logNormal");
+    assert_eq!(text(&down("lossModel")), "burst");
+    assert_eq!((number(&down("loss")), number(&down("burstLength"))), (0.0, 1.0));
+    assert_eq!((number(&down("duplicate")), number(&down("reorder"))), (0.0, 0.0));
+    assert_eq!(number(&get(&fitted, &["scenario", "sendRate"])), 20.0);
+    assert_eq!(number(&get(&fitted, &["scenario", "tickRate"])), 60.0);
+    assert!((number(&get(&fitted, &["duration"])) - 20.0).abs() < 1e-9);
+    // The jitter is the fit's: the median excess, its sigma.
+    assert_eq!(number(&down("jitter")), number(&get(&figure, &["fit", "jitter", "median"])));
+    assert_eq!(number(&down("jitterSigma")), number(&get(&figure, &["fit", "jitter", "sigma"])));
+    // Only the keys `fit --params` writes: the uplink and the rest are left to the page.
+    assert!(get(&fitted, &["network", "uplink"]).is_undefined());
+    assert!(get(&fitted, &["remote"]).is_undefined());
+    // It is a parameters object the playground takes as it is.
+    let mut other = Playground::new(params(r#"{"duration": 2}"#)).unwrap();
+    other.set_params(fitted).unwrap();
+    assert_eq!(text(&get(&other.params().unwrap(), &["network", "downlink", "jitterModel"])), "logNormal");
+    assert!(get(&figure, &["paramsRefused"]).is_undefined());
+}
+
+#[wasm_bindgen_test]
+fn fit_trace_says_why_it_makes_no_network_from_a_floor_that_is_no_latency() {
+    // Arrivals 5 s before they were sent (the clocks' offset), no RTT samples: the fit is drawn, but its floor of
+    // −5 s is no one-way latency and nothing else gives one.
+    let snapshots: Vec<String> = (0..10)
+        .map(|i| {
+            format!(
+                r#"{{"tick": {i}, "serverTime": {}, "arrival": {}, "x": 0, "y": 0, "vx": 0, "vy": 0}}"#,
+                i as f64 * 0.05,
+                i as f64 * 0.05 - 5.0
+            )
+        })
+        .collect();
+    let trace = format!(
+        r#"{{"format": "netcode-lab/trace@1", "kind": "snapshots", "params": {{"sendInterval": 0.05}}, "snapshots": [{}], "sampleAt": []}}"#,
+        snapshots.join(",")
+    );
+    let figure = Playground::fit_trace(trace.as_bytes()).unwrap();
+    assert!(get(&figure, &["fittedParams"]).is_null());
+    let refused = text(&get(&figure, &["paramsRefused"]));
+    assert!(refused.starts_with("latency.base: -5"), "{refused}");
+    assert!((number(&get(&figure, &["fit", "latency", "base"])) + 5.0).abs() < 1e-9);
+}

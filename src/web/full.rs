@@ -180,16 +180,33 @@ impl Playground {
             .ok_or_else(|| JsError::new(&format!("`name`: unknown example `{name}`")))
     }
 
-    /// A network model fitted to the snapshot trace in `bytes` (`netcode-lab fit`): `{fit, recorded, fitted}`, the
-    /// fit as the CLI prints it and the figure's histograms — `{delay: {binWidth, counts, over}, bursts: {…}}` for
-    /// the recording and for a draw of the fitted model seeded with 1 (`crate::fit::model::figure`). A bad trace
-    /// is refused naming field and index.
+    /// A network model fitted to the snapshot trace in `bytes` (`netcode-lab fit`): `{fit, recorded, fitted,
+    /// fittedParams}`, the fit as the CLI prints it, the figure's histograms — `{delay: {binWidth, counts, over},
+    /// bursts: {…}}` for the recording and for a draw of the fitted model seeded with 1
+    /// (`crate::fit::model::figure`) — and the fitted network in the page's parameter shape, the keys
+    /// `netcode-lab fit --params` prints (`{duration, scenario: {tickRate, sendRate}, network: {downlink,
+    /// clockSkew}}`). When the fit makes no network (`crate::fit::model::FittedNetwork`: a latency floor that is no
+    /// one-way latency and no RTT samples), `fittedParams` is `null` and `paramsRefused` says why. A bad trace is
+    /// refused naming field and index.
     #[wasm_bindgen(js_name = fitTrace)]
     pub fn fit_trace(bytes: &[u8]) -> Result<JsValue, JsError> {
         let trace = Trace::from_json_bytes(bytes).map_err(trace_error)?;
         let (observations, rtt) = crate::fit::input::of_trace(&trace).map_err(trace_error)?;
         let figure = crate::fit::model::figure(&observations, &rtt, 1).map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&figure)
+        let mut out = serde_json::to_value(&figure).map_err(|e| JsError::new(&e.to_string()))?;
+        let network = figure.fit.network(None).and_then(|network| network.playground().map(|_| network));
+        match network {
+            Ok(network) => {
+                let params: serde_json::Value =
+                    serde_json::from_str(&network.to_json()).map_err(|e| JsError::new(&e.to_string()))?;
+                out["fittedParams"] = params;
+            }
+            Err(refused) => {
+                out["fittedParams"] = serde_json::Value::Null;
+                out["paramsRefused"] = refused.to_string().into();
+            }
+        }
+        to_js(&out)
     }
 
     /// Replays a trace without showing it: `{samples: […], metrics: {…}}`, as the CLI prints it.

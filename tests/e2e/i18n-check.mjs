@@ -9,7 +9,7 @@
 //                   "plot.extrapolation.caption"): a key with no string behind it.
 export const ALLOWED = [
   // units
-  'ms', 'Hz', 'fps', 'px',
+  'ms', 'Hz', 'fps', 'px', 'ppm',
   // names the articles use as they are (seed 002's statuses and Tick, seed 001's lerp and seq, seed 004's RTT)
   'Tick', 'Ready', 'Priming', 'Underrun', 'Gap', 'lerp', 'seq', 'RTT',
   // seed 004 writes "tick" and "NGO" inside its Chinese sentences ("外推时间不能超过一个tick的一半", "NGO默认是外推")

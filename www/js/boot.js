@@ -241,7 +241,7 @@ export async function boot(app) {
     const traceIO = mod.buildTraceIO(document.getElementById('trace-io'), {
       core: () => app.core,
       model: () => app.model,
-      imported: (summary) => app.onImported(summary),
+      imported: (summary, fit) => app.onImported(summary, fit),
       framesDrawn: () => scheduler.framesDrawn,
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups

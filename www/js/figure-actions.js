@@ -54,15 +54,16 @@ const SCALE = 2;
 
 /**
  * Draws `layers()` (rows of canvases; the canvases of a row lie on top of each other, e.g. a plot's static layer
- * and its overlay) at 2× with the caption under them; returns the composed canvas and what it holds.
+ * and its overlay) at 2× with the caption under them (`caption()`, else the settings: `captionText`); returns the
+ * composed canvas and what it holds.
  */
-export function composePng(page, layers) {
+export function composePng(page, layers, captionOf) {
   const rows = withExportRatio(SCALE, () => {
     page.redrawAll();
     return layers().map((row) => row.map(snapshot));
   });
   page.redrawAll(); // back to the screen's resolution, in the same task
-  const caption = captionText(page);
+  const caption = captionOf?.() ?? captionText(page);
   const theme = page.theme();
   const width = Math.max(...rows.map((row) => Math.max(...row.map((c) => c.width))));
   const pad = 8 * SCALE;
@@ -92,9 +93,9 @@ export function composePng(page, layers) {
   return { canvas: out, caption, lines, captionTop };
 }
 
-export function download(page, name, layers) {
+export function download(page, name, layers, captionOf) {
   page.drawDeferred(); // a figure below the fold may not have been drawn yet (scheduler.js `drawDeferred`)
-  const { canvas, caption, captionTop } = composePng(page, layers);
+  const { canvas, caption, captionTop } = composePng(page, layers, captionOf);
   const file = `netcode-lab-${name}-seed${page.model().params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.
   window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop };

@@ -11,20 +11,22 @@ import { t, tagged } from './strings/i18n.js';
 import { loadLater } from './marks.js';
 
 /** A row of the two buttons for figure `fig` (embed) named `name` (PNG file), after `host`'s last child. */
-function toolsRow(page, host, { fig, name, layers }) {
+function toolsRow(page, host, { fig, name, layers, caption }) {
   const row = document.createElement('div');
   row.className = 'fig-tools';
   row.dataset.fig = name;
   row.setAttribute('role', 'group');
   row.setAttribute('aria-label', t('aria.figtools'));
   row.dataset.i18nAriaLabel = 'aria.figtools';
-  const embed = tagged('button', 'figtools.embed', { type: 'button', class: 'fig-embed' });
   // What the buttons do comes with later.js (figure-actions.js), fetched after the first frame.
-  embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(page, row, typeof fig === 'function' ? fig() : fig)));
-  row.append(embed);
+  if (fig) { // a figure of the imported trace alone (the fit) has no embed: an embed shows a simulated run
+    const embed = tagged('button', 'figtools.embed', { type: 'button', class: 'fig-embed' });
+    embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(page, row, typeof fig === 'function' ? fig() : fig)));
+    row.append(embed);
+  }
   if (layers) {
     const png = tagged('button', 'figtools.png', { type: 'button', class: 'fig-png' });
-    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, layers)));
+    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, layers, caption)));
     row.append(png);
   }
   host.append(row);
@@ -55,6 +57,13 @@ export function mountFigureTools(page) {
       const figure = byId_(`plot-${plot}`);
       add(plot, figure, { fig: plot, name: plot, layers: () => [[...figure.querySelectorAll('canvas')]] });
     }
+    // The fitted network's two plots in one picture, captioned with the fit's numbers (plots/fit.js).
+    const fit = byId_('plot-fit-delay')?.parentElement;
+    add('fit', fit, {
+      name: 'fit',
+      layers: () => ['plot-fit-delay', 'plot-fit-bursts'].map((id) => [...byId_(id).querySelectorAll('canvas')]),
+      caption: () => byId_('fit-words').textContent,
+    });
     for (const part of ['paths-world', 'paths-speed']) {
       const figure = byId_(`plot-${part}`);
       add(part, figure, { fig: 'comparison', name: part, layers: () => [[...figure.querySelectorAll('canvas')]] });

@@ -29,6 +29,9 @@ const DECLARED = [
   { id: 'jitterModel', group: 'network', kind: 'select', label: 'Jitter distribution', paths: BOTH('jitterModel'),
     options: [['uniform', 'Uniform ± jitter'], ['normal', 'Normal (σ = jitter)'], ['exponential', 'Exponential tail'],
       ['logNormal', 'Log-normal tail (median = jitter)']] },
+  // The log-normal tail's shape: shown while that model is chosen (the other models do not read it).
+  { id: 'jitterSigma', group: 'network', kind: 'range', label: 'Tail spread (σ of ln)', paths: BOTH('jitterSigma'),
+    visibleWhen: (params) => params.network.downlink.jitterModel === 'logNormal' },
   { id: 'loss', group: 'network', kind: 'range', label: 'Packet loss', paths: BOTH('loss') },
   { id: 'lossModel', group: 'network', kind: 'select', label: 'Loss model', paths: BOTH('lossModel'),
     options: [['uniform', 'Uniform'], ['burst', 'Burst (Gilbert–Elliott)']] },

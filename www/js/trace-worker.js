@@ -1,7 +1,8 @@
 // The trace import worker: its own instance of the core reads, checks and replays a dropped trace file off the
 // page's main thread, so a 40 MB trace never freezes the page. One message in: {file}. Messages out:
 // {progress: 'reading', loaded, total} while the file is read, {progress: 'checking'} while the core parses and
-// replays, then {prepared, bytes} (the core's `prepareImport` result and the file's bytes, both transferred) or
+// replays, then {prepared, bytes, fit} (the core's `prepareImport` result and the file's bytes, both transferred,
+// and the network model fitted to it: `fitTrace`, or `{error}` when the fit refuses the trace — a paths trace) or
 // {error, panic} — `panic` when the core itself failed (a bug), not when it refused the trace.
 import init, { Playground } from '../pkg/netcode_lab.js';
 
@@ -32,7 +33,14 @@ self.onmessage = async ({ data: { file } }) => {
     const bytes = await readAll(file);
     self.postMessage({ progress: 'checking' });
     const prepared = Playground.prepareImport(bytes);
-    self.postMessage({ prepared, bytes }, [prepared.frames.buffer, prepared.snapshots.buffer, bytes.buffer]);
+    let fit;
+    try {
+      fit = Playground.fitTrace(bytes);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw error;
+      fit = { error: error?.message ?? String(error) };
+    }
+    self.postMessage({ prepared, bytes, fit }, [prepared.frames.buffer, prepared.snapshots.buffer, bytes.buffer]);
   } catch (error) {
     self.postMessage({ error: error?.message ?? String(error), panic: error instanceof WebAssembly.RuntimeError });
   }

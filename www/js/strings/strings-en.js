@@ -300,6 +300,9 @@ export default {
   'plot.sweep.title': 'Render delay: smoothness against lag',
 
   'plot.clock.title': 'The clock under the render time',
+  'plot.fit.title': 'Your network: recorded vs fitted',
+  'plot.fitDelay.title': 'One-way delay',
+  'plot.fitBursts.title': 'Loss bursts',
 
   'comparison.title': 'Lerp chase vs timed path playback',
   'comparison.cite': 'seed 001',

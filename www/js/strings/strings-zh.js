@@ -23,6 +23,7 @@ export default {
   'option.jitterModel.normal': '正态分布（σ = 抖动）',
   'option.jitterModel.exponential': '指数长尾',
   'option.jitterModel.logNormal': '对数正态长尾',
+  'control.jitterSigma': '长尾宽度（ln 的 σ）',
   'control.loss': '丢包率',
   'control.lossModel': '丢包模型',
   'option.lossModel.uniform': '均匀',
@@ -369,6 +370,9 @@ export default {
   'plot.sweep.title': '渲染延迟：平滑与滞后的取舍',
 
   'plot.clock.title': '渲染时间底下的时钟',
+  'plot.fit.title': '你的网络：录制的与拟合的',
+  'plot.fitDelay.title': '单程延迟',
+  'plot.fitBursts.title': '连续丢包',
 
   'comparison.title': 'lerp 追点与按时间回放',
   'comparison.cite': '文章 001',
