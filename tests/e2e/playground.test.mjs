@@ -65,6 +65,8 @@ function enablers(id) {
   if (id === 'staleGap') return [['hardSnapDistance', 0]];
   if (id === 'hardSnapDistance') return [['staleGap', 0]];
   if (id === 'adaptiveMode') return [['adaptive', true]];
+  // The log-normal tail's spread is read (and shown) only with that jitter model.
+  if (id === 'jitterSigma') return [['jitterModel', 'logNormal']];
   if (id.startsWith('adaptive') && id !== 'adaptive') return [['adaptive', true], ['adaptiveMode', 'seed004']];
   return [];
 }
@@ -146,6 +148,12 @@ test('every control changes its readout, the re-simulated run and the drawing', 
     // difference there would only be the previous control's delay sweep landing late between the two looks).
     if (!INVISIBLE_HERE.includes(id)) assert.notDeepEqual(afterState.canvases, beforeState.canvases, `${id}: the drawing changed`);
     if (id !== 'preset') assert.notEqual(afterState.hash, beforeState.hash, `${id}: the URL holds the change`);
+    // The widest log-normal tail (σ 2) delays most snapshots past the render delay: every frame extrapolates and
+    // the interpolation would change nothing. A reader tries it, then goes back to the uniform model.
+    if (id === 'jitterSigma') {
+      await page.locator('#control-jitterModel').selectOption('uniform');
+      await freeze(page, 6);
+    }
   }
   await screenshot(page, 'playground-all-controls-moved');
   assert.deepEqual(problems(), []);
