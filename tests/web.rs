@@ -419,3 +419,47 @@ fn fit_trace_says_why_it_makes_no_network_from_a_floor_that_is_no_latency() {
     assert!(refused.starts_with("latency.base: -5"), "{refused}");
     assert!((number(&get(&figure, &["fit", "latency", "base"])) + 5.0).abs() < 1e-9);
 }
+
+#[wasm_bindgen_test]
+fn league_trace_ranks_every_strategy_on_a_recording_with_the_engines_settings_given() {
+    // The default run (20 Hz through 50 ± 10 ms) exported as a trace: one column, `trace`, with every strategy.
+    let playground = Playground::new(params(r#"{"duration": 20}"#)).unwrap();
+    let trace = playground.export_trace("snapshots").unwrap();
+    let league = |engines: &str| Playground::league_trace(trace.as_bytes(), params(engines)).unwrap();
+    let base = league(r#"{"engines": {"mirror": {"bufferTimeMultiplier": 2, "dynamicAdjustment": false}}}"#);
+    assert_eq!(stringify(&get(&base, &["networks"])), r#"["trace"]"#);
+    let cells = js_sys::Array::from(&get(&base, &["cells"]));
+    let strategies: Vec<String> = cells.iter().map(|c| text(&get(&c, &["strategy"]))).collect();
+    let known = js_sys::Array::from(&Playground::strategies().unwrap());
+    assert_eq!(strategies.len() as u32, known.length(), "{strategies:?}");
+    let mirror_latency = |league: &JsValue| {
+        let cells = js_sys::Array::from(&get(league, &["cells"]));
+        let mirror = cells.iter().find(|c| text(&get(c, &["strategy"])) == "mirror").unwrap();
+        number(&get(&mirror, &["metrics", "addedLatency"]))
+    };
+    // Mirror without its dynamic adjustment keeps bufferTime = bufferTimeMultiplier × sendInterval behind its
+    // timeline: 6 instead of 2 send intervals of 50 ms is 4 × 50 = 200 ms more latency on the same recording (the
+    // settings reach the engines).
+    let deeper = league(r#"{"engines": {"mirror": {"bufferTimeMultiplier": 6, "dynamicAdjustment": false}}}"#);
+    let added = mirror_latency(&deeper) - mirror_latency(&base);
+    assert!((added - 0.2).abs() < 0.02, "{added}");
+    // Not a trace: refused by name.
+    let refused = Playground::league_trace(b"{\"format\": 1}", JsValue::UNDEFINED).map(|_| ()).unwrap_err();
+    assert!(message(refused).starts_with("format"), "refused by name");
+}
+
+#[wasm_bindgen_test]
+fn an_engine_setting_keeps_an_imported_trace_and_a_network_setting_replaces_it() {
+    let mut playground = Playground::new(params(r#"{"duration": 5}"#)).unwrap();
+    let trace = playground.export_trace("snapshots").unwrap();
+    playground.import_trace(&trace).unwrap();
+    assert!(playground.imported());
+    let simulated =
+        playground.set_params(params(r#"{"duration": 5, "engines": {"mirror": {"bufferTimeMultiplier": 4}}}"#));
+    assert!(!simulated.unwrap(), "an engine setting runs no simulation");
+    assert!(playground.imported(), "and keeps the recording on screen");
+    let simulated =
+        playground.set_params(params(r#"{"duration": 6, "engines": {"mirror": {"bufferTimeMultiplier": 4}}}"#));
+    assert!(simulated.unwrap());
+    assert!(!playground.imported(), "a network setting makes a run of its own");
+}

@@ -2,7 +2,7 @@
 //! and out, the engines and their league table, the lessons' built-in examples and replays, the capacity sweep.
 //! The page loads it after the first frame (see ARCHITECTURE.md, "Three wasm builds"); the workers load only it.
 
-use crate::compare::league::{league, setup, Network};
+use crate::compare::league::{league, setup, trace_league, Network};
 use crate::compare::own::{rows_from_frames, score_all, OwnRun};
 use crate::compare::sweep::capacity_sweep;
 use crate::engines::score::{StrategyMetrics, COLUMNS as ENGINE_COLUMNS};
@@ -164,6 +164,17 @@ impl Playground {
             })
             .collect::<Result<Vec<_>, _>>()?;
         to_js(&league(&params, &networks, &StrategyKind::ALL).map_err(js_error)?)
+    }
+
+    /// The league table of a recorded or imported trace (`bytes`: a `netcode-lab/trace@1` snapshot trace or a
+    /// game's arrival log) — every strategy on its one network `trace`, the engines built with `params.engines`
+    /// (`crate::compare::league::trace_league`, what `netcode-lab compare --trace` prints). Heavy: the page calls
+    /// it from a Web Worker. A trace it cannot score is refused naming the field.
+    #[wasm_bindgen(js_name = leagueTrace)]
+    pub fn league_trace(bytes: &[u8], params: JsValue) -> Result<JsValue, JsError> {
+        let params = params_from_js(params)?;
+        let trace = crate::trace::arrivals::read(bytes).map_err(trace_error)?;
+        to_js(&trace_league(&trace, "trace", &params, &StrategyKind::ALL).map_err(trace_error)?)
     }
 
     /// Names of the built-in traces (the seeds' worked examples).

@@ -92,13 +92,14 @@ impl Playground {
     }
 
     /// Takes `params`: the window is re-run when the simulation's part changed (only the pipelines the change
-    /// touches, `crate::sim::rerun`); the engines' part alone re-runs nothing here (the engines replay the run's
-    /// log when next asked). Returns whether the simulation ran. On error nothing changes and the message names
-    /// the field.
+    /// touches, `crate::sim::rerun`), and an imported trace gives way to it; the engines' part alone re-runs
+    /// nothing here and keeps an imported trace (the engines replay the current log — the run's or the trace's —
+    /// when next asked). Returns whether the simulation ran. On error nothing changes and the message names the
+    /// field.
     #[wasm_bindgen(js_name = setParams)]
     pub fn set_params(&mut self, params: JsValue) -> Result<bool, JsError> {
         let PlaygroundParams { sim, engines } = params_from_js(params)?;
-        let simulated = self.imported.is_some() || &sim != self.sim.params();
+        let simulated = &sim != self.sim.params();
         if simulated {
             self.sim.rerun(&sim).map_err(js_error)?;
             self.metrics = None;

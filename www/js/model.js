@@ -57,8 +57,9 @@ export class Model {
 
   /**
    * Takes `params`; throws (with the field named) and keeps the old run when they are refused. The core re-runs
-   * the window only when the simulation's part changed: an engine's setting alone keeps the run (its `runId`, its
-   * timelines, its metrics) and only the engines' replays are asked again (`enginesId` moves).
+   * the window only when the simulation's part changed (and an imported trace then gives way): an engine's setting
+   * alone keeps the run or the imported trace (its `runId`, its timelines, its metrics) and only the engines'
+   * replays are asked again (`enginesId` moves).
    */
   setParams(params) {
     let simulated = true;
@@ -72,9 +73,9 @@ export class Model {
     } else {
       simulated = this.pg.setParams(params);
     }
-    this.trace = null;
-    this.importBytes = null;
     if (simulated) {
+      this.trace = null;
+      this.importBytes = null;
       this.refresh();
     } else {
       this.params = this.pg.params();
@@ -93,7 +94,7 @@ export class Model {
   importTrace(text) {
     const summary = this.full().importTrace(text);
     this.trace = summary;
-    this.importBytes = null;
+    this.importBytes = new TextEncoder().encode(text);
     this.refresh();
     return summary;
   }

@@ -28,6 +28,10 @@ const HANDLERS = {
   league({ params, networks }) {
     return core.Playground.league(params, networks);
   },
+  /** The league table of a recorded or imported trace (`bytes`, as the file came) with `params.engines`. */
+  leagueTrace({ bytes, params }) {
+    return core.Playground.leagueTrace(bytes, params);
+  },
 };
 
 let cached = null;

@@ -1,6 +1,7 @@
 // The league table: every strategy — the engines and the articles' references — on every network
 // preset of seed 004 §5.3 and on the current (custom) network, scored against the truth with the page's own
-// quality metrics. One metric at a time (the buttons above the table choose it); in each network's column the
+// quality metrics; on a recorded or imported trace, every strategy on that trace's deliveries (one column,
+// `netcode-lab compare --trace`'s table). One metric at a time (the buttons above the table choose it); in each network's column the
 // lowest value is best, marked ★ and bold (never colour alone). It is recomputed after every change, in the
 // simulation worker (sim-worker.js): the main thread only fills the table; while a newer table is being
 // computed the old numbers stay, marked as updating; a result overtaken by a newer change is dropped.
@@ -13,6 +14,8 @@ import { t, onLangChange, loadPart } from '../strings/i18n.js';
 await loadPart('later');
 
 export const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
+/** The one column of a recorded or imported trace (the core's `leagueTrace` names its network so). */
+export const TRACE_NETWORKS = ['trace'];
 
 /** The metric columns: key in the core's metrics, how a value reads. */
 export const METRICS = [
@@ -39,7 +42,7 @@ export function mount(host) {
     el('div', { class: 'league-head' }, el('h2', { text: t('league.title'), 'data-i18n': 'league.title' }), metricButtons),
     caption, unit, el('div', { class: 'league-scroll' }, table), status);
 
-  const state = { metric: 'rmsError', result: null, pending: false, error: null, key: null, version: 0 };
+  const state = { metric: 'rmsError', result: null, pending: false, error: null, key: null, version: 0, networks: NETWORKS };
   const buttons = new Map();
   for (const m of METRICS) {
     const b = el('button', { type: 'button', role: 'radio', 'data-metric': m.id, 'aria-checked': String(m.id === state.metric),
@@ -64,7 +67,9 @@ export function mount(host) {
       ? t('league.failed', { message: state.error })
       : state.pending
         ? t('league.updating')
-        : r ? t('league.done', { seed: r.seed, duration: r.duration }) : t('league.waiting');
+        : r ? (r.seed === null || r.seed === undefined
+          ? t('league.doneTrace', { duration: r.duration.toFixed(1) })
+          : t('league.done', { seed: r.seed, duration: r.duration })) : t('league.waiting');
     if (status.textContent !== text) status.textContent = text;
   }
 
@@ -77,14 +82,15 @@ export function mount(host) {
   let langVersion = 0;
   function build() {
     const theme = host.theme();
-    const key = `${langVersion}|${theme?.dark ?? false}`;
+    const networks = state.networks;
+    const key = `${langVersion}|${theme?.dark ?? false}|${networks.join()}`;
     if (built?.key === key) return built;
     const head = el('tr', {}, el('th', { scope: 'col', text: t('league.strategy'), 'data-i18n': 'league.strategy' }),
-      ...NETWORKS.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
+      ...networks.map((n) => el('th', { scope: 'col', 'data-network': n, text: t(`league.network.${n}`), 'data-i18n': `league.network.${n}` })));
     const cells = new Map();
     const rows = STRATEGY_NAMES.map((name) => el('tr', { 'data-strategy': name },
       el('th', { scope: 'row' }, swatch(name, theme ?? { dark: false, paper: '#fff' }, 14), el('span', { lang: nameLang(name), text: strategyName(name) })),
-      ...NETWORKS.map((network) => {
+      ...networks.map((network) => {
         const td = el('td', { 'data-network': network });
         cells.set(`${network}|${name}`, td);
         return td;
@@ -124,7 +130,8 @@ export function mount(host) {
   let deferred = null;
 
   /**
-   * After every run: ask the worker for the table of the current parameters (a trace has no network). During a
+   * After every run: ask the worker for the table of the current parameters, or of the imported trace with the
+   * current engine settings (its bytes go to the worker, which reads and replays them itself). During a
    * drag (scheduler.js `inDrag`) the request waits until the changes pause: 45 strategy runs per change would keep the
    * worker — and on a two-core phone the CPU the frames need — busy for numbers nobody reads mid-drag, and each
    * answer rebuilds the table. The old numbers stay, marked as updating, until the newest table lands.
@@ -132,32 +139,41 @@ export function mount(host) {
   function refresh(model) {
     deferred?.();
     deferred = null;
-    if (model.imported) {
+    const params = model.params;
+    const trace = model.imported ? model.importBytes : null;
+    if (model.imported && !trace) {
       state.key = null;
-      state.error = null;
+      state.error = t('league.noTraceBytes');
       state.pending = false;
       render();
-      status.textContent = t('league.imported');
       return;
     }
-    const params = model.params;
-    const key = JSON.stringify(params);
+    const key = trace ? `trace|${model.runId}|${JSON.stringify(params.engines)}` : JSON.stringify(params);
     if (key === state.key) return;
     state.key = key;
+    const networks = trace ? TRACE_NETWORKS : NETWORKS;
+    if (networks !== state.networks) {
+      // Another kind of table: the old numbers belong to other columns.
+      state.networks = networks;
+      state.result = null;
+    }
     state.pending = true;
     renderStatus(); // the old numbers stay, marked as updating; the table is rebuilt when the new one lands
     if (host.inDrag()) {
       deferred = host.afterDrag(() => {
         deferred = null;
-        request(params, key);
+        request(params, key, trace);
       });
       return;
     }
-    request(params, key);
+    request(params, key, trace);
   }
 
-  function request(params, key) {
-    host.worker().request('league', 'league', { params, networks: NETWORKS }).then((result) => {
+  function request(params, key, trace) {
+    const job = trace
+      ? host.worker().request('league', 'leagueTrace', { bytes: trace, params })
+      : host.worker().request('league', 'league', { params, networks: NETWORKS });
+    job.then((result) => {
       // A newer change overtook this one (at the worker, or while its own request waits for the drag to pause).
       if (result === undefined || key !== state.key) return;
       state.result = result;
