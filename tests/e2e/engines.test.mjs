@@ -236,6 +236,69 @@ test('the lesson passes, and moving an engine setting turns its checks ✗', asy
   assert.deepEqual(problems(), []);
 });
 
+/**
+ * A recording with TCP's signature: 20 Hz for 30 s, 50 ms one way, and every 2 s the stream stalls for 400 ms (what
+ * was sent in the stall arrives at its end, in one burst).
+ */
+function stallTrace() {
+  const INTERVAL = 0.05, BASE = 0.05, PERIOD = 2, STALL = 0.4;
+  const snapshots = [];
+  for (let tick = 0; tick <= 600; tick++) {
+    const serverTime = tick * INTERVAL;
+    const start = serverTime - (serverTime % PERIOD) + 1; // stalls over [2k + 1, 2k + 1.4)
+    const arrival = serverTime >= start && serverTime < start + STALL ? start + STALL + BASE : serverTime + BASE;
+    snapshots.push({ tick, serverTime, arrival, x: tick * 0.5, y: 0, vx: 10, vy: 0 });
+  }
+  const sampleAt = Array.from({ length: 1750 }, (_, i) => 0.5 + i / 60);
+  return { format: 'netcode-lab/trace@1', kind: 'snapshots', params: { sendInterval: INTERVAL }, snapshots, sampleAt };
+}
+
+test('on a recording: the league ranks every strategy in one column, and "Your network" checks the engines on it', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
+  let table = await leagueTable(page);
+  const strategies = table.rows.length;
+  await page.setInputFiles('#trace-file', { name: 'stalls.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(stallTrace())) });
+  await page.waitForFunction(() => window.netcodeLab.app.model.imported);
+  table = await leagueTable(page, table.version);
+  assert.deepEqual(await page.$$eval('#league-table thead th[data-network]', (ths) => ths.map((th) => th.dataset.network)), ['trace']);
+  assert.equal(table.rows.length, strategies, 'every strategy of the simulated table');
+  assert.ok(table.rows.every((r) => r.cells.trace.text !== '…'));
+  const underrun = (t, s) => t.rows.find((r) => r.strategy === s).cells.trace;
+  await page.click('.league-metrics button[data-metric="underrunShare"]');
+  table = await leagueTable(page, table.version - 1);
+  // By hand: the newest snapshot stands still for 400 ms of every 2 s; a geckos.io buffer of 100–150 ms covers at
+  // most 150 + 50 ms of it, so at least 200 ms in 2 s (10 %) of the frames run past the data.
+  assert.ok(underrun(table, 'geckos').value > 0.1, `geckos ${underrun(table, 'geckos').value}`);
+
+  // The lesson keeps the recording and checks the engines on it, by the same numbers as the table's column.
+  await page.selectOption('#lesson-select', 'your-network');
+  await page.waitForFunction(() => document.getElementById('lesson-card').dataset.lesson === 'your-network');
+  const rows = async () => {
+    await page.waitForTimeout(400);
+    await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
+    return page.$$eval('#lesson-checks tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.dataset.check, { pass: r.dataset.pass === 'true', core: JSON.parse(r.dataset.core) }])));
+  };
+  let checks = await rows();
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.model.imported), true, 'the lesson kept the recording');
+  assert.equal(checks.geckosDry.pass, false, `geckos runs dry on the stalls: ${checks.geckosDry.core}`);
+  assert.ok(Math.abs(checks.geckosDry.core[0] - 100 * underrun(table, 'geckos').value) < 1e-6, 'the lesson and the table agree');
+  assert.ok(Math.abs(checks.mirrorDry.core[0] - 100 * underrun(table, 'mirror').value) < 1e-6);
+  // A buffer longer than the stall and one send interval (500 > 400 + 50 ms): geckos never runs dry, the check
+  // turns ✓ — on the same recording, which an engine's setting does not replace.
+  const version = await page.evaluate(() => window.netcodeLab.app.league.state.version);
+  await setRange(page, 'geckos-interpolationBuffer', 500);
+  await page.waitForFunction(() => window.netcodeLab.app.model.params.engines.geckos.interpolationBuffer === 500);
+  checks = await rows();
+  assert.equal(checks.geckosDry.pass, true, `geckos with 500 ms: ${checks.geckosDry.core}`);
+  assert.equal(checks.geckosDry.core[0], 0);
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.model.imported), true, 'still the recording');
+  table = await leagueTable(page, version);
+  assert.equal(underrun(table, 'geckos').value, 0, 'the table replayed geckos with the new setting');
+  assert.deepEqual(problems(), []);
+});
+
 test('zh: no English left in the panel, the table and the lesson; screenshots in both languages', async () => {
   for (const [lang, viewport] of [['zh', { width: 1280, height: 800 }], ['en', { width: 1280, height: 800 }], ['zh', { width: 390, height: 844 }], ['en', { width: 390, height: 844 }]]) {
     const { page, problems } = await openPage(browser, { path: `#lang=${lang}&lesson=engines-mobile`, viewport, before: (p) => p.addInitScript(recordCanvasText) });

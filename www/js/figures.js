@@ -36,6 +36,7 @@ export const LESSON_VISUAL = {
   'adaptive-delay': 'clock',
   presets: 'sweep',
   'engines-mobile': 'remote',
+  'your-network': 'remote',
 };
 
 /** A lesson embed shows the controls of its visual, at most four. */

@@ -89,6 +89,8 @@ export const PRESETS = ['lan', 'sameRegion', 'crossRegion', 'mobile'];
 /** The engines scored on the current run (src/engines/, the league table's custom column for them). */
 const ENGINES_SCORED = ['mirror', 'ngo', 'source', 'geckos', 'gambetta', 'latest'];
 const engineScores = (c) => c.model.engineMetrics(ENGINES_SCORED);
+/** The engines on the current network as it is — a recording or an import too (the league's `trace` column). */
+const yourScores = (c) => c.model.engineMetrics(['mirror', 'source', 'geckos']);
 /** Seed 004 §5.3's table: send rate (Hz) and interpolation delay (s) per network. */
 export const ARTICLE_PRESETS = { lan: [30, 0.03], sameRegion: [30, 0.05], crossRegion: [20, 0.1], mobile: [15, 0.15] };
 /** "Smooth play": at most one frame in twenty past the newest snapshot (the project's reading of the article). */
@@ -571,6 +573,24 @@ export const LESSONS = [
       { id: 'latestStalls', info: true, unit: '', digits: 0, core: (c) => engineScores(c).latest.stalls },
     ],
   },
+  // ---- Your own network: a recording, a game's arrival log or a fitted model, kept as it is ----
+  {
+    id: 'your-network',
+    seed: '004',
+    groups: ['engines'],
+    engines: ['mirror', 'source', 'geckos'],
+    keepsNetwork: true,
+    t: 6,
+    run: { from: 5, speed: 0.25 },
+    params: () => null,
+    checks: [
+      { id: 'mirrorDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).mirror.underrunShare },
+      { id: 'sourceDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).source.underrunShare },
+      { id: 'geckosDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).geckos.underrunShare },
+      { id: 'mirrorLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).mirror.addedLatency },
+      { id: 'geckosLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).geckos.addedLatency },
+    ],
+  },
 ];
 
 /** Rows to compute for the adaptive table: scenario × controller. */
@@ -579,8 +599,14 @@ export { adaptiveRun, settled, meanLag, statusPct, presetRun, SETTLED };
 
 export const byLessonId = Object.fromEntries(LESSONS.map((l, i) => [l.id, { ...l, n: i + 1 }]));
 
-/** The lesson's starting parameters: the defaults with the lesson's changes. */
-export function lessonParams(lesson, defaults, core) {
+/**
+ * The lesson's starting parameters: the defaults with the lesson's changes — or, for a lesson about the reader's
+ * own network (`keepsNetwork`), the `current` parameters as they are (the menu passes them), so that choosing it
+ * keeps an imported recording and whatever network the rail holds; its URL then stores the differences from the
+ * defaults, as the sandbox's does.
+ */
+export function lessonParams(lesson, defaults, core, current = defaults) {
+  if (lesson.keepsNetwork) return structuredClone(current);
   const p = structuredClone(defaults);
   return lesson.params(p, core) ?? p;
 }

@@ -128,7 +128,7 @@ export class Lessons {
     this.activate(lesson);
     if (lesson) host.setPlayhead(lesson.t);
     const defaults = host.model().defaults;
-    host.apply(lesson ? lessonParams(lesson, defaults, host.core()) : structuredClone(defaults));
+    host.apply(lesson ? lessonParams(lesson, defaults, host.core(), host.model().params) : structuredClone(defaults));
     host.setPreset(lesson?.preset || 'custom');
     if (lesson) host.seek(lesson.t);
   }
@@ -147,7 +147,7 @@ export class Lessons {
   afterRun() {
     const host = this.host;
     const model = host.model();
-    if (model.imported && model.runId !== this.ourImport && this.lesson) {
+    if (model.imported && model.runId !== this.ourImport && this.lesson && !this.lesson.keepsNetwork) {
       host.setExtras({ lesson: undefined });
       this.activate(null);
     }
