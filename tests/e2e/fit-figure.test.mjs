@@ -46,7 +46,7 @@ async function importTrace(page) {
   const buffer = Buffer.from(JSON.stringify(trace()));
   await page.setInputFiles('#trace-file', { name: 'my-network.json', mimeType: 'application/json', buffer });
   await page.waitForFunction(() => document.getElementById('fit') && !document.getElementById('fit').hidden
-    && window.netcodeLab.app.fitShown && document.getElementById('fit-words').textContent.length > 0, null, { timeout: 60000 });
+    && window.netcodeLab.fit && document.getElementById('fit-words').textContent.length > 0, null, { timeout: 60000 });
 }
 
 test('an imported trace shows its fitted network, and the button makes it the simulator\'s downlink', async () => {

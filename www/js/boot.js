@@ -241,7 +241,8 @@ export async function boot(app) {
     const traceIO = mod.buildTraceIO(document.getElementById('trace-io'), {
       core: () => app.core,
       model: () => app.model,
-      imported: (summary, fit) => app.onImported(summary, fit),
+      imported: mod.mountImported(app.portsFor('model', 'setPlayhead', 'afterRun', 'redraw', 'addPainter', 'apply', 'setPreset',
+        'requestDraw', 'inDrag', 'playing')).onImported,
       framesDrawn: () => scheduler.framesDrawn,
     });
     foldRailOnPhone(document.getElementById('trace-io')); // folded on a phone, as the rail's other groups

@@ -3,7 +3,7 @@
 // chunk beside them): the step-through's and the packet inspector's marks on the lanes and the views, the
 // inspector itself (its pointer and key handling on the lanes, its sentence under them), the league table, and
 // trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone) with the
-// recorder beside it (record.js: "Record my network"), and what
+// recorder beside it (record.js: "Record my network") and what a trace shown does to the page (imported.js), and what
 // the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's).
 import { drawLaneHighlight } from './lanes/lanes-highlight.js';
 import { highlightServer, highlightRemote } from './views/views-highlight.js';
@@ -15,6 +15,7 @@ import { loadPart } from './strings/i18n.js';
 export { mount as mountLeague } from './engines/league.js';
 export { buildTraceIO } from './trace-io.js';
 export { mountRecorder } from './record.js';
+export { mountImported } from './imported.js';
 export { showEmbedCode, download } from './figure-actions.js';
 
 // The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).

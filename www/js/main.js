@@ -111,6 +111,13 @@ class App {
       preset: () => this.controls?.inputs?.preset?.input.value ?? 'custom',
       highlight: () => this.highlight,
       setHighlight: (h) => { this.highlight = h; },
+      /** A painter mounted after the boot joins the frame loop, watched on `element`, its figure's tools adopted. */
+      addPainter: (painter, element) => {
+        s.add(painter);
+        s.watch(painter, element);
+        this.figureTools.adopt();
+      },
+      afterRun: () => this.afterRun(),
     };
   }
 
@@ -426,37 +433,6 @@ class App {
     const model = this.model;
     const index = model.frameAt(this.state.playhead);
     drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
-  }
-
-  /** A trace was imported (trace-io.js): `figure` is its fitted network (`fitTrace`, from the import worker) or `{error}`. */
-  onImported(summary, figure) {
-    this.showFit(figure);
-    this.state.playhead = this.model.start;
-    const note = summary.note ? ` — ${summary.note.replace(/[.。]\s*$/, '')}` : '';
-    const counted = Object.entries(summary.counts ?? {}).filter(([, n]) => n > 0).map(([key, n]) => `${tr(`trace.${key}`)} ${n}`);
-    const counts = counted.length ? tr('notice.importCounts', { counts: counted.join(tr('list.separator')) }) : '';
-    showNotice(tr('notice.imported', { snapshots: summary.snapshots, samples: summary.samples, note }) + counts, { sticky: true });
-    this.afterRun();
-  }
-
-  /**
-   * The figure "Your network: recorded vs fitted" (plots/fit.js, fetched with the first trace that fits) for the
-   * trace just imported; it shows while that trace is the current network. No figure for a trace the fit refuses.
-   */
-  showFit(figure) {
-    const fits = figure && !figure.error;
-    this.fitShown = fits ? { figure, trace: this.model.trace, id: (this.fitShown?.id ?? 0) + 1 } : null;
-    window.netcodeLab.fit = fits ? figure : null;
-    if (!fits) return;
-    this.fitPanel ??= import('./plots/fit.js')
-      .then((module) => module.mount({ ...this.portsFor('model', 'apply', 'setPreset', 'requestDraw', 'inDrag', 'playing'), fit: () => this.fitShown }))
-      .then((painter) => {
-        this.scheduler.add(painter);
-        this.scheduler.watch(painter, document.getElementById('fit'));
-        this.figureTools.adopt(); // its PNG
-        return painter;
-      });
-    this.fitPanel.then(() => this.draw(), (error) => showError(error?.message ?? String(error)));
   }
 
   clamp(t) {
