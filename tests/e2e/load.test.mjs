@@ -71,6 +71,7 @@ test("the first frame's requests: the core fetched once from the head, one style
     // something came from a cache (transferSize 0) and nothing was counted.
     const wire = await page.evaluate((frame) => performance.getEntriesByType('navigation')[0].transferSize
       + performance.getEntriesByType('resource').filter((r) => r.startTime < frame).reduce((sum, r) => sum + r.transferSize, 0), drawn);
+    console.log(`first-frame wire: ${wire}`);
     assert.ok(wire > 100_000 && wire <= 151_000, `the first frame's bytes on the wire: ${wire} B (≤ 151,000)`);
   }
   assert.deepEqual(problems(), []);

@@ -84,6 +84,8 @@ const RESIM_ENGINES = 'engines: all 9 strategies scored on a 60 s run (one leagu
 const METRICS_ALONE = 'metrics of a 60 s run, alone';
 const ENGINES_ALONE = 'engines: all 9 strategies scored, alone';
 const ENGINES_SHARE = 'engines: what all 9 scored add to the full re-simulation (ratio)';
+const FIT = 'fit a recording: 300 s at 60 Hz (fitTrace, with its figure)';
+const TRACE_LEAGUE = 'league table of a 20 s recording: every strategy (leagueTrace)';
 
 /** What each row is, and the criterion bench (benches/sim.rs, benches/engines.rs) doing the same work natively. */
 const ABOUT = {
@@ -98,7 +100,32 @@ const ABOUT = {
   'sweep, 64 delays, 20 s window': ['the render-delay sweep (the worker\'s job)', 'sweep_64_points_20s'],
   "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": ['setParams changing one setting of each drawn engine (no pipeline re-runs), then their rows', 'engines_4_drawn_60s (without the setParams)'],
   "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": ['Playground.league on five networks', 'league_5_networks_20s'],
+  [FIT]: ['Playground.fitTrace of an exported 300 s run at 60 snapshots/s: the fit, the recorded and fitted histograms, the fitted parameters (the import worker\'s job) — the goal: ≤ 50 ms', 'fit_figure_300s_60hz'],
+  [TRACE_LEAGUE]: ['Playground.leagueTrace of an exported 20 s run: every strategy replayed on a recording\'s deliveries (the worker\'s job while a recording is shown)', 'compare --trace'],
 };
+
+/**
+ * A recording of 300 s at 60 Hz as a trace: 40 ms one way plus a right-skewed excess (exponential, mean 8 ms,
+ * from a fixed LCG so every run reads the same file), about 2 % lost in bursts of 1–4.
+ */
+function recording300s() {
+  let state = 12345;
+  const uniform = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state + 0.5) / 2 ** 32;
+  };
+  const snapshots = [];
+  let lost = 0;
+  for (let tick = 0; tick < 300 * 60; tick++) {
+    if (lost > 0) { lost -= 1; continue; }
+    if (uniform() < 0.008) { lost = Math.floor(uniform() * 4); continue; }
+    const serverTime = tick / 60;
+    const arrival = serverTime + 0.04 - 0.008 * Math.log(uniform());
+    snapshots.push({ tick, serverTime, arrival, x: 0, y: 0, vx: 0, vy: 0 });
+  }
+  const sampleAt = Array.from({ length: 300 * 60 - 60 }, (_, i) => 1 + i / 60);
+  return { format: 'netcode-lab/trace@1', kind: 'snapshots', params: { sendInterval: 1 / 60 }, snapshots, sampleAt };
+}
 
 async function main() {
   const core = await loadCore();
@@ -123,6 +150,12 @@ async function main() {
       },
     });
     const [a, b, c] = [RESIM, RESIM_METRICS, RESIM_ENGINES].map((n) => budget.perCall[n]);
+    // Recordings to read: 300 s at 60 snapshots/s (the longest recording the page keeps, at the rate the fit is
+    // asked to handle in time; longer than a simulated window, so drawn here) and an exported 20 s run.
+    const long300 = new TextEncoder().encode(JSON.stringify(recording300s()));
+    const source = new core.Playground({ duration: 20, seed: 1 });
+    const short20 = new TextEncoder().encode(source.exportTrace('snapshots'));
+    source.free();
     const results = {
       ...budget.stats,
       [METRICS_ALONE]: paired(a.length, (i) => b[i] - a[i]),
@@ -141,6 +174,8 @@ async function main() {
         for (const name of ['mirror', 'ngo', 'source', 'geckos']) pg.engineRows(name);
       }),
       "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'])),
+      [FIT]: time(() => core.Playground.fitTrace(long300)),
+      [TRACE_LEAGUE]: time(() => core.Playground.leagueTrace(short20, undefined)),
     };
     pg.free();
     const step = timerStep();
