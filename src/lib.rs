@@ -29,6 +29,7 @@ pub mod snapshot;
 pub mod stream;
 pub mod trace;
 pub mod tree;
+pub mod tune;
 pub mod words;
 pub mod worked_example;
 

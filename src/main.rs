@@ -37,6 +37,12 @@ commands:
                            the same table for every strategy on a recorded trace or a game's arrival log
                            (`-` reads stdin): its network is the file's name, the truth its params.motion
                            or its snapshots' own positions; --params gives the engines' settings
+  tune (--scenario NAME | --trace FILE) [--target F] [--seed N] [--strategies a,b,…] [--params FILE.json] [--table]
+                           per engine, the smallest setting in its own terms that runs dry on at most F of the
+                           frames (default 0.01, 0.001..=0.5): {\"target\", \"network\", \"rows\": [{\"strategy\",
+                           \"setting\", \"settings\", \"met\", \"underrun\", \"latencyMs\", \"rms\", \"nextLower\",
+                           \"runs\", \"params\"}], \"skipped\"}; a row's params as --params FILE make `compare` on the
+                           same network and seed print its underrun share; --table: for people, by latency
   export --example NAME    print a built-in trace (the seeds' worked examples)
   export --list            list the built-in traces
   export --scenario NAME [--kind snapshots|paths] [--seed N] [--params FILE.json]
@@ -109,6 +115,7 @@ fn run(args: &[String]) -> Result<String, String> {
         ["serve", rest @ ..] => serve(rest),
         ["record", rest @ ..] => record(rest),
         ["fit", rest @ ..] => fit(rest),
+        ["tune", rest @ ..] => tune(rest),
         ["schema"] => Ok(schema()),
         ["schema", ..] => Err(format!("schema: takes no options ({SHORT_USAGE})")),
         [other, ..] => Err(format!("unknown command `{other}` ({SHORT_USAGE})")),
@@ -261,6 +268,67 @@ fn compare(args: &[&str]) -> Result<String, String> {
         Ok(table_of.to_table())
     } else {
         serde_json::to_string_pretty(&table_of).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
+    }
+}
+
+/// `tune`: the smallest setting per engine that keeps the underrun share at or under the target.
+fn tune(args: &[&str]) -> Result<String, String> {
+    let mut params = PlaygroundParams::default();
+    let (mut scenario, mut trace_path, mut seed, mut strategies, mut table) = (None, None, None, None, false);
+    let mut target = netcode_lab::tune::DEFAULT_TARGET;
+    let mut it = args.iter();
+    while let Some(option) = it.next() {
+        let mut value = || it.next().copied().ok_or_else(|| format!("tune: {option} needs a value"));
+        match *option {
+            "--scenario" => scenario = Some(value()?),
+            "--trace" => trace_path = Some(value()?),
+            "--seed" => seed = Some(parse_seed(value()?)?),
+            "--strategies" => strategies = Some(value()?),
+            "--target" => {
+                let v = value()?;
+                target = v.parse::<f64>().map_err(|_| format!("--target: `{v}` is not a number"))?;
+            }
+            "--params" => params = read_params(value()?)?,
+            "--table" => table = true,
+            other => return Err(format!("tune: unknown option `{other}` ({SHORT_USAGE})")),
+        }
+    }
+    let strategies = match strategies {
+        None => netcode_lab::tune::tunable(),
+        Some(list) => StrategyKind::parse_list(list).map_err(|e| format!("--{}: {}", e.field, e.message))?,
+    };
+    let tuned = match (scenario, trace_path) {
+        (Some(_), Some(_)) => return Err("tune: --scenario and --trace exclude each other".into()),
+        (None, None) => return Err(format!("tune: --scenario NAME or --trace FILE is required ({SHORT_USAGE})")),
+        (None, Some(path)) => {
+            if seed.is_some() {
+                return Err("tune: --seed is for --scenario; a trace is what it is".into());
+            }
+            let trace = read_trace(path)?;
+            let label = trace_label(path);
+            let subject = netcode_lab::tune::Subject::Trace { trace: &trace, label: &label, params: &params };
+            netcode_lab::tune::tune(&subject, target, &strategies)
+        }
+        (Some(name), None) => {
+            let networks = scenario_networks(name)?;
+            let [network] = networks.as_slice() else {
+                return Err(format!("--scenario: tune takes one network (default or a preset), not `{name}`"));
+            };
+            if let Some(seed) = seed {
+                params.sim.seed = seed;
+            }
+            netcode_lab::tune::tune(
+                &netcode_lab::tune::Subject::Scenario { params: &params, network },
+                target,
+                &strategies,
+            )
+        }
+    }
+    .map_err(|e| format!("--{e}"))?;
+    if table {
+        Ok(tuned.to_table())
+    } else {
+        serde_json::to_string_pretty(&tuned).map(|s| s + "\n").map_err(|e| format!("cannot write JSON ({e})"))
     }
 }
 
