@@ -463,3 +463,25 @@ fn an_engine_setting_keeps_an_imported_trace_and_a_network_setting_replaces_it()
     assert!(simulated.unwrap());
     assert!(!playground.imported(), "a network setting makes a run of its own");
 }
+
+#[wasm_bindgen_test]
+fn tune_answers_per_engine_on_the_run_and_on_a_recording_and_refuses_a_bad_target_by_name() {
+    // A steady 20 Hz stream (50 ms one way, no jitter, no loss): geckos.io needs about one send interval of buffer.
+    let steady = r#"{"duration": 20, "network": {"downlink": {"latency": 0.05, "jitter": 0, "loss": 0}}}"#;
+    let tuned = Playground::tune(params(steady), 0.01, None).unwrap();
+    let rows = js_sys::Array::from(&get(&tuned, &["rows"]));
+    let geckos = rows.iter().find(|r| text(&get(r, &["strategy"])) == "geckos").unwrap();
+    let buffer = number(&get(&geckos, &["settings", "interpolationBuffer"]));
+    assert!((45.0..=55.0).contains(&buffer), "{buffer}");
+    assert!(get(&geckos, &["met"]).as_bool().unwrap());
+    // The same run exported and tuned as a recording: the same answer for geckos (its deliveries are the same),
+    // and the page's own pipeline is left out (a trace plays it with the trace's settings).
+    let playground = Playground::new(params(steady)).unwrap();
+    let trace = playground.export_trace("snapshots").unwrap();
+    let recorded = Playground::tune(JsValue::UNDEFINED, 0.01, Some(trace.into_bytes())).unwrap();
+    let rows = js_sys::Array::from(&get(&recorded, &["rows"]));
+    assert!(rows.iter().all(|r| text(&get(&r, &["strategy"])) != "playground"));
+    assert_eq!(text(&get(&get(&recorded, &["skipped"]), &["0", "strategy"])), "playground");
+    let refused = Playground::tune(JsValue::UNDEFINED, 0.9, None).map(|_| ()).unwrap_err();
+    assert_eq!(message(refused), "`target`: 0.9 is outside 0.001–0.5 (a share of frames)");
+}

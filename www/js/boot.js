@@ -213,10 +213,14 @@ export async function boot(app) {
   const leagueLoading = loadLater().then(async (mod) => {
     await bootTask();
     app.league = mod.mountLeague(app.portsFor('theme', 'worker', 'inDrag', 'afterDrag'));
+    app.settings = mod.mountSettings(app.portsFor('theme', 'worker', 'inDrag', 'afterDrag'));
     bootPhase('league');
   });
   whenIdle(() => {
-    leagueLoading.then(() => app.league.refresh(app.model));
+    leagueLoading.then(() => {
+      app.league.refresh(app.model);
+      app.settings.refresh(app.model);
+    });
     app.drawReadouts();
   });
   const full = loadCore('full').then(async (core) => {

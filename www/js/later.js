@@ -1,7 +1,8 @@
 // What the playground fetches right after its first frame, as one chunk (marks.js `loadLater()`, a dynamic
 // `import()`: in dist a file of its own beside main.js, and the first-frame modules it shares with main.js one
 // chunk beside them): the step-through's and the packet inspector's marks on the lanes and the views, the
-// inspector itself (its pointer and key handling on the lanes, its sentence under them), the league table, and
+// inspector itself (its pointer and key handling on the lanes, its sentence under them), the league table and
+// "Your settings" beside it, and
 // trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone) with the
 // recorder beside it (record.js: "Record my network") and what a trace shown does to the page (imported.js), and what
 // the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's).
@@ -13,6 +14,7 @@ import { mount as mountInspector } from './inspector.js';
 import { loadPart } from './strings/i18n.js';
 
 export { mount as mountLeague } from './engines/league.js';
+export { mount as mountSettings } from './engines/settings.js';
 export { buildTraceIO } from './trace-io.js';
 export { mountRecorder } from './record.js';
 export { mountImported } from './imported.js';

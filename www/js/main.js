@@ -324,7 +324,10 @@ class App {
     }
     // The league table asks the simulation worker — started by its first request, it loads a core of its own: not
     // before the first frame (it would compete with it for the network and the CPU); the boot asks then.
-    if (this.ready) this.league?.refresh(this.model); // mounted after the first frame (boot.js)
+    if (this.ready) {
+      this.league?.refresh(this.model); // mounted after the first frame (boot.js)
+      this.settings?.refresh(this.model);
+    }
     this.figureTools.sync(); // the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
     this.events.sync(this.model.params.events);

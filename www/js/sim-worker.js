@@ -28,6 +28,13 @@ const HANDLERS = {
   league({ params, networks }) {
     return core.Playground.league(params, networks);
   },
+  /**
+   * Per engine, the smallest setting that keeps the underrun share at or under `target` (`Playground.tune`): on the
+   * network of `params`, or on the recording `bytes` when given.
+   */
+  tune({ params, target, bytes }) {
+    return core.Playground.tune(params, target, bytes ?? undefined);
+  },
   /** The league table of a recorded or imported trace (`bytes`, as the file came) with `params.engines`. */
   leagueTrace({ bytes, params }) {
     return core.Playground.leagueTrace(bytes, params);

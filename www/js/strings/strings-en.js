@@ -359,6 +359,7 @@ export default {
   // ---- Engines: the Engines panel, the league table, its lesson ----
   'aria.engines': 'Engines: other engines replayed on this run',
   'aria.league': 'League table',
+  'aria.settings': 'Your settings',
   'engine.mirror': 'Mirror',
   'engine.ngo': 'Unity NGO',
   'engine.source': 'Source',

@@ -429,6 +429,7 @@ export default {
   // ---- 引擎：引擎面板、排行榜、对应的课 ----
   'aria.engines': '引擎：用同一批数据包重放其他引擎',
   'aria.league': '排行榜',
+  'aria.settings': '你的设置',
   'group.engines': '引擎',
   'engine.mirror': 'Mirror',
   'engine.ngo': 'Unity NGO',
