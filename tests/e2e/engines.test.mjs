@@ -105,7 +105,7 @@ test('the league table fills every strategy × network in a worker, marks the be
   await waitReady(page);
   await paused(page);
   let table = await leagueTable(page);
-  assert.equal(table.rows.length, 9);
+  assert.equal(table.rows.length, 10);
   assert.ok(await page.evaluate(() => window.netcodeLab.app.worker.worker instanceof Worker), 'computed in a Web Worker');
   for (const network of NETWORKS) {
     const values = table.rows.map((r) => r.cells[network].value);
@@ -220,13 +220,17 @@ test('the lesson passes, and moving an engine setting turns its checks ✗', asy
   assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['mirror', 'ngo', 'source', 'geckos']);
   assert.equal(await page.evaluate(() => window.netcodeLab.app.model.params.scenario.sendRate), 15, 'the mobile preset');
 
-  // Mirror without its jitter-sized buffer: one send interval of buffer runs dry on this network.
+  // Mirror without its jitter-sized buffer and without its NetworkTransform's timeline offset (one more send
+  // interval of margin): one send interval of buffer runs dry on this network.
   await setCheck(page, 'mirror-dynamicAdjustment', false);
+  await setCheck(page, 'mirror-timelineOffset', false);
   await setRange(page, 'mirror-bufferTimeMultiplier', 1);
-  rows = await checks(() => window.netcodeLab.app.model.params.engines.mirror.bufferTimeMultiplier === 1);
+  rows = await checks(() => window.netcodeLab.app.model.params.engines.mirror.bufferTimeMultiplier === 1
+    && !window.netcodeLab.app.model.params.engines.mirror.timelineOffset);
   assert.equal(rows.mirrorDry.pass, false, `mirrorDry ✗: ${rows.mirrorDry.core}`);
   // Source without extrapolation is no longer the closest (Mirror back on its dynamic buffer beats it).
   await setCheck(page, 'mirror-dynamicAdjustment', true);
+  await setCheck(page, 'mirror-timelineOffset', true);
   await setCheck(page, 'source-cl_extrapolate', false);
   rows = await checks(() => window.netcodeLab.app.model.params.engines.source.cl_extrapolate === false
     && window.netcodeLab.app.model.params.engines.mirror.dynamicAdjustment);

@@ -258,7 +258,7 @@ export default {
   'lesson.engines-mobile.quote': '移动网络抖动大必须加深缓冲且要做好外推',
   'lesson.engines-mobile.predict': 'Mobile: 15 Hz, 60 ms ± an exponential 40 ms, 3 % of packets lost in bursts. Mirror sizes its buffer from the jitter, NGO trails a time sync, Source draws a fixed 117 ms back and extrapolates up to 0.25 s, geckos.io returns nothing when it runs dry. Which draws closest to the truth, and which stutters?',
   'lesson.engines-mobile.look': 'The four ghosts in the Remote view move on the same packets. In the league table (mobile column) compare RMS error, added latency, underruns and stalls. Mirror almost never runs dry but draws furthest behind; Source\'s short extrapolation keeps the shape closest; geckos.io and Gambetta\'s demo stand still when the data runs out (stalls); NGO\'s second lerp never snaps but cuts every corner.',
-  'lesson.engines-mobile.try': 'Turn off Mirror\'s dynamicAdjustment and set bufferTimeMultiplier to 1; turn off Source\'s cl_extrapolate. Which check fails, and why?',
+  'lesson.engines-mobile.try': 'Turn off Mirror\'s dynamicAdjustment and timelineOffset (its NetworkTransform\'s extra send interval) and set bufferTimeMultiplier to 1; turn off Source\'s cl_extrapolate. Which check fails, and why?',
   'lesson.engines-mobile.check.sourceBest': 'Source\'s RMS error (extrapolating ≤ cl_extrapolate_amount)',
   'lesson.engines-mobile.article.sourceBest': '“要做好外推”: the lowest of the five engines (best other {value})',
   'lesson.engines-mobile.check.mirrorDry': 'Mirror\'s underrun share (its buffer follows the jitter)',

@@ -258,7 +258,7 @@ export default {
   'lesson.engines-mobile.quote': '移动网络抖动大必须加深缓冲且要做好外推',
   'lesson.engines-mobile.predict': '移动网络：15 Hz，60 ms 加上均值 40 ms 的指数抖动，3 % 的包成串丢失。Mirror 按抖动决定缓冲，NGO 跟着时间同步走，Source 固定往回画 117 ms 并最多外推 0.25 s，geckos.io 数据一断就什么也不返回。谁画得最接近真实位置？谁会卡？',
   'lesson.engines-mobile.look': '“远端”视图里的四个影子用的是同一批数据包。在排行榜的“移动网络”一列比较均方根误差、附加延迟、欠载和停顿：Mirror 几乎不会耗尽缓冲，但落后最多；Source 的短外推让形状最贴近；geckos.io 和 Gambetta 的演示数据一断就停住（停顿）；NGO 的第二次 lerp 从不跳变，却把每个拐角都切掉。',
-  'lesson.engines-mobile.try': '关掉 Mirror 的 dynamicAdjustment 并把 bufferTimeMultiplier 设为 1；关掉 Source 的 cl_extrapolate。哪一项检查会失败？为什么？',
+  'lesson.engines-mobile.try': '关掉 Mirror 的 dynamicAdjustment 和 timelineOffset（它的 NetworkTransform 多留的那一个发送间隔），并把 bufferTimeMultiplier 设为 1；关掉 Source 的 cl_extrapolate。哪一项检查会失败？为什么？',
   'lesson.engines-mobile.check.sourceBest': 'Source 的均方根误差（外推不超过 cl_extrapolate_amount）',
   'lesson.engines-mobile.article.sourceBest': '“要做好外推”：五个引擎中最低（其余最好的是 {value}）',
   'lesson.engines-mobile.check.mirrorDry': 'Mirror 的欠载比例（缓冲跟着抖动走）',
