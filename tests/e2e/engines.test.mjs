@@ -159,14 +159,17 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   await waitReady(page);
   await page.evaluate(() => { document.querySelector('details[data-group=engines]').open = true; });
   const ids = await page.$$eval('[data-group=engines] [data-control]', (els) => els.map((e) => e.dataset.control));
-  assert.equal(ids.length, 23);
+  assert.equal(ids.length, 27);
   // A switch goes after the settings that only count while it is on, and before those that count once it is off
   // (Mirror's multiplier replaces the dynamic adjustment; Source's amount needs cl_extrapolate).
   // Source's lerp is the larger of cl_interp and cl_interp_ratio / cl_updaterate: the ratio and the rate first.
   // Catch-up only happens on this network once the positive threshold is 0 (before catchupSpeed); slow-down needs
   // a buffer of more than one send interval (3), and happens no more once the negative threshold is −5 (after).
+  // Mirror's reset needs onlySyncOnChange on (its multiplier first: at 0 any late update clears the buffer);
+  // geckos.io's interpolationBuffer counts once withServerFps is off (the switch first).
   const order = ['mirror-dynamicAdjustmentTolerance', 'mirror-deliveryTimeEmaDuration', 'mirror-dynamicAdjustment', 'mirror-bufferTimeMultiplier',
     'mirror-catchupPositiveThreshold', 'mirror-catchupSpeed', 'mirror-slowdownSpeed', 'mirror-catchupNegativeThreshold',
+    'mirror-bufferResetMultiplier', 'mirror-onlySyncOnChange', 'mirror-timelineOffset', 'geckos-withServerFps', 'geckos-interpolationBuffer',
     'source-cl_interp_ratio', 'source-cl_updaterate', 'source-cl_extrapolate_amount', 'source-cl_extrapolate', 'source-cl_interp'];
   const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
   ids.sort((a, b) => rank(a) - rank(b));
@@ -175,7 +178,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   // 10 ms), catch-up needs a threshold of 0 and slow-down a buffer above one interval (so 3).
   const target = {
     'source-cl_extrapolate_amount': 100, 'mirror-bufferTimeMultiplier': 3, 'mirror-catchupPositiveThreshold': 0,
-    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2,
+    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2, 'mirror-bufferResetMultiplier': 0,
   };
   for (const id of ids) {
     const engine = id.split('-')[0];
