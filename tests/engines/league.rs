@@ -236,3 +236,31 @@ fn a_column_scored_with_the_runs_metrics_is_the_column_replayed() {
         assert_eq!(checked[0], replayed[playground()], "{preset:?}: another run's metrics are not taken for this one");
     }
 }
+
+/// On a clean network (no jitter, no loss) at 20 and 30 Hz, `mirror` draws one send interval further back than
+/// `mirror-core` (its NetworkTransform keys each update one interval after its send time): the best-fit added
+/// latency and the mean lag both differ by 1 / send rate, within 2 ms. With `timelineOffset` off they agree.
+#[test]
+fn on_a_clean_network_mirror_is_one_send_interval_behind_mirror_core() {
+    for rate in [20.0, 30.0] {
+        let mut p = params();
+        p.scenario.send_rate = rate;
+        p.network.downlink.jitter = 0.0;
+        p.network.downlink.loss = 0.0;
+        let kinds = [StrategyKind::Mirror, StrategyKind::MirrorCore];
+        let lag = |engines: EngineParams| {
+            let table =
+                league(&PlaygroundParams { sim: p.clone(), engines }, &[Network::custom("clean")], &kinds).unwrap();
+            let m = |k| table.cell("clean", k).unwrap().metrics.clone();
+            let (nt, core) = (m(StrategyKind::Mirror), m(StrategyKind::MirrorCore));
+            (nt.track.added_latency - core.track.added_latency, nt.mean_lag - core.mean_lag)
+        };
+        let (added, mean) = lag(EngineParams::default());
+        assert!((added - 1.0 / rate).abs() < 0.002, "{rate} Hz: added latency differs by {added}");
+        assert!((mean - 1.0 / rate).abs() < 0.002, "{rate} Hz: mean lag differs by {mean}");
+        let mut off = EngineParams::default();
+        off.mirror.timeline_offset = false;
+        let (added, mean) = lag(off);
+        assert!(added.abs() < 0.002 && mean.abs() < 0.002, "{rate} Hz, no offset: {added}, {mean}");
+    }
+}
