@@ -67,6 +67,11 @@ impl<T: Copy, const KEEP: usize> Window<T, KEEP> {
         self.start -= forgotten;
     }
 
+    /// Removes the live item at `at` (`at < len`), moving the later ones forward by one.
+    pub fn remove(&mut self, at: usize) -> T {
+        self.items.remove(self.start + at)
+    }
+
     #[inline]
     pub fn pop_front(&mut self) -> Option<T> {
         let first = *self.items.get(self.start)?;

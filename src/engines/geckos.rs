@@ -7,10 +7,13 @@
 //!    first:                       timeOffset = Now() − snapshot.time            (client clock − server clock, ms)
 //!    autoCorrectTimeOffset:       |timeOffset − (Now() − snapshot.time)| > 50 ms ─► timeOffset = that
 //!    vault.add: push; beyond vaultSize the oldest is dropped
+//!  construction (the README's client)
+//!    new SnapshotInterpolation(serverFPS):  interpolationBuffer = (1000 / serverFPS) * 3   (150 ms at 20 Hz)
 //!  per frame (calcInterpolation)
 //!    serverTime = Now() − timeOffset − interpolationBuffer
-//!    vault.get(serverTime): newest first, the first snapshot with time ≤ serverTime is `older`, the one before
-//!                           it `newer` — none ≤ serverTime, or no newer one ─► undefined (nothing)
+//!    vault.get(serverTime): sorted newest first (a stable sort: equal times stay in the order added), the first
+//!                           snapshot with time ≤ serverTime is `older`, the one before it `newer` — none ≤
+//!                           serverTime, or no newer one ─► undefined (nothing)
 //!    percentage = (serverTime − older.time) / (newer.time − older.time);  x = lerp(older.x, newer.x, percentage)
 //!
 //!    vault:    ■ ■ ■ ■ ■ ■ ■ ■ ■ ■
@@ -20,14 +23,14 @@
 //! applies `snapshot.state` only when there is one), so the entity stands still — that frame counts as `held`.
 //!
 //! Source: geckosio/snapshot-interpolation, `src/snapshot-interpolation.ts` (`constructor`, `addSnapshot`,
-//! `calcInterpolation`, `_interpolate`), `src/vault.ts` (`get`, `add`, `_vaultSize = 120`), README (the client
-//! is constructed as `new SnapshotInterpolation()`: `interpolationBuffer` 100 ms; passing the server's FPS gives
-//! three frames). Its `test/snapshot.test.js` and `test/vault.test.js` cases are reproduced in
-//! `tests/engines/geckos.rs`.
+//! `calcInterpolation`, `_interpolate`), `src/vault.ts` (`get`, `add`, `_vaultSize = 120`), README ("How to use",
+//! client.js: `new SnapshotInterpolation(serverFPS)`, three server frames; built with no FPS the buffer is
+//! 100 ms). Its `test/snapshot.test.js` and `test/vault.test.js` cases are reproduced in
+//! `tests/engines/geckos.rs`. Version 1.1.1.
 //!
 //! Simplified: `Date.now()` is whole milliseconds and an epoch time; here times are the simulator's clocks in
 //! seconds × 1000, not rounded (so the library's "a number ≤ 1 is a percentage" branch never fires, as with real
-//! epoch times). Only x and y are interpolated.
+//! epoch times). Only x and y are interpolated. The server's FPS is the stream's send rate.
 
 use super::{Shown, ShownMode, Smoother};
 use crate::buffer::window::Window;
@@ -44,8 +47,12 @@ pub const AUTO_CORRECT_MS: f64 = 50.0;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Params)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct GeckosParams {
-    /// Render time = now − timeOffset − this, in milliseconds (`_interpolationBuffer = 100`;
-    /// `new SnapshotInterpolation(serverFPS)` sets `3000 / serverFPS`).
+    /// The client is built as the README's is, `new SnapshotInterpolation(serverFPS)` with the stream's send rate:
+    /// `interpolationBuffer = (1000 / serverFPS) * 3`, three server frames (150 ms at 20 Hz). Off: built with no
+    /// FPS, or the buffer set (`interpolationBuffer.set`) to the value below.
+    pub with_server_fps: bool,
+    /// Render time = now − timeOffset − this, in milliseconds, when `withServerFps` is off (the library's
+    /// `_interpolationBuffer = 100`, or the value given to `interpolationBuffer.set`).
     #[param(range(0.0, 2000.0), unit = "ms", control(0.0, 500.0, 5.0, "ms", 1.0))]
     pub interpolation_buffer: f64,
     /// Whether the time offset follows the snapshots (`config`).
@@ -57,7 +64,12 @@ pub struct GeckosParams {
 
 impl Default for GeckosParams {
     fn default() -> Self {
-        GeckosParams { interpolation_buffer: 100.0, auto_correct_time_offset: true, vault_size: 120 }
+        GeckosParams {
+            with_server_fps: true,
+            interpolation_buffer: 100.0,
+            auto_correct_time_offset: true,
+            vault_size: 120,
+        }
     }
 }
 
@@ -66,9 +78,31 @@ impl GeckosParams {
         self.check_ranges()
     }
 
-    /// `new SnapshotInterpolation(serverFPS)`: three server frames.
-    pub fn with_server_fps(server_fps: f64) -> Self {
-        GeckosParams { interpolation_buffer: (1000.0 / server_fps) * 3.0, ..GeckosParams::default() }
+    /// A client built with the buffer set to `milliseconds` (`withServerFps` off).
+    pub fn buffered(milliseconds: f64) -> Self {
+        GeckosParams { with_server_fps: false, interpolation_buffer: milliseconds, ..GeckosParams::default() }
+    }
+
+    /// The interpolation buffer in force (ms) on a stream sending every `send_interval` seconds: with
+    /// `withServerFps`, the constructor's `(1000 / serverFPS) * 3`, else `interpolationBuffer`.
+    pub fn interpolation_buffer_ms(&self, send_interval: f64) -> f64 {
+        if self.with_server_fps {
+            (1000.0 / server_fps(send_interval)) * 3.0
+        } else {
+            self.interpolation_buffer
+        }
+    }
+}
+
+/// The server's FPS a game passes for a stream sending every `send_interval` seconds: its send rate, read as the
+/// whole number it is configured as when it is one (`1 / 0.05` is 20, not 19.999…).
+pub fn server_fps(send_interval: f64) -> f64 {
+    let rate = 1.0 / send_interval;
+    let whole = rate.round();
+    if (rate - whole).abs() <= 1e-9 * whole {
+        whole
+    } else {
+        rate
     }
 }
 
@@ -84,7 +118,10 @@ pub struct VaultEntry {
 pub struct Vault {
     /// A window over a `Vec` (`buffer::window`, as the snapshot buffer keeps its entries): read as one slice, by
     /// plain index, where a `VecDeque` wraps every index (several per frame), and the oldest dropped by moving
-    /// the window's start.
+    /// the window's start. Oldest first; snapshots with the same time are held last-added first. The library
+    /// sorts its array newest first with a stable sort, which keeps equal times in the order added; read from
+    /// the oldest end, that order is reversed. So of two snapshots with one time, `get` gives the first added as
+    /// `older` (at and after that time) and the last added as `newer` (before it).
     entries: Window<VaultEntry, 0>,
     max_size: usize,
     /// Where the last [`Vault::get`] found its time (the count of entries at or before it): the next frame's time
@@ -120,18 +157,27 @@ impl Vault {
         at
     }
 
-    /// `add`: beyond the maximum the oldest goes first.
+    /// `add`: beyond the maximum the oldest goes first — of several with the oldest time, the first added (the
+    /// library's stable ascending sort keeps them in the order added, and `shift` takes the first).
     pub fn add(&mut self, entry: VaultEntry) {
         if self.entries.len() > self.max_size.saturating_sub(1) {
-            self.entries.pop_front();
+            // Equal times are held newest-added first, so the first added of the oldest time ends their run.
+            let oldest = self.entries[0].time;
+            let run = self.entries.partition_point(|e| e.time <= oldest);
+            if run <= 1 {
+                self.entries.pop_front();
+            } else {
+                self.entries.remove(run - 1);
+            }
             // The place the hint names moved one entry down with the rest.
             self.hint.set(self.hint.get().saturating_sub(1));
         }
-        // The usual arrival is the newest: it goes last (where the search would put it) without a search.
-        if self.entries.last().is_none_or(|newest| newest.time <= entry.time) {
+        // The usual arrival is the newest: it goes last (where the search would put it) without a search. An equal
+        // time goes before those already there (see `entries`).
+        if self.entries.last().is_none_or(|newest| newest.time < entry.time) {
             self.entries.push_back(entry);
         } else {
-            let at = self.entries.partition_point(|e| e.time <= entry.time);
+            let at = self.entries.partition_point(|e| e.time < entry.time);
             self.entries.insert(at, entry);
         }
     }
@@ -181,6 +227,8 @@ pub fn interpolate(older: VaultEntry, newer: VaultEntry, server_time: f64) -> In
 #[derive(Clone, Debug)]
 pub struct Geckos {
     params: GeckosParams,
+    /// `_interpolationBuffer` (ms) in force.
+    interpolation_buffer: f64,
     /// `_timeOffset` (ms), `None` for the library's −1.
     time_offset: Option<f64>,
     vault: Vault,
@@ -188,9 +236,17 @@ pub struct Geckos {
 }
 
 impl Geckos {
-    pub fn new(params: GeckosParams) -> Self {
+    /// A client on a stream sending every `send_interval` seconds (the server's FPS, when the client is built with
+    /// it).
+    pub fn new(params: GeckosParams, send_interval: f64) -> Self {
         let vault = Vault::new(params.vault_size);
-        Geckos { params, time_offset: None, vault, last_applied: None }
+        let interpolation_buffer = params.interpolation_buffer_ms(send_interval);
+        Geckos { params, interpolation_buffer, time_offset: None, vault, last_applied: None }
+    }
+
+    /// `interpolationBuffer.get()` (ms).
+    pub fn interpolation_buffer(&self) -> f64 {
+        self.interpolation_buffer
     }
 
     /// `timeOffset` (ms): client clock minus server clock, latency included.
@@ -215,7 +271,7 @@ impl Geckos {
     /// `calcInterpolation` at client time `now_ms`: `None` is the library's `undefined`.
     pub fn calc_interpolation(&self, now_ms: f64) -> Option<Interpolated> {
         let offset = self.time_offset?;
-        let server_time = now_ms - offset - self.params.interpolation_buffer;
+        let server_time = now_ms - offset - self.interpolation_buffer;
         let (older, newer) = self.vault.get(server_time)?;
         Some(interpolate(older, newer, server_time))
     }
@@ -234,7 +290,7 @@ impl Smoother for Geckos {
             }
             None => match (self.last_applied, self.time_offset) {
                 (Some(pos), Some(offset)) => {
-                    let render = (now * 1000.0 - offset - self.params.interpolation_buffer) / 1000.0;
+                    let render = (now * 1000.0 - offset - self.interpolation_buffer) / 1000.0;
                     Shown::at(pos, render, ShownMode::Held)
                 }
                 _ => Shown::NOTHING,

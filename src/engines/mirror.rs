@@ -1,5 +1,10 @@
 //! Mirror (Unity): snapshot interpolation V2 — a local timeline that runs 2 % fast or 4 % slow to keep about
-//! `bufferTime` of snapshots buffered, with `bufferTime` itself sized from the measured delivery jitter.
+//! `bufferTime` of snapshots buffered, with `bufferTime` itself sized from the measured delivery jitter — and the
+//! `NetworkTransformUnreliable` that a game puts on an entity, sampling its own buffer at that timeline.
+//!
+//! Two strategies: `mirror` is Mirror as its users run it (`NetworkClient`'s timeline and a
+//! `NetworkTransformUnreliable` with its defaults, [`Mirror::network_transform`]); `mirror-core` is
+//! `SnapshotInterpolation` alone, the timeline sampling its own time snapshots ([`Mirror::new`]).
 //!
 //! ```text
 //!  per delivery (NetworkClient.OnTimeSnapshot)
@@ -20,6 +25,15 @@
 //!    Sample: the pair around localTimeline (past the newest: the newest; before the oldest: the oldest), t
 //!    remove every snapshot before `from`                                                           (StepInterpolation)
 //!    position = Lerp(from, to, t)                                      never extrapolates: it holds the newest
+//!
+//!  mirror: the entity's own buffer (NetworkTransformUnreliable.OnServerToClientSync, UpdateClientInterpolation)
+//!    per update, timestamp = the batch's remote timestamp (the time snapshot's remoteTime)
+//!      onlySyncOnChange: newest key + bufferResetMultiplier × sendInterval < timestamp ─► clear   (ResetState)
+//!      AddSnapshot: key = timestamp + timeStampAdjustment + offset     offset = sendInterval if timelineOffset
+//!    per frame: StepInterpolation(entity buffer, NetworkTime.unscaledTime = NetworkClient.localTimeline)
+//!      empty buffer: nothing applied, the entity keeps its place
+//!    ⇒ the entity is drawn one send interval further back than mirror-core; a silence of more than
+//!      (1 + bufferResetMultiplier) send intervals empties the buffer and the entity jumps to the new update
 //! ```
 //! Source: MirrorNetworking/Mirror, `Assets/Mirror/Core/SnapshotInterpolation/SnapshotInterpolation.cs`
 //! (`Timescale`, `DynamicAdjustment`, `InsertIfNotExists`, `TimelineClamp`, `InsertAndAdjust`, `Sample`,
@@ -29,11 +43,19 @@
 //! `Tests/Editor/SnapshotInterpolation/SnapshotInterpolationTests.cs` and
 //! `Tests/Editor/Tools/ExponentialMovingAverageTests.cs` are reproduced in `tests/engines/mirror.rs`.
 //!
+//! `mirror` follows `Assets/Mirror/Components/NetworkTransform/NetworkTransformBase.cs` (`timelineOffset = true`,
+//! `timeStampAdjustment`, `offset`, `AddSnapshot`, `ResetState`) and `NetworkTransformUnreliable.cs`
+//! (`bufferResetMultiplier = 3`, `OnServerToClientSync`, `UpdateClientInterpolation`), MirrorNetworking/Mirror
+//! master (August 2026). Its send interval is Mirror's `float NetworkServer.sendInterval` (the stream's, rounded
+//! to a `float`), and `offset` and `timeIntervalCheck` are `float` products widened to `double`, as there.
+//!
 //! Simplified: the time snapshots (one per batch) and the `NetworkTransform`'s own snapshots are the same packets
-//! here (one entity, one snapshot per packet), so both buffers receive the same inserts; they are still two
-//! buffers, as in Mirror, so a teleport (`NetworkTransform.OnTeleport` → `ResetState`) clears only the entity's.
-//! Mirror's `sendRate` is an integer; the EMA lengths use the send rate rounded. Rotation and scale are not
-//! modelled.
+//! here (one entity, one snapshot per packet, `syncInterval` = the server's send interval, so
+//! `sendIntervalMultiplier` is 1 and `timeStampAdjustment` 0); they are still two buffers, as in Mirror, so a
+//! teleport (`NetworkTransform.OnTeleport` → `ResetState`) clears only the entity's. The sender's skipping of
+//! unchanged states (`onlySyncOnChange`) is the stream's business: here the flag only gates the receiver's reset.
+//! Mirror's `sendRate` is an integer; the EMA lengths use the send rate rounded. `Time.unscaledDeltaTime` is a
+//! `float` in Unity; the frame's `dt` is used as it is. Rotation and scale are not modelled.
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::Vec2;
@@ -75,6 +97,16 @@ pub struct MirrorParams {
     /// The delivery time's moving average covers this many seconds (an `int` in Mirror).
     #[param(range(1.0, 60.0), unit = "s", control(1.0, 10.0, 1.0, "s", 1.0))]
     pub delivery_time_ema_duration: u32,
+    /// `NetworkTransformBase.timelineOffset`: the entity's snapshots are keyed one send interval after their send
+    /// time, "to account for decoupled arrival of NetworkTime and NetworkTransform snapshots" (`mirror` only).
+    pub timeline_offset: bool,
+    /// `NetworkTransformUnreliable.bufferResetMultiplier` (a `float`): an update stamped more than this many send
+    /// intervals after the newest buffered key clears the entity's buffer (`mirror` only; "3 is recommended").
+    #[param(range(0.0, 100.0), control(0.0, 10.0, 0.5, "×", 1.0))]
+    pub buffer_reset_multiplier: f64,
+    /// `NetworkTransformBase.onlySyncOnChange`: the sender skips unchanged states, and the receiver then resets
+    /// its buffer after a silence (`bufferResetMultiplier`); off, it never does (`mirror` only).
+    pub only_sync_on_change: bool,
 }
 
 impl Default for MirrorParams {
@@ -90,6 +122,9 @@ impl Default for MirrorParams {
             dynamic_adjustment: true,
             dynamic_adjustment_tolerance: 1.0,
             delivery_time_ema_duration: 2,
+            timeline_offset: true,
+            buffer_reset_multiplier: 3.0,
+            only_sync_on_change: true,
         }
     }
 }
@@ -97,6 +132,18 @@ impl Default for MirrorParams {
 impl MirrorParams {
     pub fn validate(&self) -> Result<(), ParamError> {
         self.check_ranges()
+    }
+
+    /// The settings `mirror-core` reads (`SnapshotInterpolationSettings`): the `NetworkTransform`'s at their
+    /// defaults, so moving one of those does not re-run it.
+    pub fn core(&self) -> MirrorParams {
+        let d = MirrorParams::default();
+        MirrorParams {
+            timeline_offset: d.timeline_offset,
+            buffer_reset_multiplier: d.buffer_reset_multiplier,
+            only_sync_on_change: d.only_sync_on_change,
+            ..self.clone()
+        }
     }
 }
 
@@ -265,11 +312,44 @@ pub fn step_interpolation(buffer: &mut Buffer, local_timeline: f64) -> (Entry, E
     pair
 }
 
+/// What the `NetworkTransformUnreliable` adds on top of the shared timeline: how it keys the entity's snapshots
+/// and when it clears its buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// `timeStampAdjustment + offset` (seconds): added to each update's batch timestamp to key it.
+    pub key_offset: f64,
+    /// `timeIntervalCheck` (seconds): an update stamped later than the newest key plus this clears the buffer
+    /// first; `None` when `onlySyncOnChange` is off.
+    pub reset_after: Option<f64>,
+    /// What the transform last applied: the entity keeps it while its buffer is empty.
+    last_applied: Option<Vec2>,
+}
+
+impl Transform {
+    /// `NetworkTransformUnreliable` sending every `send_interval` (Mirror's `float NetworkServer.sendInterval`):
+    /// `sendIntervalMultiplier` 1, so `timeStampAdjustment = sendInterval × 0 = 0` and `offset = sendInterval × 1`;
+    /// `timeIntervalCheck = bufferResetMultiplier × 1 × sendInterval`, each product a `float` widened to `double`.
+    pub fn new(params: &MirrorParams, send_interval: f32) -> Self {
+        let multiplier: u32 = 1;
+        let time_stamp_adjustment = f64::from(send_interval * (multiplier - 1) as f32);
+        let offset = if params.timeline_offset { f64::from(send_interval * multiplier as f32) } else { 0.0 };
+        let check = f64::from(params.buffer_reset_multiplier as f32 * multiplier as f32 * send_interval);
+        Transform {
+            key_offset: time_stamp_adjustment + offset,
+            reset_after: params.only_sync_on_change.then_some(check),
+            last_applied: None,
+        }
+    }
+}
+
 /// One Mirror client following one networked entity.
 #[derive(Clone, Debug)]
 pub struct Mirror {
     params: MirrorParams,
     send_interval: f64,
+    /// The `NetworkTransformUnreliable` (`mirror`); `None`: the timeline's own snapshots are the entity's
+    /// (`mirror-core`, `SnapshotInterpolation` alone).
+    transform: Option<Transform>,
     /// `NetworkClient.bufferTimeMultiplier`: starts at the setting, overwritten by the dynamic adjustment.
     buffer_time_multiplier: f64,
     /// `NetworkClient.snapshots` (time snapshots: the timeline).
@@ -297,11 +377,31 @@ impl Mirror {
             buffer_time_multiplier: params.buffer_time_multiplier,
             params,
             send_interval,
+            transform: None,
             time_snapshots: Vec::new(),
             entity_snapshots: Vec::new(),
             entity_is_time: true,
             line,
         }
+    }
+
+    /// `mirror`: `NetworkClient`'s timeline with a `NetworkTransformUnreliable` on the entity, at the stream's
+    /// `send_interval` read as Mirror's `float` `NetworkServer.sendInterval`.
+    pub fn network_transform(params: MirrorParams, send_interval: f64) -> Self {
+        let interval = send_interval as f32;
+        let transform = Transform::new(&params, interval);
+        Mirror { transform: Some(transform), entity_is_time: false, ..Mirror::new(params, f64::from(interval)) }
+    }
+
+    /// The `NetworkTransform`'s settings in force (`None` for `mirror-core`).
+    pub fn transform(&self) -> Option<&Transform> {
+        self.transform.as_ref()
+    }
+
+    /// The keys (remote times) the entity's buffer holds, oldest first.
+    pub fn entity_keys(&self) -> Vec<f64> {
+        let entity = if self.entity_is_time { &self.time_snapshots } else { &self.entity_snapshots };
+        entity.iter().map(|e| e.remote_time).collect()
     }
 
     /// `NetworkClient.bufferTime`.
@@ -346,7 +446,18 @@ impl Smoother for Mirror {
             self.entity_snapshots.clear();
             self.entity_is_time = false;
         }
-        if !self.entity_is_time {
+        if let Some(transform) = &self.transform {
+            // OnServerToClientSync: the batch's timestamp against the newest key, then AddSnapshot at
+            // `timestamp + timeStampAdjustment + offset`.
+            let timestamp = snapshot.server_time;
+            if let (Some(check), Some(newest)) = (transform.reset_after, self.entity_snapshots.last()) {
+                if newest.remote_time + check < timestamp {
+                    self.entity_snapshots.clear();
+                }
+            }
+            let keyed = Entry { remote_time: timestamp + transform.key_offset, ..entry };
+            insert_if_not_exists(&mut self.entity_snapshots, p.buffer_limit, keyed);
+        } else if !self.entity_is_time {
             insert_if_not_exists(&mut self.entity_snapshots, p.buffer_limit, entry);
         }
     }
@@ -358,6 +469,20 @@ impl Smoother for Mirror {
         step_time(dt, &mut self.line.local_timeline, self.line.local_timescale);
         let timeline = self.line.local_timeline;
         let on_time = step_interpolation(&mut self.time_snapshots, timeline);
+        if let Some(transform) = &mut self.transform {
+            // UpdateClientInterpolation: nothing buffered, nothing applied (the entity keeps what it had).
+            if self.entity_snapshots.is_empty() {
+                let render = timeline - transform.key_offset;
+                return transform.last_applied.map_or(Shown::NOTHING, |pos| Shown::at(pos, render, ShownMode::Held));
+            }
+            let (from, to, t) = step_interpolation(&mut self.entity_snapshots, timeline);
+            let entity = &self.entity_snapshots;
+            let (oldest, newest) = (entity[0].remote_time, entity.last().map_or(0.0, |e| e.remote_time));
+            let pos = from.pos.lerp(to.pos, t);
+            transform.last_applied = Some(pos);
+            // Keys are send times plus the offset: what is shown was sent at the timeline minus it.
+            return Shown::at(pos, timeline - transform.key_offset, mode_at(timeline, oldest, newest));
+        }
         let (entity, (from, to, t)) = if self.entity_is_time {
             (&self.time_snapshots, on_time)
         } else if self.entity_snapshots.is_empty() {
@@ -367,14 +492,18 @@ impl Smoother for Mirror {
             (&self.entity_snapshots, pair)
         };
         let (oldest, newest) = (entity[0].remote_time, entity.last().map_or(0.0, |e| e.remote_time));
-        let mode = if timeline > newest {
-            ShownMode::Held
-        } else if timeline < oldest {
-            ShownMode::Waiting
-        } else {
-            ShownMode::Interpolated
-        };
-        Shown::at(from.pos.lerp(to.pos, t), timeline, mode)
+        Shown::at(from.pos.lerp(to.pos, t), timeline, mode_at(timeline, oldest, newest))
+    }
+}
+
+/// Past the newest key the entity holds it; before the oldest it waits at it; between two it interpolates.
+fn mode_at(timeline: f64, oldest: f64, newest: f64) -> ShownMode {
+    if timeline > newest {
+        ShownMode::Held
+    } else if timeline < oldest {
+        ShownMode::Waiting
+    } else {
+        ShownMode::Interpolated
     }
 }
 

@@ -4,6 +4,8 @@
 //! ```text
 //!                      a run's log (crate::run::ClientInput, in order), from any source of deliveries
 //!   delivery (snapshot, local arrival) ──┬──► Mirror     SnapshotInterpolation: timeline at 1 ± catch-up, dynamic buffer   (mirror.rs)
+//!                                        │               mirror: + NetworkTransform buffer, keyed 1 interval late, reset
+//!                                        │               mirror-core: the timeline's own snapshots
 //!   RTT sample (local now, rtt)          ├──► NGO        NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo.rs)
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
@@ -121,7 +123,11 @@ pub trait Smoother {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum StrategyKind {
+    /// Mirror as its users run it: `NetworkClient`'s timeline and a `NetworkTransformUnreliable`.
     Mirror,
+    /// Mirror's `SnapshotInterpolation` alone (no `NetworkTransform`).
+    #[serde(rename = "mirror-core")]
+    MirrorCore,
     Ngo,
     Source,
     Geckos,
@@ -133,8 +139,9 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 9] = [
+    pub const ALL: [StrategyKind; 10] = [
         StrategyKind::Mirror,
+        StrategyKind::MirrorCore,
         StrategyKind::Ngo,
         StrategyKind::Source,
         StrategyKind::Geckos,
@@ -145,11 +152,12 @@ impl StrategyKind {
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`, `playground`,
-    /// `latest`).
+    /// The external name (`mirror`, `mirror-core`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`,
+    /// `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
+            StrategyKind::MirrorCore => "mirror-core",
             StrategyKind::Ngo => "ngo",
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
@@ -247,6 +255,7 @@ impl Setup {
     pub fn key(&self, kind: StrategyKind) -> Key {
         let own = match kind {
             StrategyKind::Mirror => Own::Mirror(self.engines.mirror.clone()),
+            StrategyKind::MirrorCore => Own::Mirror(self.engines.mirror.core()),
             StrategyKind::Ngo => Own::Ngo(self.engines.ngo.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
@@ -277,10 +286,13 @@ impl Setup {
         self.engines.validate()?;
         let s = self.stream;
         Ok(match kind {
-            StrategyKind::Mirror => Built::Mirror(mirror::Mirror::new(self.engines.mirror.clone(), s.send_interval)),
+            StrategyKind::Mirror => {
+                Built::Mirror(mirror::Mirror::network_transform(self.engines.mirror.clone(), s.send_interval))
+            }
+            StrategyKind::MirrorCore => Built::Mirror(mirror::Mirror::new(self.engines.mirror.core(), s.send_interval)),
             StrategyKind::Ngo => Built::Ngo(ngo::Ngo::new(self.engines.ngo.clone(), s.send_interval)),
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
-            StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone())),
+            StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone(), s.send_interval)),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
             StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
@@ -339,7 +351,7 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.name()));
         }
-        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 9);
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 10);
         assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
         let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
         assert_eq!(err.field, "strategies[1]");

@@ -18,7 +18,8 @@
 //! adjustment adds to the jitter it measures (on, Mirror overwrites `bufferTimeMultiplier` after every snapshot:
 //! `engines::mirror`); NGO 1.x's `ServerBufferSec`; Source's `cl_interp_ratio` at the stream's update rate
 //! (`cl_updaterate` = the send rate, `cl_interp` 0, so that the lerp is `cl_interp_ratio / cl_updaterate`); geckos.io's
-//! `interpolationBuffer`; and the page's own pipeline's render delay (seed 000 §4.3.2, seed 004 §5.3), on a
+//! `interpolationBuffer` (set explicitly: `withServerFps` off, where the README's client derives three frames from
+//! the server's rate); and the page's own pipeline's render delay (seed 000 §4.3.2, seed 004 §5.3), on a
 //! simulated network only: a trace replays its pipeline with the trace's own settings.
 //!
 //! A run too short to see the target is refused: an underrun share of `target` is judged on at least
@@ -154,8 +155,11 @@ const KNOBS: [Knob; 6] = [
         strategy: StrategyKind::Geckos,
         name: "interpolationBuffer",
         values: |_| grid(0.0, 1000.0, 5.0),
-        set: |p, _, v| p.engines.geckos.interpolation_buffer = v,
-        fixed: |_| Map::new(),
+        set: |p, _, v| {
+            p.engines.geckos.with_server_fps = false;
+            p.engines.geckos.interpolation_buffer = v;
+        },
+        fixed: |_| map(&[("withServerFps", json!(false))]),
         simulated_only: false,
     },
     Knob {

@@ -105,7 +105,7 @@ test('the league table fills every strategy × network in a worker, marks the be
   await waitReady(page);
   await paused(page);
   let table = await leagueTable(page);
-  assert.equal(table.rows.length, 9);
+  assert.equal(table.rows.length, 10);
   assert.ok(await page.evaluate(() => window.netcodeLab.app.worker.worker instanceof Worker), 'computed in a Web Worker');
   for (const network of NETWORKS) {
     const values = table.rows.map((r) => r.cells[network].value);
@@ -159,14 +159,17 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   await waitReady(page);
   await page.evaluate(() => { document.querySelector('details[data-group=engines]').open = true; });
   const ids = await page.$$eval('[data-group=engines] [data-control]', (els) => els.map((e) => e.dataset.control));
-  assert.equal(ids.length, 23);
+  assert.equal(ids.length, 27);
   // A switch goes after the settings that only count while it is on, and before those that count once it is off
   // (Mirror's multiplier replaces the dynamic adjustment; Source's amount needs cl_extrapolate).
   // Source's lerp is the larger of cl_interp and cl_interp_ratio / cl_updaterate: the ratio and the rate first.
   // Catch-up only happens on this network once the positive threshold is 0 (before catchupSpeed); slow-down needs
   // a buffer of more than one send interval (3), and happens no more once the negative threshold is −5 (after).
+  // Mirror's reset needs onlySyncOnChange on (its multiplier first: at 0 any late update clears the buffer);
+  // geckos.io's interpolationBuffer counts once withServerFps is off (the switch first).
   const order = ['mirror-dynamicAdjustmentTolerance', 'mirror-deliveryTimeEmaDuration', 'mirror-dynamicAdjustment', 'mirror-bufferTimeMultiplier',
     'mirror-catchupPositiveThreshold', 'mirror-catchupSpeed', 'mirror-slowdownSpeed', 'mirror-catchupNegativeThreshold',
+    'mirror-bufferResetMultiplier', 'mirror-onlySyncOnChange', 'mirror-timelineOffset', 'geckos-withServerFps', 'geckos-interpolationBuffer',
     'source-cl_interp_ratio', 'source-cl_updaterate', 'source-cl_extrapolate_amount', 'source-cl_extrapolate', 'source-cl_interp'];
   const rank = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
   ids.sort((a, b) => rank(a) - rank(b));
@@ -175,7 +178,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   // 10 ms), catch-up needs a threshold of 0 and slow-down a buffer above one interval (so 3).
   const target = {
     'source-cl_extrapolate_amount': 100, 'mirror-bufferTimeMultiplier': 3, 'mirror-catchupPositiveThreshold': 0,
-    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2,
+    'mirror-bufferLimit': 2, 'ngo-HardResetThresholdSec': 10, 'geckos-vaultSize': 2, 'mirror-bufferResetMultiplier': 0,
   };
   for (const id of ids) {
     const engine = id.split('-')[0];
@@ -220,13 +223,17 @@ test('the lesson passes, and moving an engine setting turns its checks ✗', asy
   assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['mirror', 'ngo', 'source', 'geckos']);
   assert.equal(await page.evaluate(() => window.netcodeLab.app.model.params.scenario.sendRate), 15, 'the mobile preset');
 
-  // Mirror without its jitter-sized buffer: one send interval of buffer runs dry on this network.
+  // Mirror without its jitter-sized buffer and without its NetworkTransform's timeline offset (one more send
+  // interval of margin): one send interval of buffer runs dry on this network.
   await setCheck(page, 'mirror-dynamicAdjustment', false);
+  await setCheck(page, 'mirror-timelineOffset', false);
   await setRange(page, 'mirror-bufferTimeMultiplier', 1);
-  rows = await checks(() => window.netcodeLab.app.model.params.engines.mirror.bufferTimeMultiplier === 1);
+  rows = await checks(() => window.netcodeLab.app.model.params.engines.mirror.bufferTimeMultiplier === 1
+    && !window.netcodeLab.app.model.params.engines.mirror.timelineOffset);
   assert.equal(rows.mirrorDry.pass, false, `mirrorDry ✗: ${rows.mirrorDry.core}`);
   // Source without extrapolation is no longer the closest (Mirror back on its dynamic buffer beats it).
   await setCheck(page, 'mirror-dynamicAdjustment', true);
+  await setCheck(page, 'mirror-timelineOffset', true);
   await setCheck(page, 'source-cl_extrapolate', false);
   rows = await checks(() => window.netcodeLab.app.model.params.engines.source.cl_extrapolate === false
     && window.netcodeLab.app.model.params.engines.mirror.dynamicAdjustment);
@@ -288,6 +295,7 @@ test('on a recording: the league ranks every strategy in one column, and "Your n
   // A buffer longer than the stall and one send interval (500 > 400 + 50 ms): geckos never runs dry, the check
   // turns ✓ — on the same recording, which an engine's setting does not replace.
   const version = await page.evaluate(() => window.netcodeLab.app.league.state.version);
+  await setCheck(page, 'geckos-withServerFps', false);
   await setRange(page, 'geckos-interpolationBuffer', 500);
   await page.waitForFunction(() => window.netcodeLab.app.model.params.engines.geckos.interpolationBuffer === 500);
   checks = await rows();
@@ -330,6 +338,7 @@ test('"Your settings": per engine the smallest setting under the target, checked
   const geckos = answer.rows.find((r) => r.strategy === 'geckos');
   let table = await leagueTable(page);
   await page.click('.league-metrics button[data-metric="underrunShare"]');
+  await setCheck(page, 'geckos-withServerFps', false);
   await setRange(page, 'geckos-interpolationBuffer', geckos.settings.interpolationBuffer);
   await page.waitForFunction((v) => window.netcodeLab.app.model.params.engines.geckos.interpolationBuffer === v, geckos.settings.interpolationBuffer);
   table = await leagueTable(page, table.version);

@@ -100,7 +100,7 @@ const BREAKS = {
   'adaptive-delay': ['adaptiveGain', 0.05, 'tau'],
   presets: ['loss', 20, 'preset-sameRegion'],
   'engines-mobile': ['source-cl_extrapolate', false, 'sourceBest'],
-  'your-network': ['geckos-interpolationBuffer', 0, 'geckosDry'],
+  'your-network': ['jitter', 150, 'sourceDry'],
 };
 
 /** Lessons that keep the network they are opened on: the tests open them from the sandbox's default network. */

@@ -83,6 +83,11 @@ fn the_playground_strategy_is_the_pages_pipeline_bit_for_bit() {
     }
 }
 
+/// Where `playground` is in `StrategyKind::ALL` (the order the columns are scored in).
+fn playground() -> usize {
+    StrategyKind::ALL.iter().position(|k| *k == StrategyKind::Playground).unwrap()
+}
+
 /// An engine's parameter is not the simulation's: the run stays as it is, inputs and all, and in the page's cache
 /// that engine alone re-runs; a change of the network re-runs the simulation and every strategy.
 #[test]
@@ -93,10 +98,10 @@ fn an_engine_parameter_re_runs_that_engine_only() {
     for kind in StrategyKind::ALL {
         bank_run(&sim, &mut bank, kind);
     }
-    assert_eq!(bank.runs_made, 9);
+    assert_eq!(bank.runs_made, 10);
     let before = bank_run(&sim, &mut bank, StrategyKind::Mirror);
     let source_before = bank_run(&sim, &mut bank, StrategyKind::Source);
-    assert_eq!(bank.runs_made, 9, "nothing changed, nothing re-run");
+    assert_eq!(bank.runs_made, 10, "nothing changed, nothing re-run");
 
     let mut engines = EngineParams::default();
     engines.mirror.buffer_time_multiplier = 4.0;
@@ -105,7 +110,8 @@ fn an_engine_parameter_re_runs_that_engine_only() {
     for kind in StrategyKind::ALL {
         bank_run_with(&sim, &engines, &mut bank, kind);
     }
-    assert_eq!(bank.runs_made, 10, "only Mirror re-ran");
+    // `mirror` and `mirror-core` both read Mirror's SnapshotInterpolation settings.
+    assert_eq!(bank.runs_made, 12, "only the two Mirrors re-ran");
     assert_ne!(bank_run_with(&sim, &engines, &mut bank, StrategyKind::Mirror), before);
     assert_eq!(bank_run_with(&sim, &engines, &mut bank, StrategyKind::Source), source_before);
 
@@ -117,7 +123,14 @@ fn an_engine_parameter_re_runs_that_engine_only() {
     for kind in StrategyKind::ALL {
         bank_run_with(&sim, &engines, &mut bank, kind);
     }
-    assert_eq!(bank.runs_made, 19, "new packets: every strategy re-ran");
+    assert_eq!(bank.runs_made, 22, "new packets: every strategy re-ran");
+
+    // A NetworkTransform setting re-runs `mirror` alone: `mirror-core` has none.
+    engines.mirror.buffer_reset_multiplier = 5.0;
+    for kind in StrategyKind::ALL {
+        bank_run_with(&sim, &engines, &mut bank, kind);
+    }
+    assert_eq!(bank.runs_made, 23, "only mirror re-ran");
 }
 
 /// Every strategy on every network gives finite numbers and shows the entity nearly all the time; per network
@@ -125,7 +138,7 @@ fn an_engine_parameter_re_runs_that_engine_only() {
 #[test]
 fn the_league_ranks_every_strategy_on_every_network() {
     let table = league(&both(&params()), &Network::all(), &StrategyKind::ALL).unwrap();
-    assert_eq!(table.cells.len(), 5 * 9);
+    assert_eq!(table.cells.len(), 5 * 10);
     for cell in &table.cells {
         let m = &cell.metrics;
         assert!(m.track.shown > 0.9, "{} on {}: shown {}", cell.strategy.name(), cell.network, m.track.shown);
@@ -148,7 +161,8 @@ fn the_league_ranks_every_strategy_on_every_network() {
 }
 
 /// The table's custom column is the strategies run on the page's own run, and an engine's parameter moves only
-/// that engine's row: a fixed Mirror buffer of 4 send intervals instead of ~2 adds about 100 ms of latency.
+/// the rows that read it: a fixed Mirror buffer of 4 send intervals instead of ~2 adds about 100 ms of latency to
+/// `mirror` and `mirror-core` both.
 #[test]
 fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
     let p = params();
@@ -165,9 +179,12 @@ fn the_custom_column_is_the_pages_run_and_a_parameter_moves_its_own_row() {
     q.engines.mirror.buffer_time_multiplier = 4.0;
     let moved = league(&q, &[Network::custom("custom")], &StrategyKind::ALL).unwrap();
     let latency = |t: &League, k| t.cell("custom", k).unwrap().metrics.track.added_latency;
-    let added = latency(&moved, StrategyKind::Mirror) - latency(&table, StrategyKind::Mirror);
-    assert!((0.07..0.13).contains(&added), "Mirror's latency moved by {added}");
-    for kind in StrategyKind::ALL.into_iter().filter(|k| *k != StrategyKind::Mirror) {
+    for mirror in [StrategyKind::Mirror, StrategyKind::MirrorCore] {
+        let added = latency(&moved, mirror) - latency(&table, mirror);
+        assert!((0.07..0.13).contains(&added), "{}'s latency moved by {added}", mirror.name());
+    }
+    for kind in StrategyKind::ALL.into_iter().filter(|k| !matches!(k, StrategyKind::Mirror | StrategyKind::MirrorCore))
+    {
         assert_eq!(moved.cell("custom", kind), table.cell("custom", kind), "{}", kind.name());
     }
 }
@@ -188,7 +205,7 @@ fn a_column_scored_with_the_runs_frames_is_the_column_replayed() {
     assert_eq!(framed, replayed);
     let shorter = run(&SimParams { duration: 4.0, ..p.clone() }).unwrap();
     let other = score_all(&s, &[StrategyKind::Playground], inputs, truth, frames(&shorter.recording().frames));
-    assert_eq!(other.unwrap()[0], replayed[7], "the shorter run's frames are not this run's");
+    assert_eq!(other.unwrap()[0], replayed[playground()], "the shorter run's frames are not this run's");
 }
 
 /// With the run's own metrics too, `playground`'s track is the run's `shown` track, not scored
@@ -216,6 +233,34 @@ fn a_column_scored_with_the_runs_metrics_is_the_column_replayed() {
         assert_ne!(other.shown, metrics.shown, "{preset:?}: the other run's track differs");
         let own = OwnRun { frames: &sim.recording().frames, metrics: Some(&other) };
         let checked = score_all(&s, &[StrategyKind::Playground], inputs, truth, Some(own)).unwrap();
-        assert_eq!(checked[0], replayed[7], "{preset:?}: another run's metrics are not taken for this one");
+        assert_eq!(checked[0], replayed[playground()], "{preset:?}: another run's metrics are not taken for this one");
+    }
+}
+
+/// On a clean network (no jitter, no loss) at 20 and 30 Hz, `mirror` draws one send interval further back than
+/// `mirror-core` (its NetworkTransform keys each update one interval after its send time): the best-fit added
+/// latency and the mean lag both differ by 1 / send rate, within 2 ms. With `timelineOffset` off they agree.
+#[test]
+fn on_a_clean_network_mirror_is_one_send_interval_behind_mirror_core() {
+    for rate in [20.0, 30.0] {
+        let mut p = params();
+        p.scenario.send_rate = rate;
+        p.network.downlink.jitter = 0.0;
+        p.network.downlink.loss = 0.0;
+        let kinds = [StrategyKind::Mirror, StrategyKind::MirrorCore];
+        let lag = |engines: EngineParams| {
+            let table =
+                league(&PlaygroundParams { sim: p.clone(), engines }, &[Network::custom("clean")], &kinds).unwrap();
+            let m = |k| table.cell("clean", k).unwrap().metrics.clone();
+            let (nt, core) = (m(StrategyKind::Mirror), m(StrategyKind::MirrorCore));
+            (nt.track.added_latency - core.track.added_latency, nt.mean_lag - core.mean_lag)
+        };
+        let (added, mean) = lag(EngineParams::default());
+        assert!((added - 1.0 / rate).abs() < 0.002, "{rate} Hz: added latency differs by {added}");
+        assert!((mean - 1.0 / rate).abs() < 0.002, "{rate} Hz: mean lag differs by {mean}");
+        let mut off = EngineParams::default();
+        off.mirror.timeline_offset = false;
+        let (added, mean) = lag(off);
+        assert!(added.abs() < 0.002 && mean.abs() < 0.002, "{rate} Hz, no offset: {added}, {mean}");
     }
 }

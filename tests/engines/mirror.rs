@@ -337,3 +337,112 @@ fn a_teleport_is_not_interpolated_across() {
     let after: Vec<f64> = shown.iter().filter(|(at, _)| *at > 1.05).map(|(_, s)| s.position.unwrap().x).collect();
     assert!(!after.is_empty() && after.iter().all(|&x| x == -500.0), "{after:?}");
 }
+
+// `mirror`: the NetworkTransformUnreliable on top of the timeline (NetworkTransformBase.cs,
+// NetworkTransformUnreliable.cs).
+
+/// `mirror` with a fixed buffer time of 2 × 50 ms, as [`fixed_mirror`] is for `mirror-core`.
+fn fixed_transform(params: MirrorParams) -> Mirror {
+    Mirror::network_transform(MirrorParams { dynamic_adjustment: false, ..params }, 0.05)
+}
+
+/// The defaults (`timelineOffset = true`, `bufferResetMultiplier = 3`, `onlySyncOnChange = true`) and their
+/// arithmetic in `float`: `offset = NetworkServer.sendInterval × 1` with sendInterval = 1f / 20 =
+/// 0.0500000007450580596923828125 (the `float` nearest 0.05); `timeIntervalCheck = 3f × 1 × 0.05f`:
+/// 0.150000002235… rounded to a `float`, 0.1500000059604644775390625. Computing in `double` (0.05, 0.15) turns
+/// it red.
+#[test]
+fn the_transform_keys_one_float_send_interval_later_and_resets_after_three() {
+    let d = MirrorParams::default();
+    assert!(d.timeline_offset && d.only_sync_on_change);
+    assert_eq!(d.buffer_reset_multiplier, 3.0);
+    let mirror = Mirror::network_transform(d.clone(), 0.05);
+    let t = *mirror.transform().unwrap();
+    assert_eq!(t.key_offset, 0.050_000_000_745_058_06);
+    assert_eq!(t.reset_after, Some(0.150_000_005_960_464_48));
+    assert!(Mirror::new(d.clone(), 0.05).transform().is_none(), "mirror-core has no transform");
+    let off = Mirror::network_transform(MirrorParams { timeline_offset: false, only_sync_on_change: false, ..d }, 0.05);
+    assert_eq!((off.transform().unwrap().key_offset, off.transform().unwrap().reset_after), (0.0, None));
+}
+
+/// On a clean steady 20 Hz stream both run the same timeline (latest − 2 × 50 ms: 2.9 at 3.0 s), but `mirror`
+/// keys the entity's snapshots one send interval later, so at the timeline it shows what was sent at 2.9 − 0.05:
+/// x = 100 × 2.85 = 285 where `mirror-core` shows 290 — one send interval more latency, in the position and in
+/// the render time. With `timelineOffset` off the two agree (to the `float` send interval's 7.5e-10 s).
+#[test]
+fn mirror_is_mirror_core_plus_one_send_interval_on_a_clean_stream() {
+    let run = |mut m: Mirror| {
+        let mut events = stream(0, 60, 0.0);
+        events.extend(frames(0.0, 3.0, 1.0 / 60.0));
+        let shown = play(&mut m, events);
+        (m.local_timeline(), shown)
+    };
+    let (core_line, core) = run(fixed_mirror());
+    let (line, nt) = run(fixed_transform(MirrorParams::default()));
+    assert_relative_eq!(core_line, 2.9, epsilon = 1e-9);
+    assert_relative_eq!(line, 2.9, epsilon = 1e-6);
+    let (c, m) = (core.last().unwrap().1, nt.last().unwrap().1);
+    assert_eq!((c.mode, m.mode), (ShownMode::Interpolated, ShownMode::Interpolated));
+    assert_relative_eq!(c.position.unwrap().x, 290.0, epsilon = 1e-9);
+    assert_relative_eq!(m.position.unwrap().x, 285.0, epsilon = 1e-4);
+    assert_relative_eq!(c.render_time - m.render_time, 0.05, epsilon = 1e-6);
+    // Every frame once both show something steadily (after the first second): one interval behind.
+    for ((at, c), (_, m)) in core.iter().zip(&nt).filter(|((at, _), _)| *at > 1.0) {
+        assert_relative_eq!(c.position.unwrap().x - m.position.unwrap().x, 5.0, epsilon = 1e-4);
+        assert!(m.mode == ShownMode::Interpolated, "at {at}");
+    }
+    let (_, plain) = run(fixed_transform(MirrorParams { timeline_offset: false, ..MirrorParams::default() }));
+    for ((_, c), (_, m)) in core.iter().zip(&plain).filter(|((at, _), _)| *at > 1.0) {
+        assert_relative_eq!(c.position.unwrap().x, m.position.unwrap().x, epsilon = 1e-4);
+    }
+}
+
+/// The reset (`OnServerToClientSync`): `newest key + timeIntervalCheck < timestamp` clears the entity's buffer
+/// before the update is added. The newest key is its send time + 0.05, so with the check of 0.15 the buffer is
+/// cleared when the new send time is more than 0.2 s (four intervals) after the newest one: ticks 0–20 (send
+/// times to 1.0), then tick 25 (1.25): 1.05 + 0.15 = 1.2 < 1.25 → only tick 25's key (1.30) remains; tick 24
+/// (1.2) instead: 1.2000000067 < 1.2 fails → kept (comparing send times without the offset would clear it).
+/// `onlySyncOnChange` off never clears; `bufferResetMultiplier` 5 needs more than 0.3 s.
+#[test]
+fn an_update_after_a_silence_clears_the_entitys_buffer() {
+    let keys_after = |params: MirrorParams, next: u64| {
+        let mut m = fixed_transform(params);
+        let mut events = stream(0, 20, 0.0);
+        events.extend(stream(next, next, 0.0));
+        play(&mut m, events);
+        m.entity_keys()
+    };
+    let d = MirrorParams::default;
+    let offset = f64::from(0.05f32);
+    assert_eq!(keys_after(d(), 25), [1.25 + offset]);
+    assert_eq!(keys_after(d(), 24).len(), 22);
+    assert_eq!(keys_after(d(), 24)[21], 1.2 + offset);
+    assert_eq!(keys_after(MirrorParams { only_sync_on_change: false, ..d() }, 25).len(), 22);
+    assert_eq!(keys_after(MirrorParams { buffer_reset_multiplier: 5.0, ..d() }, 25).len(), 22);
+    assert_eq!(keys_after(MirrorParams { buffer_reset_multiplier: 5.0, ..d() }, 27), [1.35 + offset]);
+}
+
+/// What the reset looks like: after 0.25 s of silence the entity jumps to the new update's own position
+/// (x = 100 × 1.25 = 125) on the next frame and waits there for the timeline (the one key is ahead of it),
+/// instead of sliding from the old newest state (x 100) toward it, as `mirror-core` and the transform without
+/// the reset do.
+#[test]
+fn after_the_reset_the_entity_jumps_to_the_new_update_and_waits() {
+    let first_after = |m: Mirror| {
+        let mut m = m;
+        let mut events = stream(0, 20, 0.0);
+        events.extend(stream(25, 40, 0.0));
+        events.extend(frames(0.0, 2.0, 1.0 / 60.0));
+        let shown = play(&mut m, events);
+        *shown.iter().find(|(at, _)| *at > 1.25).map(|(_, s)| s).unwrap()
+    };
+    let reset = first_after(fixed_transform(MirrorParams::default()));
+    assert_eq!(reset.position.unwrap().x, 125.0);
+    assert_eq!(reset.mode, ShownMode::Waiting);
+    for m in [fixed_transform(MirrorParams { only_sync_on_change: false, ..MirrorParams::default() }), fixed_mirror()] {
+        let slide = first_after(m);
+        let x = slide.position.unwrap().x;
+        assert!(x > 100.0 && x < 125.0, "interpolates from the old state: {x}");
+        assert_eq!(slide.mode, ShownMode::Interpolated);
+    }
+}

@@ -24,6 +24,11 @@ export const ENGINE_CONTROLS = [
     hint: 'Both thresholds are in send intervals ("frames" in Mirror) of drift from the buffer time.' },
   { engine: 'mirror', group: 'engines', kind: 'range', paths: M('driftEmaDuration') },
   { engine: 'mirror', group: 'engines', kind: 'range', paths: M('bufferLimit') },
+  { engine: 'mirror', group: 'engines', kind: 'check', paths: M('timelineOffset'),
+    hint: 'The NetworkTransform keys each update one send interval after it was sent: one interval more latency (mirror only).' },
+  { engine: 'mirror', group: 'engines', kind: 'check', paths: M('onlySyncOnChange'),
+    hint: 'On: an update more than bufferResetMultiplier send intervals after the newest key clears the entity\'s buffer (mirror only).' },
+  { engine: 'mirror', group: 'engines', kind: 'range', paths: M('bufferResetMultiplier'), enabledWhen: (p) => p.engines.mirror.onlySyncOnChange },
 
   { engine: 'ngo', group: 'engines', kind: 'range', paths: N('ServerBufferSec'),
     hint: 'Server time = the last time sync (1 per second) − this; render time = server time − 1 tick (TickRate = send rate).' },
@@ -41,7 +46,9 @@ export const ENGINE_CONTROLS = [
   { engine: 'source', group: 'engines', kind: 'check', paths: S('cl_extrapolate') },
   { engine: 'source', group: 'engines', kind: 'range', paths: S('cl_extrapolate_amount'), enabledWhen: (p) => p.engines.source.cl_extrapolate },
 
-  { engine: 'geckos', group: 'engines', kind: 'range', paths: G('interpolationBuffer'),
+  { engine: 'geckos', group: 'engines', kind: 'check', paths: G('withServerFps'),
+    hint: 'The README\'s client, new SnapshotInterpolation(serverFPS) at the stream\'s send rate: interpolationBuffer = (1000 / serverFPS) * 3, three frames (150 ms at 20 Hz). Off: the interpolationBuffer below.' },
+  { engine: 'geckos', group: 'engines', kind: 'range', paths: G('interpolationBuffer'), enabledWhen: (p) => !p.engines.geckos.withServerFps,
     hint: 'Render time = now − timeOffset (latency included) − this. Outside the vault calcInterpolation returns nothing.' },
   { engine: 'geckos', group: 'engines', kind: 'check', paths: G('autoCorrectTimeOffset') },
   { engine: 'geckos', group: 'engines', kind: 'range', paths: G('vaultSize') },

@@ -13,6 +13,8 @@ import { getZoom } from '../canvas.js';
 import { t } from '../strings/i18n.js';
 
 const TRAIL_SECONDS = 1;
+/** Strategies whose chip explains which part of the engine runs (`engine.about.NAME`, the chip's title). */
+const ABOUT = ['mirror', 'mirror-core'];
 
 /** `engines=` from the URL: known names, no repeats, at most four. */
 export function parsePicks(value) {
@@ -28,9 +30,12 @@ export function strategyName(name) {
   return t(`engine.${name}`);
 }
 
+/** Engines whose shown name says what part of the engine runs (`Mirror core`): translated like any text. */
+const DESCRIBED = ['mirror-core'];
+
 /** `lang` of a strategy's name: the engines' names are proper names, the same in every language. */
 export function nameLang(name) {
-  return ENGINE_NAMES.includes(name) ? 'en' : undefined;
+  return ENGINE_NAMES.includes(name) && !DESCRIBED.includes(name) ? 'en' : undefined;
 }
 
 /** The panel in #engines; `host.changed()`: the picks changed (the URL keeps them, the views show them). */
@@ -102,8 +107,9 @@ export function mount(host) {
   };
 
   for (const name of STRATEGY_NAMES) {
+    const about = ABOUT.includes(name) ? `engine.about.${name}` : undefined;
     const button = el('button', { type: 'button', class: 'engine-chip', 'data-strategy': name, 'aria-pressed': 'false',
-      title: undefined },
+      title: about && t(about), 'data-i18n-title': about },
     swatch(name, { dark: false, paper: '#fff' }),
     el('span', { class: 'engine-chip-name', lang: nameLang(name), text: strategyName(name), 'data-i18n': `engine.${name}` }));
     button.addEventListener('click', () => panel.toggle(name));

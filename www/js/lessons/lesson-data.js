@@ -577,7 +577,7 @@ export const LESSONS = [
   {
     id: 'your-network',
     seed: '004',
-    groups: ['engines'],
+    groups: ['engines', 'network'],
     engines: ['mirror', 'source', 'geckos'],
     keepsNetwork: true,
     t: 6,
