@@ -9,6 +9,7 @@ import { FONT } from '../canvas.js';
 export const STRATEGY_STYLES = {
   mirror: { light: '#332288', dark: '#9488E8', shape: 'hexagon', letter: 'M' },
   ngo: { light: '#882255', dark: '#E07AAB', shape: 'pentagon', letter: 'N' },
+  'ngo-1x': { light: '#1D4E89', dark: '#7FB0E8', shape: 'square', letter: 'n' },
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
@@ -20,7 +21,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'ngo', 'source', 'geckos', 'gambetta'];
+export const ENGINE_NAMES = ['mirror', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 
@@ -51,6 +52,7 @@ export function shapePath(ctx, shape, x, y, r) {
     case 'octagon': return polygon(ctx, x, y, r * 0.95, 8, Math.PI / 8);
     case 'star': return polygon(ctx, x, y, r * 1.15, 5, -Math.PI / 2, r * 0.5);
     case 'diamond': return polygon(ctx, x, y, r, 4, 0);
+    case 'square': return polygon(ctx, x, y, r * 0.95, 4, Math.PI / 4);
     case 'triangleLeft': return polygon(ctx, x, y, r, 3, Math.PI);
     case 'triangleRight': return polygon(ctx, x, y, r, 3, 0);
     case 'plus': {
