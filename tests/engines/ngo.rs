@@ -464,3 +464,52 @@ fn the_rtt_is_read_in_whole_milliseconds() {
     ngo.frame(0.1, 0.0);
     assert_relative_eq!(ngo.time_system().local_time(), 10.0 + 0.0505 + 0.05, epsilon = 1e-9);
 }
+
+proptest::proptest! {
+    /// Nothing extrapolates: both lerps are clamped, so every drawn position is a convex combination of the
+    /// states delivered so far — inside their bounding box — whatever the order, gaps, jitter, RTT and frame
+    /// times. Red: an unclamped first lerp (t past 1 on a held frame), or a second lerp whose ratio passes 1.
+    #[test]
+    fn every_drawn_position_lies_within_the_states_delivered(
+        deliveries in proptest::collection::vec((0u64..80, 0.0f64..0.4, -50.0f64..50.0, -50.0f64..50.0), 1..60),
+        dts in proptest::collection::vec(0.001f64..0.2, 1..200),
+        rtt in 0.0f64..0.5,
+        offset in 0usize..4,
+    ) {
+        let params = NgoParams { interpolation_buffer_tick_offset: offset, ..NgoParams::default() };
+        let mut ngo = Ngo::new(params, 0.05);
+        let mut events: Vec<Event> = deliveries
+            .iter()
+            .map(|&(tick, late, x, y)| {
+                let t = tick as f64 / 20.0;
+                Event::Deliver(netcode_lab::snapshot::Snapshot::moving(tick, t, Vec2::new(x, y), Vec2::ZERO), t + late)
+            })
+            .collect();
+        let mut now = 0.0;
+        for dt in &dts {
+            now += dt;
+            events.push(Event::Frame(now, *dt));
+        }
+        let time = |e: &Event| match *e { Event::Deliver(_, at) => at, Event::Frame(at, _) => at };
+        events.sort_by(|a, b| time(a).total_cmp(&time(b)));
+        let (mut lo, mut hi) = (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        ngo.on_rtt(0.0, rtt);
+        for e in events {
+            match e {
+                Event::Deliver(s, at) => {
+                    lo = Vec2::new(lo.x.min(s.pos.x), lo.y.min(s.pos.y));
+                    hi = Vec2::new(hi.x.max(s.pos.x), hi.y.max(s.pos.y));
+                    ngo.on_snapshot(&s, at);
+                }
+                Event::Frame(at, dt) => {
+                    let shown = ngo.frame(at, dt);
+                    if let Some(p) = shown.position {
+                        proptest::prop_assert!(p.x >= lo.x - 1e-9 && p.x <= hi.x + 1e-9, "{p:?} outside {lo:?}..{hi:?}");
+                        proptest::prop_assert!(p.y >= lo.y - 1e-9 && p.y <= hi.y + 1e-9, "{p:?} outside {lo:?}..{hi:?}");
+                        proptest::prop_assert!(shown.render_time.is_finite());
+                    }
+                }
+            }
+        }
+    }
+}
