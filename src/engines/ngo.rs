@@ -40,7 +40,8 @@
 //! `ServerTime` on a server and `LocalTime` on a client; `ticksAgo = 1 + InterpolationBufferTickOffset` for a
 //! server-authoritative transform; `InterpolationBufferTickOffset` is a static int that stays 0 — its doc comment
 //! says "The default value is 1 tick"; `PositionLerpSmoothing = true`, `PositionMaxInterpolationTime = 0.1f`;
-//! `UseUnreliableDeltas = false`: state updates go `ReliableFragmentedSequenced`),
+//! `UseUnreliableDeltas = false`: state updates go with the message's default delivery, which
+//! `Runtime/Messaging/MessageDelivery.cs` sets to `ReliableFragmentedSequenced` for every message),
 //! `Runtime/Components/Interpolator/BufferedLinearInterpolator.cs` (`AddMeasurement`, `ResetTo`, the lerp
 //! `TryConsumeFromBuffer(renderTime, serverTime)` and `Update(float, double, double)`),
 //! `BufferedLinearInterpolatorVector3.cs` (`Interpolate` = `Vector3.Lerp`, `IsApproximately`),
