@@ -6,7 +6,8 @@
 //!   delivery (snapshot, local arrival) ──┬──► Mirror     SnapshotInterpolation: timeline at 1 ± catch-up, dynamic buffer   (mirror.rs)
 //!                                        │               mirror: + NetworkTransform buffer, keyed 1 interval late, reset
 //!                                        │               mirror-core: the timeline's own snapshots
-//!   RTT sample (local now, rtt)          ├──► NGO        NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo.rs)
+//!   RTT sample (local now, rtt)          ├──► NGO 2.x    LocalTime (½ RTT + 1 tick ahead of the sync) − 1 tick, legacy lerp (ngo.rs)
+//!                                        ├──► NGO 1.x    NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo1x.rs)
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
@@ -17,7 +18,8 @@
 //! ```
 //! Every strategy is a [`Smoother`]: it is told each delivery as it happens and asked once per frame what it
 //! shows. Time is an argument (the client's clock reading, seconds), as everywhere in the core. Only the
-//! references look at RTT samples (the seeds' clocks need them); the engines use snapshots and frames only.
+//! references (the seeds' clocks) and NGO 2.x (its `LocalTime` adds half the transport's RTT) look at RTT samples;
+//! the other engines use snapshots and frames only.
 //! The strategies know the run contract (`crate::run`) and the client's parts (buffer, clocks, playback), never
 //! the simulator: whatever made the log, they replay it.
 //!
@@ -30,6 +32,7 @@ pub mod gambetta;
 pub mod geckos;
 pub mod mirror;
 pub mod ngo;
+pub mod ngo1x;
 pub mod reference;
 pub mod score;
 pub mod source;
@@ -129,6 +132,8 @@ pub enum StrategyKind {
     #[serde(rename = "mirror-core")]
     MirrorCore,
     Ngo,
+    #[serde(rename = "ngo-1x")]
+    Ngo1x,
     Source,
     Geckos,
     Gambetta,
@@ -139,10 +144,11 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 10] = [
+    pub const ALL: [StrategyKind; 11] = [
         StrategyKind::Mirror,
         StrategyKind::MirrorCore,
         StrategyKind::Ngo,
+        StrategyKind::Ngo1x,
         StrategyKind::Source,
         StrategyKind::Geckos,
         StrategyKind::Gambetta,
@@ -152,13 +158,14 @@ impl StrategyKind {
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `mirror-core`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`,
-    /// `playground`, `latest`).
+    /// The external name (`mirror`, `mirror-core`, `ngo`, `ngo-1x`, `source`, `geckos`, `gambetta`, `seed000`,
+    /// `seed004`, `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
             StrategyKind::MirrorCore => "mirror-core",
             StrategyKind::Ngo => "ngo",
+            StrategyKind::Ngo1x => "ngo-1x",
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
             StrategyKind::Gambetta => "gambetta",
@@ -199,13 +206,14 @@ impl StrategyKind {
     }
 }
 
-/// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
+/// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "ngo1x": {…}, "source": {…},
 /// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
     pub mirror: mirror::MirrorParams,
     pub ngo: ngo::NgoParams,
+    pub ngo1x: ngo1x::NgoParams,
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
 }
@@ -214,6 +222,7 @@ impl EngineParams {
     pub fn validate(&self) -> Result<(), ParamError> {
         self.mirror.validate().map_err(|e| e.within("mirror"))?;
         self.ngo.validate().map_err(|e| e.within("ngo"))?;
+        self.ngo1x.validate().map_err(|e| e.within("ngo1x"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
         self.geckos.validate().map_err(|e| e.within("geckos"))
     }
@@ -232,6 +241,7 @@ enum Own {
     Nothing,
     Mirror(mirror::MirrorParams),
     Ngo(ngo::NgoParams),
+    Ngo1x(ngo1x::NgoParams),
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
     Delay(f64),
@@ -257,6 +267,7 @@ impl Setup {
             StrategyKind::Mirror => Own::Mirror(self.engines.mirror.clone()),
             StrategyKind::MirrorCore => Own::Mirror(self.engines.mirror.core()),
             StrategyKind::Ngo => Own::Ngo(self.engines.ngo.clone()),
+            StrategyKind::Ngo1x => Own::Ngo1x(self.engines.ngo1x.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
@@ -271,6 +282,7 @@ impl Setup {
         Ok(match self.built(kind)? {
             Built::Mirror(s) => Box::new(s),
             Built::Ngo(s) => Box::new(s),
+            Built::Ngo1x(s) => Box::new(s),
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
@@ -291,6 +303,7 @@ impl Setup {
             }
             StrategyKind::MirrorCore => Built::Mirror(mirror::Mirror::new(self.engines.mirror.core(), s.send_interval)),
             StrategyKind::Ngo => Built::Ngo(ngo::Ngo::new(self.engines.ngo.clone(), s.send_interval)),
+            StrategyKind::Ngo1x => Built::Ngo1x(ngo1x::Ngo::new(self.engines.ngo1x.clone(), s.send_interval)),
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone(), s.send_interval)),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
@@ -332,6 +345,7 @@ impl Setup {
 pub enum Built {
     Mirror(mirror::Mirror),
     Ngo(ngo::Ngo),
+    Ngo1x(ngo1x::Ngo),
     Source(source::Source),
     Geckos(geckos::Geckos),
     Gambetta(gambetta::Gambetta),
@@ -351,7 +365,7 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.name()));
         }
-        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 10);
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), StrategyKind::ALL.len());
         assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
         let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
         assert_eq!(err.field, "strategies[1]");

@@ -304,6 +304,7 @@ impl<'a> Scoring<'a> {
         Ok(match setup.built(kind)? {
             Built::Mirror(mut s) => self.score_on(kind, &mut s),
             Built::Ngo(mut s) => self.score_on(kind, &mut s),
+            Built::Ngo1x(mut s) => self.score_on(kind, &mut s),
             Built::Source(mut s) => self.score_on(kind, &mut s),
             Built::Geckos(mut s) => self.score_on(kind, &mut s),
             Built::Gambetta(mut s) => self.score_on(kind, &mut s),

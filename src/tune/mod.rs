@@ -16,7 +16,7 @@
 //! The knobs are the settings a developer of each engine turns (the engines' own names): Mirror's
 //! `bufferTimeMultiplier` with `dynamicAdjustment` off, and with it on the `dynamicAdjustmentTolerance` its
 //! adjustment adds to the jitter it measures (on, Mirror overwrites `bufferTimeMultiplier` after every snapshot:
-//! `engines::mirror`); NGO 1.x's `ServerBufferSec`; Source's `cl_interp_ratio` at the stream's update rate
+//! `engines::mirror`); NGO 2.x's `InterpolationBufferTickOffset` (whole ticks) and NGO 1.x's `ServerBufferSec`; Source's `cl_interp_ratio` at the stream's update rate
 //! (`cl_updaterate` = the send rate, `cl_interp` 0, so that the lerp is `cl_interp_ratio / cl_updaterate`); geckos.io's
 //! `interpolationBuffer` (set explicitly: `withServerFps` off, where the README's client derives three frames from
 //! the server's rate); and the page's own pipeline's render delay (seed 000 §4.3.2, seed 004 §5.3), on a
@@ -86,6 +86,8 @@ struct Knob {
     fixed: fn(&Context) -> Map<String, Value>,
     /// Only on a simulated network (a trace plays its pipeline with its own settings).
     simulated_only: bool,
+    /// A whole number (written as one in the settings).
+    whole: bool,
 }
 
 /// What a knob's grid depends on: the stream's send rate.
@@ -108,7 +110,7 @@ fn updaterate(c: &Context) -> f64 {
     c.send_rate.round().clamp(10.0, 128.0)
 }
 
-const KNOBS: [Knob; 6] = [
+const KNOBS: [Knob; 7] = [
     Knob {
         strategy: StrategyKind::Mirror,
         name: "bufferTimeMultiplier",
@@ -119,6 +121,7 @@ const KNOBS: [Knob; 6] = [
         },
         fixed: |_| map(&[("dynamicAdjustment", json!(false))]),
         simulated_only: false,
+        whole: false,
     },
     Knob {
         strategy: StrategyKind::Mirror,
@@ -130,14 +133,25 @@ const KNOBS: [Knob; 6] = [
         },
         fixed: |_| map(&[("dynamicAdjustment", json!(true))]),
         simulated_only: false,
+        whole: false,
     },
     Knob {
         strategy: StrategyKind::Ngo,
-        name: "ServerBufferSec",
-        values: |_| grid(0.0, 1.0, 0.01),
-        set: |p, _, v| p.engines.ngo.server_buffer_sec = v,
+        name: "InterpolationBufferTickOffset",
+        values: |_| grid(0.0, 30.0, 1.0),
+        set: |p, _, v| p.engines.ngo.interpolation_buffer_tick_offset = v as usize,
         fixed: |_| Map::new(),
         simulated_only: false,
+        whole: true,
+    },
+    Knob {
+        strategy: StrategyKind::Ngo1x,
+        name: "ServerBufferSec",
+        values: |_| grid(0.0, 1.0, 0.01),
+        set: |p, _, v| p.engines.ngo1x.server_buffer_sec = v,
+        fixed: |_| Map::new(),
+        simulated_only: false,
+        whole: false,
     },
     Knob {
         strategy: StrategyKind::Source,
@@ -150,6 +164,7 @@ const KNOBS: [Knob; 6] = [
         },
         fixed: |c| map(&[("cl_updaterate", json!(updaterate(c))), ("cl_interp", json!(0.0))]),
         simulated_only: false,
+        whole: false,
     },
     Knob {
         strategy: StrategyKind::Geckos,
@@ -161,6 +176,7 @@ const KNOBS: [Knob; 6] = [
         },
         fixed: |_| map(&[("withServerFps", json!(false))]),
         simulated_only: false,
+        whole: false,
     },
     Knob {
         strategy: StrategyKind::Playground,
@@ -169,6 +185,7 @@ const KNOBS: [Knob; 6] = [
         set: |p, _, v| p.sim.remote.clock.render_delay = v,
         fixed: |_| Map::new(),
         simulated_only: true,
+        whole: false,
     },
 ];
 
@@ -337,7 +354,7 @@ fn tune_knob(
     let metrics = probe(found)?;
     let settings_at = |v: f64| {
         let mut s = (knob.fixed)(context);
-        s.insert(knob.name.to_string(), json!(v));
+        s.insert(knob.name.to_string(), if knob.whole { json!(v as u64) } else { json!(v) });
         s
     };
     let next_lower = if met && found > 0 {

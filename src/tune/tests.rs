@@ -14,8 +14,9 @@ fn the_knobs_write_the_settings_they_name() {
         let value = (knob.values)(&context)[3];
         let written = with_value(&PlaygroundParams::default(), knob, &context, value);
         let mut settings = (knob.fixed)(&context);
-        settings.insert(knob.name.to_string(), json!(value));
-        let text = json!({"engines": {knob.strategy.name(): settings}}).to_string();
+        settings.insert(knob.name.to_string(), if knob.whole { json!(value as u64) } else { json!(value) });
+        // The engines' group keys drop the dash of the strategy's name (`ngo-1x` reads `engines.ngo1x`).
+        let text = json!({"engines": {knob.strategy.name().replace('-', ""): settings}}).to_string();
         assert_eq!(scenario(&text), written, "{}.{}", knob.strategy.name(), knob.name);
     }
     let delay = KNOBS.iter().find(|k| k.simulated_only).unwrap();

@@ -220,7 +220,7 @@ test('the lesson passes, and moving an engine setting turns its checks ✗', asy
   let rows = await checks();
   for (const id of ['sourceBest', 'mirrorDry', 'ngoLag']) assert.ok(rows[id].pass, `${id} ✓ on the mobile preset: ${JSON.stringify(rows[id])}`);
   assert.equal(rows.ngoExtrapolates.core[0], 0, 'NGO 1.x does not extrapolate (the seed says it does)');
-  assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['mirror', 'ngo', 'source', 'geckos']);
+  assert.deepEqual(await page.evaluate(() => window.netcodeLab.app.enginesPanel.picks), ['mirror', 'ngo-1x', 'source', 'geckos']);
   assert.equal(await page.evaluate(() => window.netcodeLab.app.model.params.scenario.sendRate), 15, 'the mobile preset');
 
   // Mirror without its jitter-sized buffer and without its NetworkTransform's timeline offset (one more send

@@ -9,6 +9,7 @@ mod geckos;
 mod league;
 mod mirror;
 mod ngo;
+mod ngo1x;
 mod reference;
 mod source;
 mod support;

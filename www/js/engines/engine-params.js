@@ -1,5 +1,5 @@
 // The engines' parameters as rail controls (group "Engines"): labelled with each engine's own name for the
-// setting (Mirror's `bufferTimeMultiplier`, NGO's `ServerBufferSec`, Source's `cl_interp`, geckos.io's
+// setting (Mirror's `bufferTimeMultiplier`, NGO's `InterpolationBufferTickOffset`, Source's `cl_interp`, geckos.io's
 // `interpolationBuffer`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
 // any control. `engine` names the engine a control belongs to (the rail gives each engine a sub-heading); a
 // control's id is `engine-key` and its label the key (params.js), its range, step and unit the core's.
@@ -7,6 +7,7 @@
 
 const M = (field) => [`engines.mirror.${field}`];
 const N = (field) => [`engines.ngo.${field}`];
+const N1 = (field) => [`engines.ngo1x.${field}`];
 const S = (field) => [`engines.source.${field}`];
 const G = (field) => [`engines.geckos.${field}`];
 
@@ -30,13 +31,23 @@ export const ENGINE_CONTROLS = [
     hint: 'On: an update more than bufferResetMultiplier send intervals after the newest key clears the entity\'s buffer (mirror only).' },
   { engine: 'mirror', group: 'engines', kind: 'range', paths: M('bufferResetMultiplier'), enabledWhen: (p) => p.engines.mirror.onlySyncOnChange },
 
+  { engine: 'ngo', group: 'engines', kind: 'range', paths: N('InterpolationBufferTickOffset'),
+    hint: 'Render time = LocalTime − (1 + this) ticks. LocalTime runs ½ RTT + 1 tick ahead of the last time sync, so at 0 (the default) the render time is past the newest state: NGO 2.x holds it (t = 1) and only the second lerp smooths. More ticks than the one-way delay bring it back between states.' },
+  { engine: 'ngo', group: 'engines', kind: 'check', paths: N('PositionLerpSmoothing'),
+    hint: 'The second lerp (on by default): each frame the drawn value moves deltaTime / PositionMaxInterpolationTime of the way to the first lerp\'s value.' },
+  { engine: 'ngo', group: 'engines', kind: 'range', paths: N('PositionMaxInterpolationTime'), enabledWhen: (p) => p.engines.ngo.PositionLerpSmoothing },
   { engine: 'ngo', group: 'engines', kind: 'range', paths: N('ServerBufferSec'),
-    hint: 'Server time = the last time sync (1 per second) − this; render time = server time − 1 tick (TickRate = send rate).' },
-  { engine: 'ngo', group: 'engines', kind: 'range', paths: N('MaximumInterpolationTime'),
-    hint: 'The second lerp: each frame the value moves deltaTime / this of the way to the interpolated target.' },
+    hint: 'Server time = the last time sync − this. NGO 2.x renders on LocalTime, so this only moves the spawn and the clock\'s hard resets.' },
   { engine: 'ngo', group: 'engines', kind: 'range', paths: N('HardResetThresholdSec') },
   { engine: 'ngo', group: 'engines', kind: 'range', paths: N('AdjustmentRatio') },
-  { engine: 'ngo', group: 'engines', kind: 'check', paths: N('LerpUnclamped'),
+
+  { engine: 'ngo-1x', group: 'engines', kind: 'range', paths: N1('ServerBufferSec'),
+    hint: 'Server time = the last time sync (1 per second) − this; render time = server time − 1 tick (TickRate = send rate).' },
+  { engine: 'ngo-1x', group: 'engines', kind: 'range', paths: N1('MaximumInterpolationTime'),
+    hint: 'The second lerp: each frame the value moves deltaTime / this of the way to the interpolated target.' },
+  { engine: 'ngo-1x', group: 'engines', kind: 'range', paths: N1('HardResetThresholdSec') },
+  { engine: 'ngo-1x', group: 'engines', kind: 'range', paths: N1('AdjustmentRatio') },
+  { engine: 'ngo-1x', group: 'engines', kind: 'check', paths: N1('LerpUnclamped'),
     hint: 'NGO 1.0 extrapolated up to MaxInterpolationBound intervals (Mathf.LerpUnclamped); later 1.x clamps (off).' },
 
   { engine: 'source', group: 'engines', kind: 'range', paths: S('cl_interp'),

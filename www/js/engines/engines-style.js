@@ -10,6 +10,7 @@ export const STRATEGY_STYLES = {
   mirror: { light: '#332288', dark: '#9488E8', shape: 'hexagon', letter: 'M' },
   'mirror-core': { light: '#7E3C8C', dark: '#D9A0E6', shape: 'square', letter: 'm' },
   ngo: { light: '#882255', dark: '#E07AAB', shape: 'pentagon', letter: 'N' },
+  'ngo-1x': { light: '#1D4E89', dark: '#7FB0E8', shape: 'square', letter: 'n' },
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
@@ -21,7 +22,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'source', 'geckos', 'gambetta'];
+export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 

@@ -27,7 +27,10 @@ export function snippet(row) {
       return lines.join('\n');
     }
     case 'ngo':
-      return ['// Unity Netcode for GameObjects: the client\'s time system',
+      return ['// Unity Netcode for GameObjects 2.x: a static of NetworkTransform, in whole ticks',
+        `NetworkTransform.InterpolationBufferTickOffset = ${s.InterpolationBufferTickOffset};`].join('\n');
+    case 'ngo-1x':
+      return ['// Unity Netcode for GameObjects 1.x: the client\'s time system',
         `NetworkManager.Singleton.NetworkTimeSystem.ServerBufferSec = ${s.ServerBufferSec};`].join('\n');
     case 'source':
       return [`cl_updaterate ${s.cl_updaterate}`, `cl_interp_ratio ${s.cl_interp_ratio}`, `cl_interp ${s.cl_interp}`,

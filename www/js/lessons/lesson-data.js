@@ -87,7 +87,7 @@ const statusPct = (rows, codes, status) => {
 export const PRESETS = ['lan', 'sameRegion', 'crossRegion', 'mobile'];
 
 /** The engines scored on the current run (src/engines/, the league table's custom column for them). */
-const ENGINES_SCORED = ['mirror', 'ngo', 'source', 'geckos', 'gambetta', 'latest'];
+const ENGINES_SCORED = ['mirror', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta', 'latest'];
 const engineScores = (c) => c.model.engineMetrics(ENGINES_SCORED);
 /** The engines on the current network as it is — a recording or an import too (the league's `trace` column). */
 const yourScores = (c) => c.model.engineMetrics(['mirror', 'source', 'geckos']);
@@ -544,7 +544,7 @@ export const LESSONS = [
     seed: '004',
     groups: ['engines', 'network'],
     preset: 'mobile',
-    engines: ['mirror', 'ngo', 'source', 'geckos'],
+    engines: ['mirror', 'ngo-1x', 'source', 'geckos'],
     t: 6,
     run: { from: 5, speed: 0.25 },
     params(p, core) {
@@ -553,7 +553,7 @@ export const LESSONS = [
     checks: [
       {
         id: 'sourceBest', cmp: 'le', tol: 0, unit: 'u', digits: 2,
-        article: (c) => Math.min(...['mirror', 'ngo', 'geckos', 'gambetta'].map((n) => engineScores(c)[n].rmsError)),
+        article: (c) => Math.min(...['mirror', 'ngo-1x', 'geckos', 'gambetta'].map((n) => engineScores(c)[n].rmsError)),
         core: (c) => engineScores(c).source.rmsError,
       },
       { id: 'mirrorDry', article: 5, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * engineScores(c).mirror.underrunShare },
@@ -565,11 +565,11 @@ export const LESSONS = [
           // Exponential jitter adds `jitter` on average; uniform and normal ± jitter add none (src/link.rs).
           const meanJitter = link.jitterModel === 'exponential' ? link.jitter : 0;
           const tick = Math.round(p.scenario.tickRate / p.scenario.sendRate) / p.scenario.tickRate;
-          return 1000 * (link.latency + meanJitter + p.engines.ngo.ServerBufferSec + tick);
+          return 1000 * (link.latency + meanJitter + p.engines.ngo1x.ServerBufferSec + tick);
         },
-        core: (c) => 1000 * engineScores(c).ngo.meanLag,
+        core: (c) => 1000 * engineScores(c)['ngo-1x'].meanLag,
       },
-      { id: 'ngoExtrapolates', info: true, unit: '%', digits: 1, core: (c) => 100 * engineScores(c).ngo.extrapolationShare },
+      { id: 'ngoExtrapolates', info: true, unit: '%', digits: 1, core: (c) => 100 * engineScores(c)['ngo-1x'].extrapolationShare },
       { id: 'latestStalls', info: true, unit: '', digits: 0, core: (c) => engineScores(c).latest.stalls },
     ],
   },
