@@ -8,6 +8,7 @@
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
+//!                                        ├──► NetEQ      WebRTC's audio jitter buffer: quantile target, accelerate / expand  (neteq.rs)
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
 //!                                                 │
 //!                                                 ▼  per frame: Shown {position?, render time, mode}
@@ -27,6 +28,7 @@ pub mod bank;
 pub mod gambetta;
 pub mod geckos;
 pub mod mirror;
+pub mod neteq;
 pub mod ngo;
 pub mod reference;
 pub mod score;
@@ -126,6 +128,7 @@ pub enum StrategyKind {
     Source,
     Geckos,
     Gambetta,
+    Neteq,
     Seed000,
     Seed004,
     Playground,
@@ -133,20 +136,21 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 9] = [
+    pub const ALL: [StrategyKind; 10] = [
         StrategyKind::Mirror,
         StrategyKind::Ngo,
         StrategyKind::Source,
         StrategyKind::Geckos,
         StrategyKind::Gambetta,
+        StrategyKind::Neteq,
         StrategyKind::Seed000,
         StrategyKind::Seed004,
         StrategyKind::Playground,
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`, `playground`,
-    /// `latest`).
+    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `gambetta`, `neteq`, `seed000`, `seed004`,
+    /// `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
@@ -154,6 +158,7 @@ impl StrategyKind {
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
             StrategyKind::Gambetta => "gambetta",
+            StrategyKind::Neteq => "neteq",
             StrategyKind::Seed000 => "seed000",
             StrategyKind::Seed004 => "seed004",
             StrategyKind::Playground => "playground",
@@ -192,7 +197,7 @@ impl StrategyKind {
 }
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
-/// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
+/// "geckos": {…}, "neteq": {…}}`; Gambetta's demo and the references have none of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
@@ -200,6 +205,7 @@ pub struct EngineParams {
     pub ngo: ngo::NgoParams,
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
+    pub neteq: neteq::NeteqParams,
 }
 
 impl EngineParams {
@@ -207,7 +213,8 @@ impl EngineParams {
         self.mirror.validate().map_err(|e| e.within("mirror"))?;
         self.ngo.validate().map_err(|e| e.within("ngo"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
-        self.geckos.validate().map_err(|e| e.within("geckos"))
+        self.geckos.validate().map_err(|e| e.within("geckos"))?;
+        self.neteq.validate().map_err(|e| e.within("neteq"))
     }
 }
 
@@ -226,6 +233,7 @@ enum Own {
     Ngo(ngo::NgoParams),
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
+    Neteq(neteq::NeteqParams),
     Delay(f64),
     Playback(Box<PlaybackParams>),
 }
@@ -250,6 +258,7 @@ impl Setup {
             StrategyKind::Ngo => Own::Ngo(self.engines.ngo.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
+            StrategyKind::Neteq => Own::Neteq(self.engines.neteq.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
             StrategyKind::Seed004 => Own::Delay(self.article_delay),
             StrategyKind::Playground => Own::Playback(Box::new(self.playback.clone())),
@@ -265,6 +274,7 @@ impl Setup {
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
+            Built::Neteq(s) => Box::new(s),
             Built::Latest(s) => Box::new(s),
             Built::Article(s) => Box::new(s),
         })
@@ -282,6 +292,7 @@ impl Setup {
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone())),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
+            StrategyKind::Neteq => Built::Neteq(neteq::Neteq::new(self.engines.neteq.clone(), s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
             StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
                 reference::Article::new(self.article_params(kind).expect("an article's pipeline"), &self.stream)?,
@@ -323,6 +334,7 @@ pub enum Built {
     Source(source::Source),
     Geckos(geckos::Geckos),
     Gambetta(gambetta::Gambetta),
+    Neteq(neteq::Neteq),
     Latest(reference::Latest),
     /// `seed000`, `seed004` and `playground`: the articles' pipeline with their settings.
     Article(reference::Article),
@@ -339,7 +351,7 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.name()));
         }
-        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 9);
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 10);
         assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
         let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
         assert_eq!(err.field, "strategies[1]");
