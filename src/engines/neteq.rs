@@ -58,8 +58,8 @@
 //! Simplified: no DTX / comfort noise, DTMF or codec PLC; PostponeDecode's mute-factor condition (an expand long
 //! enough to have faded the audio) is taken as met; FuturePacketAvailable (waiting for a lost packet) does not
 //! arise, see above; a packet older than the render clock is dropped from the playout buffer but still counted by
-//! the statistics; the buffer-level filter, which this version's time-stretch decisions no longer read, is left out; a full
-//! buffer (200 packets) is flushed, as upstream; teleports are not special.
+//! the statistics; the buffer-level filter, which this version's time-stretch decisions no longer read, is left
+//! out; a full buffer (200 packets) is flushed, as upstream; teleports are not special.
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::Vec2;

@@ -205,8 +205,9 @@ fn a_steady_stream_settles_at_the_target_and_never_runs_dry() {
 /// the start-up factor is then near 1 − 2 / 12 = 0.83, so the spike's sample weighs about 0.17 > 0.05 and the
 /// target jumps to its bucket, (1 + 25) × 20 = 520 ms (25 = 500 / 20). Later samples (all 0) forget it and the
 /// target returns to 20; NetEQ accelerates — one stretch per 15 ms + 5 ticks — until P is back under the high
-/// limit (40): by 40 s P is in [20, 40) again, the lag in [170, 190). Red if the expand advances the clock, if there is no start-up
-/// forgetting (the spike would weigh 0.017 and the target stay 20), or if accelerate never fires.
+/// limit (40): by 40 s P is in [20, 40) again, the lag in [170, 190). Red if the expand advances the clock, if
+/// there is no start-up forgetting (the spike would weigh 0.017 and the target stay 20), or if accelerate never
+/// fires.
 #[test]
 fn a_held_back_burst_expands_then_the_target_jumps_and_accelerate_brings_it_back() {
     let arrivals: Vec<(u64, f64)> = (0..=800)
