@@ -94,7 +94,7 @@ fn a_300_ms_stall_is_15_held_frames_for_the_plain_client() {
 fn on_a_steady_log_the_buffered_strategies_never_run_dry() {
     let steady = league(&write("steady", "steady.csv", &log(false)));
     assert!(number(&cell(&steady, "ngo")["underrunShare"]) > 0.9, "{}", cell(&steady, "ngo"));
-    for strategy in ["mirror", "ngo-1x", "source", "geckos", "gambetta", "playground"] {
+    for strategy in ["mirror", "ngo-1x", "source", "geckos", "gambetta", "neteq", "playground"] {
         let m = cell(&steady, strategy);
         assert!(number(&m["shown"]) > 0.9, "{strategy}: {m}");
         assert!(number(&m["addedLatency"]).is_finite() && number(&m["rmsError"]).is_finite(), "{strategy}: {m}");

@@ -11,6 +11,7 @@
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
+//!                                        ├──► NetEQ      WebRTC's audio jitter buffer: quantile target, accelerate / expand  (neteq.rs)
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
 //!                                                 │
 //!                                                 ▼  per frame: Shown {position?, render time, mode}
@@ -31,6 +32,7 @@ pub mod bank;
 pub mod gambetta;
 pub mod geckos;
 pub mod mirror;
+pub mod neteq;
 pub mod ngo;
 pub mod ngo1x;
 pub mod reference;
@@ -137,6 +139,7 @@ pub enum StrategyKind {
     Source,
     Geckos,
     Gambetta,
+    Neteq,
     Seed000,
     Seed004,
     Playground,
@@ -144,7 +147,7 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 11] = [
+    pub const ALL: [StrategyKind; 12] = [
         StrategyKind::Mirror,
         StrategyKind::MirrorCore,
         StrategyKind::Ngo,
@@ -152,14 +155,15 @@ impl StrategyKind {
         StrategyKind::Source,
         StrategyKind::Geckos,
         StrategyKind::Gambetta,
+        StrategyKind::Neteq,
         StrategyKind::Seed000,
         StrategyKind::Seed004,
         StrategyKind::Playground,
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `mirror-core`, `ngo`, `ngo-1x`, `source`, `geckos`, `gambetta`, `seed000`,
-    /// `seed004`, `playground`, `latest`).
+    /// The external name (`mirror`, `mirror-core`, `ngo`, `ngo-1x`, `source`, `geckos`, `gambetta`, `neteq`,
+    /// `seed000`, `seed004`, `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
@@ -169,6 +173,7 @@ impl StrategyKind {
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
             StrategyKind::Gambetta => "gambetta",
+            StrategyKind::Neteq => "neteq",
             StrategyKind::Seed000 => "seed000",
             StrategyKind::Seed004 => "seed004",
             StrategyKind::Playground => "playground",
@@ -207,7 +212,7 @@ impl StrategyKind {
 }
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "ngo1x": {…}, "source": {…},
-/// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
+/// "geckos": {…}, "neteq": {…}}`; Gambetta's demo and the references have none of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
@@ -216,6 +221,7 @@ pub struct EngineParams {
     pub ngo1x: ngo1x::NgoParams,
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
+    pub neteq: neteq::NeteqParams,
 }
 
 impl EngineParams {
@@ -224,7 +230,8 @@ impl EngineParams {
         self.ngo.validate().map_err(|e| e.within("ngo"))?;
         self.ngo1x.validate().map_err(|e| e.within("ngo1x"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
-        self.geckos.validate().map_err(|e| e.within("geckos"))
+        self.geckos.validate().map_err(|e| e.within("geckos"))?;
+        self.neteq.validate().map_err(|e| e.within("neteq"))
     }
 }
 
@@ -244,6 +251,7 @@ enum Own {
     Ngo1x(ngo1x::NgoParams),
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
+    Neteq(neteq::NeteqParams),
     Delay(f64),
     Playback(Box<PlaybackParams>),
 }
@@ -270,6 +278,7 @@ impl Setup {
             StrategyKind::Ngo1x => Own::Ngo1x(self.engines.ngo1x.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
+            StrategyKind::Neteq => Own::Neteq(self.engines.neteq.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
             StrategyKind::Seed004 => Own::Delay(self.article_delay),
             StrategyKind::Playground => Own::Playback(Box::new(self.playback.clone())),
@@ -286,6 +295,7 @@ impl Setup {
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
+            Built::Neteq(s) => Box::new(s),
             Built::Latest(s) => Box::new(s),
             Built::Article(s) => Box::new(s),
         })
@@ -307,6 +317,7 @@ impl Setup {
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone(), s.send_interval)),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
+            StrategyKind::Neteq => Built::Neteq(neteq::Neteq::new(self.engines.neteq.clone(), s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
             StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
                 reference::Article::new(self.article_params(kind).expect("an article's pipeline"), &self.stream)?,
@@ -349,6 +360,7 @@ pub enum Built {
     Source(source::Source),
     Geckos(geckos::Geckos),
     Gambetta(gambetta::Gambetta),
+    Neteq(neteq::Neteq),
     Latest(reference::Latest),
     /// `seed000`, `seed004` and `playground`: the articles' pipeline with their settings.
     Article(reference::Article),

@@ -308,6 +308,7 @@ impl<'a> Scoring<'a> {
             Built::Source(mut s) => self.score_on(kind, &mut s),
             Built::Geckos(mut s) => self.score_on(kind, &mut s),
             Built::Gambetta(mut s) => self.score_on(kind, &mut s),
+            Built::Neteq(mut s) => self.score_on(kind, &mut s),
             Built::Latest(mut s) => self.score_on(kind, &mut s),
             Built::Article(mut s) => self.score_on(kind, &mut s),
         })

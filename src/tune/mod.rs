@@ -16,7 +16,8 @@
 //! The knobs are the settings a developer of each engine turns (the engines' own names): Mirror's
 //! `bufferTimeMultiplier` with `dynamicAdjustment` off, and with it on the `dynamicAdjustmentTolerance` its
 //! adjustment adds to the jitter it measures (on, Mirror overwrites `bufferTimeMultiplier` after every snapshot:
-//! `engines::mirror`); NGO 2.x's `InterpolationBufferTickOffset` (whole ticks) and NGO 1.x's `ServerBufferSec`; Source's `cl_interp_ratio` at the stream's update rate
+//! `engines::mirror`); NGO 2.x's `InterpolationBufferTickOffset` (whole ticks) and NGO 1.x's `ServerBufferSec`;
+//! NetEQ's `quantile` (its target delay covers that share of the packets' relative delays); Source's `cl_interp_ratio` at the stream's update rate
 //! (`cl_updaterate` = the send rate, `cl_interp` 0, so that the lerp is `cl_interp_ratio / cl_updaterate`); geckos.io's
 //! `interpolationBuffer` (set explicitly: `withServerFps` off, where the README's client derives three frames from
 //! the server's rate); and the page's own pipeline's render delay (seed 000 §4.3.2, seed 004 §5.3), on a
@@ -110,7 +111,7 @@ fn updaterate(c: &Context) -> f64 {
     c.send_rate.round().clamp(10.0, 128.0)
 }
 
-const KNOBS: [Knob; 7] = [
+const KNOBS: [Knob; 8] = [
     Knob {
         strategy: StrategyKind::Mirror,
         name: "bufferTimeMultiplier",
@@ -175,6 +176,15 @@ const KNOBS: [Knob; 7] = [
             p.engines.geckos.interpolation_buffer = v;
         },
         fixed: |_| map(&[("withServerFps", json!(false))]),
+        simulated_only: false,
+        whole: false,
+    },
+    Knob {
+        strategy: StrategyKind::Neteq,
+        name: "quantile",
+        values: |_| grid(0.5, 0.995, 0.005),
+        set: |p, _, v| p.engines.neteq.quantile = v,
+        fixed: |_| Map::new(),
         simulated_only: false,
         whole: false,
     },

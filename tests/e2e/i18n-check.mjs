@@ -19,7 +19,7 @@ export const ALLOWED = [
   // the recorder's channels and the protocol under one (record.js)
   'WebSocket', 'WebRTC', 'TCP',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
-  'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
+  'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'NetEQ', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   // key names
   'Home', 'End', 'Escape',
 ];

@@ -8,6 +8,7 @@ mod gambetta;
 mod geckos;
 mod league;
 mod mirror;
+mod neteq;
 mod ngo;
 mod ngo1x;
 mod reference;

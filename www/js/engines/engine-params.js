@@ -1,6 +1,6 @@
 // The engines' parameters as rail controls (group "Engines"): labelled with each engine's own name for the
 // setting (Mirror's `bufferTimeMultiplier`, NGO's `InterpolationBufferTickOffset`, Source's `cl_interp`, geckos.io's
-// `interpolationBuffer`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
+// `interpolationBuffer`, NetEQ's `quantile`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
 // any control. `engine` names the engine a control belongs to (the rail gives each engine a sub-heading); a
 // control's id is `engine-key` and its label the key (params.js), its range, step and unit the core's.
 // Gambetta's demo and the articles' references have no settings of their own here.
@@ -10,6 +10,7 @@ const N = (field) => [`engines.ngo.${field}`];
 const N1 = (field) => [`engines.ngo1x.${field}`];
 const S = (field) => [`engines.source.${field}`];
 const G = (field) => [`engines.geckos.${field}`];
+const Q = (field) => [`engines.neteq.${field}`];
 
 export const ENGINE_CONTROLS = [
   { engine: 'mirror', group: 'engines', kind: 'check', paths: M('dynamicAdjustment'),
@@ -63,4 +64,17 @@ export const ENGINE_CONTROLS = [
     hint: 'Render time = now − timeOffset (latency included) − this. Outside the vault calcInterpolation returns nothing.' },
   { engine: 'geckos', group: 'engines', kind: 'check', paths: G('autoCorrectTimeOffset') },
   { engine: 'geckos', group: 'engines', kind: 'range', paths: G('vaultSize') },
+
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('quantile'),
+    hint: 'Target delay = the delay this share of packets (relative to the fastest of the last 2 s) arrives within, in 20 ms buckets.' },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('forgetFactor'),
+    hint: 'Each half-second sample keeps this much of the histogram: a jitter spike is forgotten over about 1 / (1 − this) samples.' },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('startForgetWeight') },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('resampleIntervalMs') },
+  { engine: 'neteq', group: 'engines', kind: 'check', paths: Q('useReorderOptimizer') },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('reorderForgetFactor'), enabledWhen: (p) => p.engines.neteq.useReorderOptimizer },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('msPerLossPercent'), enabledWhen: (p) => p.engines.neteq.useReorderOptimizer },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('minDelayMs') },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('maxDelayMs') },
+  { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('maxPacketsInBuffer') },
 ];

@@ -14,6 +14,7 @@ export const STRATEGY_STYLES = {
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
+  neteq: { light: '#7B1FA2', dark: '#CE93D8', shape: 'square', letter: 'Q' },
   seed000: { light: '#3E4C66', dark: '#A3B2CC', shape: 'octagon', letter: '0' },
   seed004: { light: '#6B3F2F', dark: '#C79D8E', shape: 'triangleLeft', letter: '4' },
   playground: { light: '#D55E00', dark: '#D55E00', shape: 'diamond', letter: '◆' },
@@ -22,7 +23,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta'];
+export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta', 'neteq'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 

@@ -38,6 +38,9 @@ export function snippet(row) {
     case 'geckos':
       return ['// geckos.io snapshot-interpolation, on the client',
         `SI.interpolationBuffer.set(${s.interpolationBuffer}) // ms`].join('\n');
+    case 'neteq':
+      return ['// WebRTC NetEQ (C++): the delay manager\'s quantile, DelayManager::Config',
+        `config.quantile = ${s.quantile};`].join('\n');
     case 'playground':
       return ['// a client of this core (Cocos Creator or any TypeScript): the remote pipeline\'s render delay',
         `playground.setParams({ remote: { clock: { renderDelay: ${s.renderDelay} } } }) // s`].join('\n');
