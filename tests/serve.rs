@@ -103,7 +103,8 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
     let replayed: serde_json::Value = serde_json::from_slice(&replay.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(replayed["metrics"]["inserted"], 100);
     // And through every strategy: each shows the recording (a position on most frames), none refuses it.
-    let names = ["mirror", "ngo", "source", "geckos", "gambetta", "seed000", "seed004", "playground", "latest"];
+    let names =
+        ["mirror", "ngo", "source", "geckos", "lightyear", "gambetta", "seed000", "seed004", "playground", "latest"];
     for name in names {
         let mut replay = Command::new(BIN)
             .args(["replay", "-", "--strategy", name])

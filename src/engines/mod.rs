@@ -7,6 +7,7 @@
 //!   RTT sample (local now, rtt)          ├──► NGO        NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo.rs)
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
+//!                                        ├──► lightyear  timeline behind the estimated server time, holds the newest     (lightyear.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
 //!                                                 │
@@ -26,6 +27,7 @@
 pub mod bank;
 pub mod gambetta;
 pub mod geckos;
+pub mod lightyear;
 pub mod mirror;
 pub mod ngo;
 pub mod reference;
@@ -125,6 +127,7 @@ pub enum StrategyKind {
     Ngo,
     Source,
     Geckos,
+    Lightyear,
     Gambetta,
     Seed000,
     Seed004,
@@ -133,11 +136,12 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 9] = [
+    pub const ALL: [StrategyKind; 10] = [
         StrategyKind::Mirror,
         StrategyKind::Ngo,
         StrategyKind::Source,
         StrategyKind::Geckos,
+        StrategyKind::Lightyear,
         StrategyKind::Gambetta,
         StrategyKind::Seed000,
         StrategyKind::Seed004,
@@ -145,14 +149,15 @@ impl StrategyKind {
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `gambetta`, `seed000`, `seed004`, `playground`,
-    /// `latest`).
+    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `lightyear`, `gambetta`, `seed000`, `seed004`,
+    /// `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
             StrategyKind::Ngo => "ngo",
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
+            StrategyKind::Lightyear => "lightyear",
             StrategyKind::Gambetta => "gambetta",
             StrategyKind::Seed000 => "seed000",
             StrategyKind::Seed004 => "seed004",
@@ -192,7 +197,7 @@ impl StrategyKind {
 }
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
-/// "geckos": {…}}`; Gambetta's demo and the references have none of their own).
+/// "geckos": {…}, "lightyear": {…}}`; Gambetta's demo and the references have none of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
@@ -200,6 +205,7 @@ pub struct EngineParams {
     pub ngo: ngo::NgoParams,
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
+    pub lightyear: lightyear::LightyearParams,
 }
 
 impl EngineParams {
@@ -207,7 +213,8 @@ impl EngineParams {
         self.mirror.validate().map_err(|e| e.within("mirror"))?;
         self.ngo.validate().map_err(|e| e.within("ngo"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
-        self.geckos.validate().map_err(|e| e.within("geckos"))
+        self.geckos.validate().map_err(|e| e.within("geckos"))?;
+        self.lightyear.validate().map_err(|e| e.within("lightyear"))
     }
 }
 
@@ -226,6 +233,7 @@ enum Own {
     Ngo(ngo::NgoParams),
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
+    Lightyear(lightyear::LightyearParams),
     Delay(f64),
     Playback(Box<PlaybackParams>),
 }
@@ -250,6 +258,7 @@ impl Setup {
             StrategyKind::Ngo => Own::Ngo(self.engines.ngo.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
+            StrategyKind::Lightyear => Own::Lightyear(self.engines.lightyear.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
             StrategyKind::Seed004 => Own::Delay(self.article_delay),
             StrategyKind::Playground => Own::Playback(Box::new(self.playback.clone())),
@@ -264,6 +273,7 @@ impl Setup {
             Built::Ngo(s) => Box::new(s),
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
+            Built::Lightyear(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
             Built::Latest(s) => Box::new(s),
             Built::Article(s) => Box::new(s),
@@ -281,6 +291,11 @@ impl Setup {
             StrategyKind::Ngo => Built::Ngo(ngo::Ngo::new(self.engines.ngo.clone(), s.send_interval)),
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone())),
+            StrategyKind::Lightyear => Built::Lightyear(lightyear::Lightyear::new(
+                self.engines.lightyear.clone(),
+                s.send_interval,
+                s.tick_interval,
+            )),
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
             StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
@@ -322,6 +337,7 @@ pub enum Built {
     Ngo(ngo::Ngo),
     Source(source::Source),
     Geckos(geckos::Geckos),
+    Lightyear(lightyear::Lightyear),
     Gambetta(gambetta::Gambetta),
     Latest(reference::Latest),
     /// `seed000`, `seed004` and `playground`: the articles' pipeline with their settings.
@@ -339,7 +355,7 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.name()));
         }
-        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 9);
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 10);
         assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
         let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
         assert_eq!(err.field, "strategies[1]");
@@ -358,13 +374,15 @@ mod tests {
     fn engine_params_parse_by_the_engines_own_names_and_refuse_typos() {
         let p: EngineParams = serde_json::from_str(
             r#"{"mirror": {"bufferTimeMultiplier": 3}, "ngo": {"ServerBufferSec": 0.1},
-                "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150}}"#,
+                "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150},
+                "lightyear": {"send_interval_ratio": 2.5, "min_delay": 0.02}}"#,
         )
         .unwrap();
         assert_eq!(p.mirror.buffer_time_multiplier, 3.0);
         assert_eq!(p.ngo.server_buffer_sec, 0.1);
         assert_eq!(p.source.cl_interp, 0.05);
         assert_eq!(p.geckos.interpolation_buffer, 150.0);
+        assert_eq!((p.lightyear.send_interval_ratio, p.lightyear.min_delay), (2.5, 0.02));
         assert!(serde_json::from_str::<EngineParams>(r#"{"mirror": {"bufferTime": 3}}"#).is_err());
         let mut bad = EngineParams::default();
         bad.source.cl_extrapolate_amount = -1.0;

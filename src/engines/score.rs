@@ -306,6 +306,7 @@ impl<'a> Scoring<'a> {
             Built::Ngo(mut s) => self.score_on(kind, &mut s),
             Built::Source(mut s) => self.score_on(kind, &mut s),
             Built::Geckos(mut s) => self.score_on(kind, &mut s),
+            Built::Lightyear(mut s) => self.score_on(kind, &mut s),
             Built::Gambetta(mut s) => self.score_on(kind, &mut s),
             Built::Latest(mut s) => self.score_on(kind, &mut s),
             Built::Article(mut s) => self.score_on(kind, &mut s),

@@ -7,6 +7,7 @@ mod cli;
 mod gambetta;
 mod geckos;
 mod league;
+mod lightyear;
 mod mirror;
 mod ngo;
 mod reference;

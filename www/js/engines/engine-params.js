@@ -1,6 +1,6 @@
 // The engines' parameters as rail controls (group "Engines"): labelled with each engine's own name for the
 // setting (Mirror's `bufferTimeMultiplier`, NGO's `ServerBufferSec`, Source's `cl_interp`, geckos.io's
-// `interpolationBuffer`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
+// `interpolationBuffer`, lightyear's `send_interval_ratio`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
 // any control. `engine` names the engine a control belongs to (the rail gives each engine a sub-heading); a
 // control's id is `engine-key` and its label the key (params.js), its range, step and unit the core's.
 // Gambetta's demo and the articles' references have no settings of their own here.
@@ -9,6 +9,7 @@ const M = (field) => [`engines.mirror.${field}`];
 const N = (field) => [`engines.ngo.${field}`];
 const S = (field) => [`engines.source.${field}`];
 const G = (field) => [`engines.geckos.${field}`];
+const LY = (field) => [`engines.lightyear.${field}`];
 
 export const ENGINE_CONTROLS = [
   { engine: 'mirror', group: 'engines', kind: 'check', paths: M('dynamicAdjustment'),
@@ -45,4 +46,9 @@ export const ENGINE_CONTROLS = [
     hint: 'Render time = now − timeOffset (latency included) − this. Outside the vault calcInterpolation returns nothing.' },
   { engine: 'geckos', group: 'engines', kind: 'check', paths: G('autoCorrectTimeOffset') },
   { engine: 'geckos', group: 'engines', kind: 'range', paths: G('vaultSize') },
+
+  { engine: 'lightyear', group: 'engines', kind: 'range', paths: LY('send_interval_ratio'),
+    hint: 'Render time = the estimated server time − max(send interval × this, min_delay) − (4 × jitter + 1 tick); past the newest state it holds it.' },
+  { engine: 'lightyear', group: 'engines', kind: 'range', paths: LY('min_delay'),
+    hint: 'The delay is at least this (5 ms); it governs when the server replicates every tick, the library default.' },
 ];

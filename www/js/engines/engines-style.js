@@ -11,6 +11,7 @@ export const STRATEGY_STYLES = {
   ngo: { light: '#882255', dark: '#E07AAB', shape: 'pentagon', letter: 'N' },
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
+  lightyear: { light: '#2F6B2F', dark: '#8CCB8C', shape: 'triangleDown', letter: 'Y' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
   seed000: { light: '#3E4C66', dark: '#A3B2CC', shape: 'octagon', letter: '0' },
   seed004: { light: '#6B3F2F', dark: '#C79D8E', shape: 'triangleLeft', letter: '4' },
@@ -20,7 +21,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'ngo', 'source', 'geckos', 'gambetta'];
+export const ENGINE_NAMES = ['mirror', 'ngo', 'source', 'geckos', 'lightyear', 'gambetta'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 
@@ -53,6 +54,7 @@ export function shapePath(ctx, shape, x, y, r) {
     case 'diamond': return polygon(ctx, x, y, r, 4, 0);
     case 'triangleLeft': return polygon(ctx, x, y, r, 3, Math.PI);
     case 'triangleRight': return polygon(ctx, x, y, r, 3, 0);
+    case 'triangleDown': return polygon(ctx, x, y, r, 3, Math.PI / 2);
     case 'plus': {
       const a = r * 0.38;
       ctx.beginPath();
