@@ -132,7 +132,7 @@ fn compare_trace_prints_the_table_and_refuses_what_does_not_apply() {
     let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/traces/seed-002.json");
     let of_trace: Value =
         serde_json::from_str(&stdout(&run(&["compare", "--trace", golden.to_str().unwrap()]))).unwrap();
-    assert_eq!(of_trace["cells"].as_array().unwrap().len(), 10);
+    assert_eq!(of_trace["cells"].as_array().unwrap().len(), 11);
     let refusals = [
         (vec!["compare", "--trace", file, "--seed", "1"], "compare: --seed is for --scenario; a trace is what it is"),
         (vec!["compare", "--trace", file, "--scenario", "lan"], "compare: --scenario and --trace exclude each other"),

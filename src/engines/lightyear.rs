@@ -9,7 +9,7 @@
 //!    rtt = srtt,  jitter = dev / 2
 //!  per packet (RemoteTimeline::update; nothing before 3 pings, `handshake_pings`)
 //!    tick ≥ the last one:  raw = tick + rtt/2 − remote.now      offset = raw (first) or EMA(offset, raw, α)
-//!                          α = 0.10 − 0.08 · clamp((jitter_ms − 1) / 9, 0, 1)      estimate = remote.now + offset
+//!                          α = 0.10 − 0.08 · clamp((jitter_ms − 1) / 9, 0, 1)    estimate = remote.now + offset
 //!  per frame
 //!    PreUpdate   remote.now += dt;  interpolation.now += dt × relative_speed                 (ticks: dt / tick)
 //!                the packets since the last frame: the remote estimate (above), the history (sorted by tick)
@@ -50,9 +50,11 @@
 //! packets after the timelines advance (upstream leaves the order of `TimelineSystems::Advance` and the
 //! transport's receive in `PreUpdate` unconstrained), so a packet read in the frame it arrives estimates the
 //! server's time at that frame. A snapshot's tick is its server time over the stream's tick duration
-//! (the server's tick; lightyear's default `TickDuration` is 1/60 s, the stream's here). Ping samples are the run's RTT samples (one per pong). Only the x, y of
-//! one entity are modelled; the history keeps at most [`HISTORY_LIMIT`] entries (the upstream one is drained by
-//! the timeline only).
+//! (the server's tick; lightyear's default `TickDuration` is 1/60 s, the stream's here). Ping samples are the
+//! run's RTT samples (one per pong): a log without any (a trace that recorded none) never completes the
+//! handshake, and the unsynced timeline (from tick 0 at the frames' pace) shows nothing of a server far from
+//! tick 0. Only the x, y of one entity are modelled; the history keeps at most [`HISTORY_LIMIT`] entries (the
+//! upstream one is drained by the timeline only).
 
 use super::{Shown, ShownMode, Smoother};
 use crate::geom::Vec2;

@@ -8,6 +8,7 @@
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
 //!                                        ├──► lightyear  timeline behind the estimated server time, holds the newest     (lightyear.rs)
+//!                                        ├──► FishNet    NetworkTransform goal queue, 2 goals buffered, rate per packet  (fishnet.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
 //!                                                 │
@@ -25,6 +26,7 @@
 //! `Held`). `Latest` (show the newest snapshot as it is) has no render point behind the data and no underrun.
 
 pub mod bank;
+pub mod fishnet;
 pub mod gambetta;
 pub mod geckos;
 pub mod lightyear;
@@ -128,6 +130,7 @@ pub enum StrategyKind {
     Source,
     Geckos,
     Lightyear,
+    Fishnet,
     Gambetta,
     Seed000,
     Seed004,
@@ -136,12 +139,13 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 10] = [
+    pub const ALL: [StrategyKind; 11] = [
         StrategyKind::Mirror,
         StrategyKind::Ngo,
         StrategyKind::Source,
         StrategyKind::Geckos,
         StrategyKind::Lightyear,
+        StrategyKind::Fishnet,
         StrategyKind::Gambetta,
         StrategyKind::Seed000,
         StrategyKind::Seed004,
@@ -149,8 +153,8 @@ impl StrategyKind {
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `lightyear`, `gambetta`, `seed000`, `seed004`,
-    /// `playground`, `latest`).
+    /// The external name (`mirror`, `ngo`, `source`, `geckos`, `lightyear`, `fishnet`, `gambetta`, `seed000`,
+    /// `seed004`, `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
@@ -158,6 +162,7 @@ impl StrategyKind {
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
             StrategyKind::Lightyear => "lightyear",
+            StrategyKind::Fishnet => "fishnet",
             StrategyKind::Gambetta => "gambetta",
             StrategyKind::Seed000 => "seed000",
             StrategyKind::Seed004 => "seed004",
@@ -197,7 +202,7 @@ impl StrategyKind {
 }
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "source": {…},
-/// "geckos": {…}, "lightyear": {…}}`; Gambetta's demo and the references have none of their own).
+/// "geckos": {…}, "lightyear": {…}, "fishnet": {…}}`; Gambetta's demo and the references have none of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
@@ -206,6 +211,7 @@ pub struct EngineParams {
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
     pub lightyear: lightyear::LightyearParams,
+    pub fishnet: fishnet::FishnetParams,
 }
 
 impl EngineParams {
@@ -214,7 +220,8 @@ impl EngineParams {
         self.ngo.validate().map_err(|e| e.within("ngo"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
         self.geckos.validate().map_err(|e| e.within("geckos"))?;
-        self.lightyear.validate().map_err(|e| e.within("lightyear"))
+        self.lightyear.validate().map_err(|e| e.within("lightyear"))?;
+        self.fishnet.validate().map_err(|e| e.within("fishnet"))
     }
 }
 
@@ -234,6 +241,7 @@ enum Own {
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
     Lightyear(lightyear::LightyearParams),
+    Fishnet(fishnet::FishnetParams),
     Delay(f64),
     Playback(Box<PlaybackParams>),
 }
@@ -259,6 +267,7 @@ impl Setup {
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
             StrategyKind::Lightyear => Own::Lightyear(self.engines.lightyear.clone()),
+            StrategyKind::Fishnet => Own::Fishnet(self.engines.fishnet.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
             StrategyKind::Seed004 => Own::Delay(self.article_delay),
             StrategyKind::Playground => Own::Playback(Box::new(self.playback.clone())),
@@ -274,6 +283,7 @@ impl Setup {
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
             Built::Lightyear(s) => Box::new(s),
+            Built::Fishnet(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
             Built::Latest(s) => Box::new(s),
             Built::Article(s) => Box::new(s),
@@ -296,6 +306,9 @@ impl Setup {
                 s.send_interval,
                 s.tick_interval,
             )),
+            StrategyKind::Fishnet => {
+                Built::Fishnet(fishnet::Fishnet::new(self.engines.fishnet.clone(), s.send_interval, s.tick_interval))
+            }
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
             StrategyKind::Seed000 | StrategyKind::Seed004 | StrategyKind::Playground => Built::Article(
@@ -338,6 +351,7 @@ pub enum Built {
     Source(source::Source),
     Geckos(geckos::Geckos),
     Lightyear(lightyear::Lightyear),
+    Fishnet(fishnet::Fishnet),
     Gambetta(gambetta::Gambetta),
     Latest(reference::Latest),
     /// `seed000`, `seed004` and `playground`: the articles' pipeline with their settings.
@@ -355,7 +369,7 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.name()));
         }
-        assert_eq!(StrategyKind::parse_list("").unwrap().len(), 10);
+        assert_eq!(StrategyKind::parse_list("").unwrap().len(), StrategyKind::ALL.len());
         assert_eq!(StrategyKind::parse_list(" mirror, source ").unwrap(), [StrategyKind::Mirror, StrategyKind::Source]);
         let err = StrategyKind::parse_list("mirror,unity").unwrap_err();
         assert_eq!(err.field, "strategies[1]");
@@ -375,7 +389,7 @@ mod tests {
         let p: EngineParams = serde_json::from_str(
             r#"{"mirror": {"bufferTimeMultiplier": 3}, "ngo": {"ServerBufferSec": 0.1},
                 "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150},
-                "lightyear": {"send_interval_ratio": 2.5, "min_delay": 0.02}}"#,
+                "lightyear": {"send_interval_ratio": 2.5, "min_delay": 0.02}, "fishnet": {"interpolation": 3}}"#,
         )
         .unwrap();
         assert_eq!(p.mirror.buffer_time_multiplier, 3.0);
@@ -383,6 +397,7 @@ mod tests {
         assert_eq!(p.source.cl_interp, 0.05);
         assert_eq!(p.geckos.interpolation_buffer, 150.0);
         assert_eq!((p.lightyear.send_interval_ratio, p.lightyear.min_delay), (2.5, 0.02));
+        assert_eq!(p.fishnet.interpolation, 3);
         assert!(serde_json::from_str::<EngineParams>(r#"{"mirror": {"bufferTime": 3}}"#).is_err());
         let mut bad = EngineParams::default();
         bad.source.cl_extrapolate_amount = -1.0;

@@ -307,6 +307,7 @@ impl<'a> Scoring<'a> {
             Built::Source(mut s) => self.score_on(kind, &mut s),
             Built::Geckos(mut s) => self.score_on(kind, &mut s),
             Built::Lightyear(mut s) => self.score_on(kind, &mut s),
+            Built::Fishnet(mut s) => self.score_on(kind, &mut s),
             Built::Gambetta(mut s) => self.score_on(kind, &mut s),
             Built::Latest(mut s) => self.score_on(kind, &mut s),
             Built::Article(mut s) => self.score_on(kind, &mut s),

@@ -105,7 +105,7 @@ test('the league table fills every strategy × network in a worker, marks the be
   await waitReady(page);
   await paused(page);
   let table = await leagueTable(page);
-  assert.equal(table.rows.length, 10);
+  assert.equal(table.rows.length, 11);
   assert.ok(await page.evaluate(() => window.netcodeLab.app.worker.worker instanceof Worker), 'computed in a Web Worker');
   for (const network of NETWORKS) {
     const values = table.rows.map((r) => r.cells[network].value);
@@ -159,7 +159,7 @@ test('every engine setting changes its readout, the URL and its own engine\'s tr
   await waitReady(page);
   await page.evaluate(() => { document.querySelector('details[data-group=engines]').open = true; });
   const ids = await page.$$eval('[data-group=engines] [data-control]', (els) => els.map((e) => e.dataset.control));
-  assert.equal(ids.length, 25);
+  assert.equal(ids.length, 28);
   // A switch goes after the settings that only count while it is on, and before those that count once it is off
   // (Mirror's multiplier replaces the dynamic adjustment; Source's amount needs cl_extrapolate).
   // Source's lerp is the larger of cl_interp and cl_interp_ratio / cl_updaterate: the ratio and the rate first.

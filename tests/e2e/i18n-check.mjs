@@ -20,7 +20,7 @@ export const ALLOWED = [
   'WebSocket', 'WebRTC', 'TCP',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
-  'lightyear', 'min_delay',
+  'lightyear', 'min_delay', 'Fish', 'Networking', 'NetworkTransform', 'interpolation', 'enableTeleport', 'teleportThreshold',
   // key names
   'Home', 'End', 'Escape',
 ];

@@ -29,7 +29,7 @@ fn compare_prints_the_league_of_the_four_presets_deterministically() {
     assert_eq!(json["seed"], 1);
     assert_eq!(json["networks"], serde_json::json!(["lan", "sameRegion", "crossRegion", "mobile"]));
     let cells = json["cells"].as_array().unwrap();
-    assert_eq!(cells.len(), 4 * 10);
+    assert_eq!(cells.len(), 4 * 11);
     let mirror_mobile = cells.iter().find(|c| c["network"] == "mobile" && c["strategy"] == "mirror").unwrap();
     for key in ["rmsError", "addedLatency", "stalls", "snaps", "jerk", "underrunShare"] {
         assert!(mirror_mobile["metrics"][key].is_number(), "{key}: {}", mirror_mobile["metrics"]);

@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli;
+mod fishnet;
 mod gambetta;
 mod geckos;
 mod league;

@@ -12,6 +12,7 @@ export const STRATEGY_STYLES = {
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
   lightyear: { light: '#2F6B2F', dark: '#8CCB8C', shape: 'triangleDown', letter: 'Y' },
+  fishnet: { light: '#1F4E8C', dark: '#7FA9E0', shape: 'square', letter: 'F' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
   seed000: { light: '#3E4C66', dark: '#A3B2CC', shape: 'octagon', letter: '0' },
   seed004: { light: '#6B3F2F', dark: '#C79D8E', shape: 'triangleLeft', letter: '4' },
@@ -21,7 +22,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'ngo', 'source', 'geckos', 'lightyear', 'gambetta'];
+export const ENGINE_NAMES = ['mirror', 'ngo', 'source', 'geckos', 'lightyear', 'fishnet', 'gambetta'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 
@@ -55,6 +56,7 @@ export function shapePath(ctx, shape, x, y, r) {
     case 'triangleLeft': return polygon(ctx, x, y, r, 3, Math.PI);
     case 'triangleRight': return polygon(ctx, x, y, r, 3, 0);
     case 'triangleDown': return polygon(ctx, x, y, r, 3, Math.PI / 2);
+    case 'square': return polygon(ctx, x, y, r * 0.9, 4, Math.PI / 4);
     case 'plus': {
       const a = r * 0.38;
       ctx.beginPath();
