@@ -121,3 +121,49 @@ fn after_running_dry_it_waits_for_interpolation_goals_again() {
     let s = f.frame(1.0, TICK);
     assert_eq!((s.mode, s.position.unwrap().x), (ShownMode::Interpolated, 14.0625));
 }
+
+/// Bad and shuffled input: snapshots out of order, repeated, with NaN and huge times, frames with NaN, negative
+/// and huge `dt` — nothing panics, what is shown is finite, and the queue stays within `interpolation + 3`
+/// (the drop) for FishNet and lightyear's history within its bound. A missing tick check or an unbounded queue
+/// turns it red.
+#[test]
+fn shuffled_and_bad_input_keeps_both_bounded_and_finite() {
+    use netcode_lab::engines::lightyear::{Lightyear, LightyearParams, HISTORY_LIMIT};
+    use netcode_lab::snapshot::Snapshot;
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut f = client();
+    let mut ly = Lightyear::new(LightyearParams::default(), SEND, TICK);
+    for i in 0..20_000u64 {
+        let t = match (next() * 20.0) as u32 {
+            0 => f64::NAN,
+            1 => 1e300,
+            2 => -5.0,
+            _ => (i as f64 / 4.0 + next() * 3.0 - 1.5) * SEND,
+        };
+        let s = Snapshot::moving(i, t, Vec2::new(100.0 * t, if i % 97 == 0 { f64::INFINITY } else { 0.0 }), Vec2::ZERO);
+        f.on_snapshot(&s, t);
+        ly.on_snapshot(&s, t);
+        if i % 3 == 0 {
+            ly.on_rtt(t, if i % 50 == 0 { f64::NAN } else { 0.05 + next() * 0.1 });
+        }
+        let dt = match (next() * 30.0) as u32 {
+            0 => f64::NAN,
+            1 => -1.0,
+            2 => 1e9,
+            _ => TICK,
+        };
+        for shown in [f.frame(t, dt), ly.frame(t, dt)] {
+            if let Some(p) = shown.position {
+                assert!(p.x.is_finite() && p.y.is_finite(), "{i}: {shown:?}");
+            }
+        }
+        assert!(f.queue_len() <= 2 + 3, "{i}: {}", f.queue_len());
+        assert!(ly.history().len() <= HISTORY_LIMIT);
+    }
+}
