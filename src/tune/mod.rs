@@ -17,7 +17,9 @@
 //! `bufferTimeMultiplier` with `dynamicAdjustment` off, and with it on the `dynamicAdjustmentTolerance` its
 //! adjustment adds to the jitter it measures (on, Mirror overwrites `bufferTimeMultiplier` after every snapshot:
 //! `engines::mirror`); NGO 2.x's `InterpolationBufferTickOffset` (whole ticks) and NGO 1.x's `ServerBufferSec`;
-//! NetEQ's `quantile` (its target delay covers that share of the packets' relative delays); Source's `cl_interp_ratio` at the stream's update rate
+//! lightyear's `send_interval_ratio` (its delay is the larger of that many send intervals and `min_delay`);
+//! FishNet's `interpolation` (goals queued before it moves, whole ticks); NetEQ's `quantile` (its target delay
+//! covers that share of the packets' relative delays); Source's `cl_interp_ratio` at the stream's update rate
 //! (`cl_updaterate` = the send rate, `cl_interp` 0, so that the lerp is `cl_interp_ratio / cl_updaterate`); geckos.io's
 //! `interpolationBuffer` (set explicitly: `withServerFps` off, where the README's client derives three frames from
 //! the server's rate); and the page's own pipeline's render delay (seed 000 §4.3.2, seed 004 §5.3), on a
@@ -111,7 +113,7 @@ fn updaterate(c: &Context) -> f64 {
     c.send_rate.round().clamp(10.0, 128.0)
 }
 
-const KNOBS: [Knob; 8] = [
+const KNOBS: [Knob; 10] = [
     Knob {
         strategy: StrategyKind::Mirror,
         name: "bufferTimeMultiplier",
@@ -178,6 +180,24 @@ const KNOBS: [Knob; 8] = [
         fixed: |_| map(&[("withServerFps", json!(false))]),
         simulated_only: false,
         whole: false,
+    },
+    Knob {
+        strategy: StrategyKind::Lightyear,
+        name: "send_interval_ratio",
+        values: |_| grid(0.0, 10.0, 0.1),
+        set: |p, _, v| p.engines.lightyear.send_interval_ratio = v,
+        fixed: |_| Map::new(),
+        simulated_only: false,
+        whole: false,
+    },
+    Knob {
+        strategy: StrategyKind::Fishnet,
+        name: "interpolation",
+        values: |_| grid(1.0, 30.0, 1.0),
+        set: |p, _, v| p.engines.fishnet.interpolation = v as u32,
+        fixed: |_| Map::new(),
+        simulated_only: false,
+        whole: true,
     },
     Knob {
         strategy: StrategyKind::Neteq,

@@ -105,7 +105,7 @@ test('the league table fills every strategy × network in a worker, marks the be
   await waitReady(page);
   await paused(page);
   let table = await leagueTable(page);
-  assert.equal(table.rows.length, 10);
+  assert.equal(table.rows.length, 14);
   assert.ok(await page.evaluate(() => window.netcodeLab.app.worker.worker instanceof Worker), 'computed in a Web Worker');
   for (const network of NETWORKS) {
     const values = table.rows.map((r) => r.cells[network].value);

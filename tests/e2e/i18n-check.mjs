@@ -20,6 +20,7 @@ export const ALLOWED = [
   'WebSocket', 'WebRTC', 'TCP',
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'NetEQ', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
+  'lightyear', 'min_delay', 'Fish', 'Networking', 'NetworkTransform', 'interpolation', 'enableTeleport', 'teleportThreshold',
   // key names
   'Home', 'End', 'Escape',
 ];

@@ -4,9 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod cli;
+mod fishnet;
 mod gambetta;
 mod geckos;
 mod league;
+mod lightyear;
 mod mirror;
 mod neteq;
 mod ngo;

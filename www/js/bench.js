@@ -67,7 +67,7 @@ function timerStep() {
   return step;
 }
 
-const STRATEGIES = ['mirror', 'ngo', 'source', 'geckos', 'gambetta', 'neteq', 'seed000', 'seed004', 'playground', 'latest'];
+const STRATEGIES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'lightyear', 'fishnet', 'gambetta', 'neteq', 'seed000', 'seed004', 'playground', 'latest'];
 /** One setting of each drawn engine, two values: every one of them re-runs, no pipeline does. */
 const DRAWN_CHANGE = (odd) => ({
   mirror: { catchupSpeed: odd ? 0.03 : 0.02 },

@@ -1,6 +1,7 @@
 // The engines' parameters as rail controls (group "Engines"): labelled with each engine's own name for the
 // setting (Mirror's `bufferTimeMultiplier`, NGO's `InterpolationBufferTickOffset`, Source's `cl_interp`, geckos.io's
-// `interpolationBuffer`, NetEQ's `quantile`), defaults from the engine's source (src/engines/*.rs says where), kept in the URL like
+// `interpolationBuffer`, lightyear's `send_interval_ratio`, FishNet's `interpolation`, NetEQ's `quantile`), defaults
+// from the engine's source (src/engines/*.rs says where), kept in the URL like
 // any control. `engine` names the engine a control belongs to (the rail gives each engine a sub-heading); a
 // control's id is `engine-key` and its label the key (params.js), its range, step and unit the core's.
 // Gambetta's demo and the articles' references have no settings of their own here.
@@ -10,6 +11,8 @@ const N = (field) => [`engines.ngo.${field}`];
 const N1 = (field) => [`engines.ngo1x.${field}`];
 const S = (field) => [`engines.source.${field}`];
 const G = (field) => [`engines.geckos.${field}`];
+const LY = (field) => [`engines.lightyear.${field}`];
+const F = (field) => [`engines.fishnet.${field}`];
 const Q = (field) => [`engines.neteq.${field}`];
 
 export const ENGINE_CONTROLS = [
@@ -64,6 +67,16 @@ export const ENGINE_CONTROLS = [
     hint: 'Render time = now − timeOffset (latency included) − this. Outside the vault calcInterpolation returns nothing.' },
   { engine: 'geckos', group: 'engines', kind: 'check', paths: G('autoCorrectTimeOffset') },
   { engine: 'geckos', group: 'engines', kind: 'range', paths: G('vaultSize') },
+
+  { engine: 'lightyear', group: 'engines', kind: 'range', paths: LY('send_interval_ratio'),
+    hint: 'Render time = the estimated server time − max(send interval × this, min_delay) − (4 × jitter + 1 tick); past the newest state it holds it.' },
+  { engine: 'lightyear', group: 'engines', kind: 'range', paths: LY('min_delay'),
+    hint: 'The delay is at least this (5 ms); it governs when the server replicates every tick, the library default.' },
+
+  { engine: 'fishnet', group: 'engines', kind: 'range', paths: F('interpolation'),
+    hint: 'NetworkTransform starts moving once this many goals (packets) are queued, each at its own packet\'s rate; more than this + 3 queued drops the oldest and snaps. It never extrapolates.' },
+  { engine: 'fishnet', group: 'engines', kind: 'check', paths: F('enableTeleport') },
+  { engine: 'fishnet', group: 'engines', kind: 'range', paths: F('teleportThreshold'), enabledWhen: (p) => p.engines.fishnet.enableTeleport },
 
   { engine: 'neteq', group: 'engines', kind: 'range', paths: Q('quantile'),
     hint: 'Target delay = the delay this share of packets (relative to the fastest of the last 2 s) arrives within, in 20 ms buckets.' },

@@ -13,6 +13,8 @@ export const STRATEGY_STYLES = {
   'ngo-1x': { light: '#1D4E89', dark: '#7FB0E8', shape: 'square', letter: 'n' },
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
+  lightyear: { light: '#2F6B2F', dark: '#8CCB8C', shape: 'triangleDown', letter: 'Y' },
+  fishnet: { light: '#1F4E8C', dark: '#7FA9E0', shape: 'square', letter: 'F' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
   neteq: { light: '#7B1FA2', dark: '#CE93D8', shape: 'square', letter: 'Q' },
   seed000: { light: '#3E4C66', dark: '#A3B2CC', shape: 'octagon', letter: '0' },
@@ -23,7 +25,7 @@ export const STRATEGY_STYLES = {
 
 export const STRATEGY_NAMES = Object.keys(STRATEGY_STYLES);
 /** The engines of other stacks (the rest are the articles' references). */
-export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta', 'neteq'];
+export const ENGINE_NAMES = ['mirror', 'mirror-core', 'ngo', 'ngo-1x', 'source', 'geckos', 'lightyear', 'fishnet', 'gambetta', 'neteq'];
 /** How many strategies the panel draws at once. */
 export const MAX_PICKED = 4;
 
@@ -57,6 +59,8 @@ export function shapePath(ctx, shape, x, y, r) {
     case 'square': return polygon(ctx, x, y, r, 4, Math.PI / 4);
     case 'triangleLeft': return polygon(ctx, x, y, r, 3, Math.PI);
     case 'triangleRight': return polygon(ctx, x, y, r, 3, 0);
+    case 'triangleDown': return polygon(ctx, x, y, r, 3, Math.PI / 2);
+    case 'square': return polygon(ctx, x, y, r * 0.9, 4, Math.PI / 4);
     case 'plus': {
       const a = r * 0.38;
       ctx.beginPath();

@@ -3,8 +3,8 @@
 // 0.1–10 %), sorted by the latency it costs. Each row is a full run at that setting (the core's `tune`,
 // src/tune/mod.rs: bisection over the very runs the league table makes), so its underrun is the checked one;
 // the step below it is shown over the target, so that the minimality is visible. "Copy" gives the setting in the
-// engine's own language: C# for Mirror and NGO, console variables for Source, TypeScript for geckos.io and for a
-// client of this core. Computed in the simulation worker after every change, as the league table is.
+// engine's own language: C# for Mirror, NGO and FishNet, console variables for Source, TypeScript for geckos.io and
+// for a client of this core, Rust for lightyear, C++ for NetEQ. Computed in the simulation worker after every change, as the league table is.
 import { swatch } from './engines-style.js';
 import { strategyName, nameLang } from './engines.js';
 import { el } from '../dom.js';
@@ -38,6 +38,12 @@ export function snippet(row) {
     case 'geckos':
       return ['// geckos.io snapshot-interpolation, on the client',
         `SI.interpolationBuffer.set(${s.interpolationBuffer}) // ms`].join('\n');
+    case 'lightyear':
+      return ['// lightyear 0.29 (Rust): the client\'s interpolation delay, max(send interval × ratio, min_delay)',
+        `InterpolationConfig { min_delay: Duration::from_millis(5), send_interval_ratio: ${s.send_interval_ratio} }`].join('\n');
+    case 'fishnet':
+      return ['// Fish-Networking: NetworkTransform ▸ Smoothing ▸ Interpolation, in ticks (the inspector\'s field)',
+        `interpolation = ${s.interpolation};`].join('\n');
     case 'neteq':
       return ['// WebRTC NetEQ (C++): the delay manager\'s quantile, DelayManager::Config',
         `config.quantile = ${s.quantile};`].join('\n');
