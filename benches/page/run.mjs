@@ -48,10 +48,10 @@ const ns = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ns` : '—');
 const peer = (side, key) => side?.peer?.[key];
 const perEntitySecond = (side, impl, w = 'steady') => peer(side, `${w}.${impl}.simSecond`);
 
-const ENGINES_ALL = 'engines: all 9 strategies scored on a 60 s run (one league column)';
+const ENGINES_ALL = 'engines: all 14 strategies scored on a 60 s run (one league column)';
 const ENGINES_DRAWN = "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)";
 const FULL_WASM = 'metrics of a 60 s run';
-const ENGINES_SHARE = 'engines: what all 9 scored add to the full re-simulation (ratio)';
+const ENGINES_SHARE = 'engines: what all 14 scored add to the full re-simulation (ratio)';
 /** What the engines add to a full re-simulation (a new run + its metrics) in the browser. A bench page that
  *  samples the three rows in turn gives the ratio sample by sample (ENGINES_SHARE); an older one's medians are
  *  subtracted: its "all scored" row runs a new seed, its metrics and the engines. */
@@ -101,10 +101,10 @@ const ROWS = [
   ['  with its metrics, wasm (median)', '', (f) => ms(f.core?.[FULL_WASM]?.median, 2)],
   ['  with its metrics, native (criterion median)', '', (f) => ms(f.native?.rerun_60s_everything_metrics / 1e6, 2)],
   ['  with its metrics, wasm / native', '', (f) => ratio(f.core?.[FULL_WASM]?.median / (f.native?.rerun_60s_everything_metrics / 1e6))],
-  ['Engines: all 9 scored on a 60 s run, added to a full re-simulation, wasm', '≤ 50 %', (f) => pct(engineShare(f.core, ENGINES_ALL))],
+  ['Engines: all 14 scored on a 60 s run, added to a full re-simulation, wasm', '≤ 50 %', (f) => pct(engineShare(f.core, ENGINES_ALL))],
   ['  the 4 drawn ghosts re-run, added, wasm', '', (f) => pct(engineShare(f.core, ENGINES_DRAWN, false))],
-  ['  all 9 scored, added to a re-run + metrics, criterion', '≤ 50 %', (f) => pct(f.native?.engines_all_60s_scored / fullNative(f))],
-  ['  all 9 scored, added to a fresh run + metrics, criterion', '', (f) => pct(f.native?.engines_all_60s_scored / freshNative(f))],
+  ['  all 14 scored, added to a re-run + metrics, criterion', '≤ 50 %', (f) => pct(f.native?.engines_all_60s_scored / fullNative(f))],
+  ['  all 14 scored, added to a fresh run + metrics, criterion', '', (f) => pct(f.native?.engines_all_60s_scored / freshNative(f))],
   ['  the 4 drawn ghosts, added, criterion', '', (f) => pct(f.native?.engines_4_drawn_60s / fullNative(f))],
   ['64-delay sweep of a 20 s window, wasm (median)', '', (f) => ms(f.core?.['sweep, 64 delays, 20 s window']?.median, 1)],
   ['Buffer insert+sample, Node: core (wasm) per entity-second', '', (f) => ns(perEntitySecond(f, 'wasm'))],

@@ -51,7 +51,7 @@ test('the later part holds what only shows after the first frame, in both langua
   // Red: a plot, league, metrics, inspector, step-through-tag, trace-row or recorder string back in the first
   // frame's table, or a string the first frame shows (a figure's title, a smoothing mode's name, the inspector's
   // hint) moved out.
-  const later = (k) => /^(league|metrics|hl|record|import)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
+  const later = (k) => /^(league|settings|metrics|hl|record|import)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
     || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));
   for (const [name, first, part] of [['en', EN_FIRST, EN_LATER], ['zh', ZH_FIRST, ZH_LATER]]) {
     assert.deepEqual(Object.keys(first).filter(later), [], `${name}: later strings in the first frame's table`);

@@ -80,10 +80,10 @@ const DRAWN_CHANGE = (odd) => ({
 // name as long as it measures the same work.
 const RESIM = 'simulate 60 s at 60 fps, everything (new seed)';
 const RESIM_METRICS = 'metrics of a 60 s run';
-const RESIM_ENGINES = 'engines: all 9 strategies scored on a 60 s run (one league column)';
+const RESIM_ENGINES = 'engines: all 14 strategies scored on a 60 s run (one league column)';
 const METRICS_ALONE = 'metrics of a 60 s run, alone';
-const ENGINES_ALONE = 'engines: all 9 strategies scored, alone';
-const ENGINES_SHARE = 'engines: what all 9 scored add to the full re-simulation (ratio)';
+const ENGINES_ALONE = 'engines: all 14 strategies scored, alone';
+const ENGINES_SHARE = 'engines: what all 14 scored add to the full re-simulation (ratio)';
 const FIT = 'fit a recording: 300 s at 60 Hz (fitTrace, with its figure)';
 const TRACE_LEAGUE = 'league table of a 20 s recording: every strategy (leagueTrace)';
 
@@ -91,7 +91,7 @@ const TRACE_LEAGUE = 'league table of a 20 s recording: every strategy (leagueTr
 const ABOUT = {
   [RESIM]: ['setParams with the seed alternating 1 ↔ 2 (every pipeline re-runs), default parameters, 60 s at 60 fps; no metrics', 'rerun_60s_everything'],
   [RESIM_METRICS]: ['the row above, then metrics(): the full re-simulation the page does on a change (the engines\' goal is measured against it)', 'rerun_60s_everything_metrics'],
-  [RESIM_ENGINES]: ['the row above, then engineMetrics() of all 9 strategies (one league column, playground\'s from the run\'s metrics)', 'rerun_60s_everything_metrics + engines_all_60s_scored'],
+  [RESIM_ENGINES]: ['the row above, then engineMetrics() of all 14 strategies (one league column, playground\'s from the run\'s metrics)', 'rerun_60s_everything_metrics + engines_all_60s_scored'],
   [METRICS_ALONE]: ['second row − first, sample by sample', 'metrics_60s_60fps'],
   [ENGINES_ALONE]: ['third row − second, sample by sample', 'engines_all_60s_scored'],
   [ENGINES_SHARE]: ['(third − second) / second, sample by sample — the goal: ≤ 0.5', 'engines_all_60s_scored / rerun_60s_everything_metrics'],
@@ -99,7 +99,7 @@ const ABOUT = {
   'simulate 20 s at 60 fps, everything (the page default)': ['setParams, seed alternating, the page\'s 20 s window', ''],
   'sweep, 64 delays, 20 s window': ['the render-delay sweep (the worker\'s job)', 'sweep_64_points_20s'],
   "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": ['setParams changing one setting of each drawn engine (no pipeline re-runs), then their rows', 'engines_4_drawn_60s (without the setParams)'],
-  "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": ['Playground.league on five networks', 'league_5_networks_20s'],
+  "league table: 5 networks × 14 strategies, 20 s window (the worker's job)": ['Playground.league on five networks', 'league_5_networks_20s'],
   [FIT]: ['Playground.fitTrace of an exported 300 s run at 60 snapshots/s: the fit, the recorded and fitted histograms, the fitted parameters (the import worker\'s job) — the goal: ≤ 50 ms', 'fit_figure_300s_60hz'],
   [TRACE_LEAGUE]: ['Playground.leagueTrace of an exported 20 s run: every strategy replayed on a recording\'s deliveries (the worker\'s job while a recording is shown)', 'compare --trace'],
 };
@@ -173,7 +173,7 @@ async function main() {
         pg.setParams({ ...long, seed, engines: DRAWN_CHANGE(flip) });
         for (const name of ['mirror', 'ngo', 'source', 'geckos']) pg.engineRows(name);
       }),
-      "league table: 5 networks × 9 strategies, 20 s window (the worker's job)": time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'])),
+      "league table: 5 networks × 14 strategies, 20 s window (the worker's job)": time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'])),
       [FIT]: time(() => core.Playground.fitTrace(long300)),
       [TRACE_LEAGUE]: time(() => core.Playground.leagueTrace(short20, undefined)),
     };

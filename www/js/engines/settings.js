@@ -93,9 +93,15 @@ export function mount(host) {
     const shown = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
     root.dataset.state = shown;
     root.setAttribute('aria-busy', String(state.pending));
-    status.textContent = state.error
-      ? t('settings.failed', { message: state.error })
-      : state.pending ? t('league.updating') : state.result ? t('settings.done', { network: networkName(state.result.network) }) : t('league.waiting');
+    if (state.error) {
+      // A run too short to judge the target is said in the reader's language; any other refusal quotes the core.
+      const short = /(\d+) frames are too few .* at least (\d+) are needed/.exec(state.error);
+      status.replaceChildren(...(short
+        ? [t('settings.tooShort', { frames: short[1], needed: short[2] })]
+        : [t('settings.failed'), el('code', { lang: 'en', text: state.error })]));
+    } else {
+      status.textContent = state.pending ? t('league.updating') : state.result ? t('settings.done', { network: networkName(state.result.network) }) : t('league.waiting');
+    }
     const theme = host.theme() ?? { dark: false, paper: '#fff' };
     const head = el('tr', {}, ...['engine', 'setting', 'checked', 'latency', 'rms', 'lower', 'copy']
       .map((k) => el('th', { scope: 'col', text: t(`settings.col.${k}`), 'data-i18n': `settings.col.${k}` })));
@@ -103,16 +109,16 @@ export function mount(host) {
       const copy = el('button', { type: 'button', class: 'settings-copy', text: t('settings.copy'), 'data-i18n': 'settings.copy' });
       copy.addEventListener('click', () => copySnippet(row));
       const lower = row.nextLower
-        ? t('settings.lower', { settings: `${row.setting} = ${row.nextLower.settings[row.setting]}`, underrun: pct(row.nextLower.underrun) })
-        : row.met ? t('settings.lowest') : t('settings.notMet');
+        ? [el('code', { text: `${row.setting} = ${row.nextLower.settings[row.setting]}` }), t('settings.lower', { underrun: pct(row.nextLower.underrun) })]
+        : [row.met ? t('settings.lowest') : t('settings.notMet')];
       return el('tr', { 'data-strategy': row.strategy, 'data-setting': row.setting, 'data-met': String(row.met),
         'data-underrun': String(row.underrun) },
       el('th', { scope: 'row' }, swatch(row.strategy, theme, 14), el('span', { lang: nameLang(row.strategy), text: strategyName(row.strategy) })),
-      el('td', { class: 'settings-setting', text: settingText(row) }),
+      el('td', { class: 'settings-setting' }, el('code', { text: settingText(row) })),
       el('td', { text: row.met ? t('settings.checked', { underrun: pct(row.underrun) }) : t('settings.best', { underrun: pct(row.underrun) }) }),
       el('td', { text: `${Math.round(row.latencyMs)}` }),
       el('td', { text: row.rms.toFixed(2) }),
-      el('td', { class: 'settings-lower', text: lower }),
+      el('td', { class: 'settings-lower' }, ...lower),
       el('td', {}, copy));
     });
     const skipped = (state.result?.skipped ?? []).map((s) => el('tr', { 'data-strategy': s.strategy, 'data-skipped': 'true' },

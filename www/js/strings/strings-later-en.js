@@ -225,7 +225,7 @@ export default {
   'settings.col.copy': 'code',
   'settings.checked': 'checked: {underrun} underrun',
   'settings.best': 'not met: best {underrun}',
-  'settings.lower': '{settings}: {underrun}, over',
+  'settings.lower': ': {underrun}, over',
   'settings.lowest': 'the lowest it goes',
   'settings.notMet': 'no value of the setting meets the target',
   'settings.skipped': '{setting}: a trace plays this pipeline with its own settings',
@@ -233,7 +233,8 @@ export default {
   'settings.copied': 'Copied; the code is shown below the table too.',
   'settings.copyByHand': 'The clipboard is not available here: copy the code below the table.',
   'settings.done': 'On {network}: every row re-checked by a full run, in a background worker.',
-  'settings.failed': 'Cannot answer on this network: {message}',
+  'settings.failed': 'Cannot answer on this network: ',
+  'settings.tooShort': 'Too short to judge the target: {frames} frames, at least {needed} are needed (ten dry frames at the target). Lower the target or use a longer run or recording.',
   'league.noTraceBytes': 'The file of the imported trace was not kept, so the table cannot replay it.',
   // Trace import and export (trace-io.js: built after the first frame, at the rail's foot).
   'group.trace': 'Traces',

@@ -223,7 +223,7 @@ export default {
   'settings.col.copy': '代码',
   'settings.checked': '已验证：欠载 {underrun}',
   'settings.best': '达不到：最好 {underrun}',
-  'settings.lower': '{settings}：{underrun}，超过目标',
+  'settings.lower': '：{underrun}，超过目标',
   'settings.lowest': '已是最低一档',
   'settings.notMet': '这个设置的任何取值都达不到目标',
   'settings.skipped': '{setting}：记录回放时这条管线使用记录自己的设置',
@@ -231,7 +231,8 @@ export default {
   'settings.copied': '已复制；代码也显示在表格下方。',
   'settings.copyByHand': '这里无法使用剪贴板：请复制表格下方的代码。',
   'settings.done': '在{network}上：每一行都用完整运行重新验证过，在后台工作线程中计算。',
-  'settings.failed': '无法在这个网络上给出答案：{message}',
+  'settings.failed': '无法在这个网络上给出答案：',
+  'settings.tooShort': '太短，无法判断是否达到目标：只有 {frames} 帧，至少需要 {needed} 帧（在目标比例下要有十帧耗尽缓冲）。请调低目标，或换用更长的运行或记录。',
   'league.noTraceBytes': '导入记录的文件没有保留，表格无法重放它。',
   // 回放记录的导入与导出（trace-io.js：首帧之后才在侧栏底部建好）。
   'group.trace': '回放记录',
