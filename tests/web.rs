@@ -458,6 +458,11 @@ fn an_engine_setting_keeps_an_imported_trace_and_a_network_setting_replaces_it()
         playground.set_params(params(r#"{"duration": 5, "engines": {"mirror": {"bufferTimeMultiplier": 4}}}"#));
     assert!(!simulated.unwrap(), "an engine setting runs no simulation");
     assert!(playground.imported(), "and keeps the recording on screen");
+    // The same parameters given again (a lesson, the sandbox): the simulation comes back.
+    let again = params(r#"{"duration": 5, "engines": {"mirror": {"bufferTimeMultiplier": 4}}}"#);
+    assert!(playground.set_params(again).unwrap());
+    assert!(!playground.imported());
+    playground.import_trace(&trace).unwrap();
     let simulated =
         playground.set_params(params(r#"{"duration": 6, "engines": {"mirror": {"bufferTimeMultiplier": 4}}}"#));
     assert!(simulated.unwrap());

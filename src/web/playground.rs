@@ -92,14 +92,16 @@ impl Playground {
     }
 
     /// Takes `params`: the window is re-run when the simulation's part changed (only the pipelines the change
-    /// touches, `crate::sim::rerun`), and an imported trace gives way to it; the engines' part alone re-runs
-    /// nothing here and keeps an imported trace (the engines replay the current log — the run's or the trace's —
-    /// when next asked). Returns whether the simulation ran. On error nothing changes and the message names the
-    /// field.
+    /// touches, `crate::sim::rerun`); the engines' part alone re-runs nothing here (the engines replay the current
+    /// log — the run's or an imported trace's — when next asked). An imported trace stays on screen through a
+    /// change of the engines' part alone; any other call (the network changed, or the parameters given again as
+    /// they are: a lesson, the sandbox) brings the simulation back. Returns whether the simulation ran. On error
+    /// nothing changes and the message names the field.
     #[wasm_bindgen(js_name = setParams)]
     pub fn set_params(&mut self, params: JsValue) -> Result<bool, JsError> {
         let PlaygroundParams { sim, engines } = params_from_js(params)?;
-        let simulated = &sim != self.sim.params();
+        let engines_only = &sim == self.sim.params() && engines != self.engine_params;
+        let simulated = if self.imported.is_some() { !engines_only } else { &sim != self.sim.params() };
         if simulated {
             self.sim.rerun(&sim).map_err(js_error)?;
             self.metrics = None;

@@ -137,7 +137,7 @@ export async function boot(app) {
   // The lessons menu, the language switch, the lesson card and the step-through.
   app.teach = installTeaching(app.portsFor('model', 'core', 'extras', 'setExtras', 'writeHash', 'applyHash', 'relabel',
     'playing', 'playhead', 'setPlayhead', 'setSpeed', 'setPlaying', 'seek', 'apply', 'setPreset', 'redraw', 'setHighlight',
-    'sliderHeld', 'dragGap', 'afterDrag'));
+    'sliderHeld', 'dragGap', 'afterDrag', 'afterRun'));
   bootPhase('teach');
   await bootTask();
   // Present mode (button, key P, `present=1`: kept in the URL, every canvas drawn again at its zoom), the phone's button.

@@ -37,7 +37,7 @@ const STEPPER_PORTS = ['model', 'core', 'playing', 'playhead', 'setPlaying', 'se
   'writeHash', 'setHighlight'];
 /** What the lessons may read and ask of the page (lessons.js `Lessons`). */
 const LESSON_PORTS = ['model', 'core', 'extras', 'setExtras', 'setPlaying', 'setPlayhead', 'setSpeed', 'seek', 'apply',
-  'setPreset', 'sliderHeld', 'dragGap', 'afterDrag'];
+  'setPreset', 'sliderHeld', 'dragGap', 'afterDrag', 'afterRun'];
 const only = (host, names) => Object.fromEntries(names.map((name) => [name, host[name]]));
 
 /**

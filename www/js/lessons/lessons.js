@@ -127,8 +127,11 @@ export class Lessons {
     this.forceUpdate = true;
     this.activate(lesson);
     if (lesson) host.setPlayhead(lesson.t);
-    const defaults = host.model().defaults;
-    host.apply(lesson ? lessonParams(lesson, defaults, host.core(), host.model().params) : structuredClone(defaults));
+    const model = host.model();
+    // A lesson about the reader's own network keeps a recording on screen: nothing to apply (parameters given
+    // again as they are would bring the simulation back).
+    if (lesson?.keepsNetwork && model.imported) host.afterRun();
+    else host.apply(lesson ? lessonParams(lesson, model.defaults, host.core(), model.params) : structuredClone(model.defaults));
     host.setPreset(lesson?.preset || 'custom');
     if (lesson) host.seek(lesson.t);
   }
