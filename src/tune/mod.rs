@@ -10,7 +10,8 @@
 //!   vₙ over the target?  ──► not met: the best reached, said so (never a made-up value)
 //!   v₀ at or under it?   ──► v₀, nothing lower to show
 //!   else bisect: the first vᵢ at or under the target, with vᵢ₋₁ over it (a deeper buffer runs dry less often:
-//!   the search relies on it, and the next step down shows where it held)
+//!   the search relies on it, and the next step down shows where it held); a value at which the strategy shows
+//!   the entity on fewer than half the frames does not count (nothing shown is never "dry")
 //! ```
 //!
 //! The knobs are the settings a developer of each engine turns (the engines' own names): Mirror's
@@ -41,6 +42,8 @@ use serde_json::{json, Map, Value};
 pub const TARGETS: std::ops::RangeInclusive<f64> = 0.001..=0.5;
 /// The default target: one frame in a hundred runs dry.
 pub const DEFAULT_TARGET: f64 = 0.01;
+/// The share of frames a strategy must show the entity on for a value to count.
+pub const MIN_SHOWN: f64 = 0.5;
 /// Dry frames at the target share a run needs at least, to judge it.
 const FRAMES_PER_TARGET: f64 = 10.0;
 
@@ -232,6 +235,8 @@ pub fn tunable() -> Vec<StrategyKind> {
 pub struct Step {
     pub settings: Map<String, Value>,
     pub underrun: f64,
+    /// Share of frames showing the entity (under [`MIN_SHOWN`]: it shows too little to count, whatever its underrun).
+    pub shown: f64,
 }
 
 /// One knob's answer.
@@ -363,17 +368,20 @@ fn tune_knob(
         Ok(m)
     };
     let underrun = |m: &StrategyMetrics| m.underrun_share.unwrap_or(0.0);
+    // A value meets the target when the strategy shows the entity (on at least half the frames: a geckos.io buffer
+    // of 0 ms, always outside its vault, shows nothing and so never "runs dry") and runs dry on at most `target`.
+    let meets = |m: &StrategyMetrics| m.track.shown >= MIN_SHOWN && underrun(m) <= target;
     let top = values.len() - 1;
-    let (found, met) = if underrun(&probe(top)?) > target {
+    let (found, met) = if !meets(&probe(top)?) {
         (top, false)
-    } else if underrun(&probe(0)?) <= target {
+    } else if meets(&probe(0)?) {
         (0, true)
     } else {
-        // probe(lo) is over the target, probe(hi) at or under it.
+        // probe(lo) does not meet the target, probe(hi) does.
         let (mut lo, mut hi) = (0, top);
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
-            if underrun(&probe(mid)?) <= target {
+            if meets(&probe(mid)?) {
                 hi = mid;
             } else {
                 lo = mid;
@@ -389,7 +397,7 @@ fn tune_knob(
     };
     let next_lower = if met && found > 0 {
         let m = probe(found - 1)?;
-        Some(Step { settings: settings_at(values[found - 1]), underrun: underrun(&m) })
+        Some(Step { settings: settings_at(values[found - 1]), underrun: underrun(&m), shown: m.track.shown })
     } else {
         None
     };
@@ -424,6 +432,7 @@ impl Tune {
         for r in rows {
             let settings: Vec<String> = r.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let lower = match &r.next_lower {
+                Some(s) if s.shown < MIN_SHOWN => format!("shows the entity on {} of frames", percent(s.shown)),
                 Some(s) => format!("{} over", percent(s.underrun)),
                 None if r.met => "(the lowest)".into(),
                 None => "NOT MET: the best reached".into(),

@@ -117,3 +117,22 @@ fn a_network_no_setting_covers_says_so_with_the_best_reached() {
     assert_eq!(row.settings["interpolationBuffer"].as_f64().unwrap(), 1000.0, "the grid's top: the best reached");
     assert!(row.next_lower.is_none());
 }
+
+#[test]
+fn a_setting_at_which_the_engine_shows_nothing_does_not_meet_the_target() {
+    // geckos.io with no buffer on a clean LAN: its render time is at the newest snapshot's time or past it, outside
+    // its vault, where it returns nothing: no frame runs dry, and none shows the entity. That is no answer: the
+    // smallest buffer that counts shows the entity, and the step below it is the one that showed nothing.
+    let params = PlaygroundParams::default();
+    let network = Network::preset(NetworkPreset::Lan);
+    let tuned = tune(&Subject::Scenario { params: &params, network: &network }, 0.01, &[StrategyKind::Geckos]).unwrap();
+    let row = &tuned.rows[0];
+    assert!(row.met);
+    assert!(row.settings["interpolationBuffer"].as_f64().unwrap() > 0.0, "{:?}", row.settings);
+    let metrics = league(&row.params, std::slice::from_ref(&network), &[StrategyKind::Geckos]).unwrap();
+    assert!(metrics.cells[0].metrics.track.shown >= MIN_SHOWN);
+    let geckos = KNOBS.iter().find(|k| k.strategy == StrategyKind::Geckos).unwrap();
+    let zero = with_value(&params, geckos, &Context { send_rate: 30.0 }, 0.0);
+    let none = league(&zero, std::slice::from_ref(&network), &[StrategyKind::Geckos]).unwrap();
+    assert!(none.cells[0].metrics.track.shown < MIN_SHOWN, "a 0 ms buffer shows nothing on this network");
+}

@@ -109,7 +109,9 @@ export function mount(host) {
       const copy = el('button', { type: 'button', class: 'settings-copy', text: t('settings.copy'), 'data-i18n': 'settings.copy' });
       copy.addEventListener('click', () => copySnippet(row));
       const lower = row.nextLower
-        ? [el('code', { text: `${row.setting} = ${row.nextLower.settings[row.setting]}` }), t('settings.lower', { underrun: pct(row.nextLower.underrun) })]
+        ? [el('code', { text: `${row.setting} = ${row.nextLower.settings[row.setting]}` }), row.nextLower.shown < 0.5
+          ? t('settings.lowerNothing', { shown: pct(row.nextLower.shown) })
+          : t('settings.lower', { underrun: pct(row.nextLower.underrun) })]
         : [row.met ? t('settings.lowest') : t('settings.notMet')];
       return el('tr', { 'data-strategy': row.strategy, 'data-setting': row.setting, 'data-met': String(row.met),
         'data-underrun': String(row.underrun) },

@@ -226,6 +226,7 @@ export default {
   'settings.checked': 'checked: {underrun} underrun',
   'settings.best': 'not met: best {underrun}',
   'settings.lower': ': {underrun}, over',
+  'settings.lowerNothing': ': shows the entity on {shown} of frames only',
   'settings.lowest': 'the lowest it goes',
   'settings.notMet': 'no value of the setting meets the target',
   'settings.skipped': '{setting}: a trace plays this pipeline with its own settings',

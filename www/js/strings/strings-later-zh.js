@@ -224,6 +224,7 @@ export default {
   'settings.checked': '已验证：欠载 {underrun}',
   'settings.best': '达不到：最好 {underrun}',
   'settings.lower': '：{underrun}，超过目标',
+  'settings.lowerNothing': '：只有 {shown} 的帧显示出实体',
   'settings.lowest': '已是最低一档',
   'settings.notMet': '这个设置的任何取值都达不到目标',
   'settings.skipped': '{setting}：记录回放时这条管线使用记录自己的设置',
