@@ -89,10 +89,11 @@ export function mount(host) {
     targetOut.textContent = `${Number(target.value).toFixed(1)} %`;
   }
 
-  function render() {
+  /** The state and its sentence only: what a change costs while its answer is computed (a drag re-lays no table). */
+  function renderStatus() {
     const shown = state.error ? 'error' : state.pending ? 'pending' : state.result ? 'ready' : 'waiting';
-    root.dataset.state = shown;
-    root.setAttribute('aria-busy', String(state.pending));
+    if (root.dataset.state !== shown) root.dataset.state = shown;
+    if (root.getAttribute('aria-busy') !== String(state.pending)) root.setAttribute('aria-busy', String(state.pending));
     if (state.error) {
       // A run too short to judge the target is said in the reader's language; any other refusal quotes the core.
       const short = /(\d+) frames are too few .* at least (\d+) are needed/.exec(state.error);
@@ -100,8 +101,13 @@ export function mount(host) {
         ? [t('settings.tooShort', { frames: short[1], needed: short[2] })]
         : [t('settings.failed'), el('code', { lang: 'en', text: state.error })]));
     } else {
-      status.textContent = state.pending ? t('league.updating') : state.result ? t('settings.done', { network: networkName(state.result.network) }) : t('league.waiting');
+      const text = state.pending ? t('league.updating') : state.result ? t('settings.done', { network: networkName(state.result.network) }) : t('league.waiting');
+      if (status.textContent !== text) status.textContent = text;
     }
+  }
+
+  function render() {
+    renderStatus();
     const theme = host.theme() ?? { dark: false, paper: '#fff' };
     const head = el('tr', {}, ...['engine', 'setting', 'checked', 'latency', 'rms', 'lower', 'copy']
       .map((k) => el('th', { scope: 'col', text: t(`settings.col.${k}`), 'data-i18n': `settings.col.${k}` })));
@@ -160,7 +166,7 @@ export function mount(host) {
     if (key === state.key) return;
     state.key = key;
     state.pending = true;
-    render();
+    renderStatus(); // the old rows stay, marked as updating, until the new answer lands
     const ask = () => host.worker().request('tune', 'tune', { params, target: share, bytes: trace }).then((result) => {
       if (result === undefined || key !== state.key) return;
       state.result = result;
