@@ -473,7 +473,7 @@ fn an_engine_setting_keeps_an_imported_trace_and_a_network_setting_replaces_it()
 fn tune_answers_per_engine_on_the_run_and_on_a_recording_and_refuses_a_bad_target_by_name() {
     // A steady 20 Hz stream (50 ms one way, no jitter, no loss): geckos.io needs about one send interval of buffer.
     let steady = r#"{"duration": 20, "network": {"downlink": {"latency": 0.05, "jitter": 0, "loss": 0}}}"#;
-    let tuned = Playground::tune(params(steady), 0.01, None).unwrap();
+    let tuned = Playground::tune(params(steady), 0.01, None, None).unwrap();
     let rows = js_sys::Array::from(&get(&tuned, &["rows"]));
     let geckos = rows.iter().find(|r| text(&get(r, &["strategy"])) == "geckos").unwrap();
     let buffer = number(&get(&geckos, &["settings", "interpolationBuffer"]));
@@ -483,10 +483,18 @@ fn tune_answers_per_engine_on_the_run_and_on_a_recording_and_refuses_a_bad_targe
     // and the page's own pipeline is left out (a trace plays it with the trace's settings).
     let playground = Playground::new(params(steady)).unwrap();
     let trace = playground.export_trace("snapshots").unwrap();
-    let recorded = Playground::tune(JsValue::UNDEFINED, 0.01, Some(trace.into_bytes())).unwrap();
+    let recorded = Playground::tune(JsValue::UNDEFINED, 0.01, Some(trace.into_bytes()), None).unwrap();
     let rows = js_sys::Array::from(&get(&recorded, &["rows"]));
     assert!(rows.iter().all(|r| text(&get(&r, &["strategy"])) != "playground"));
     assert_eq!(text(&get(&get(&recorded, &["skipped"]), &["0", "strategy"])), "playground");
-    let refused = Playground::tune(JsValue::UNDEFINED, 0.9, None).map(|_| ()).unwrap_err();
+    let refused = Playground::tune(JsValue::UNDEFINED, 0.9, None, None).map(|_| ()).unwrap_err();
     assert_eq!(message(refused), "`target`: 0.9 is outside 0.001–0.5 (a share of frames)");
+    // Narrowed to two engines (a lesson's check): their rows only, the same geckos answer.
+    let narrowed = Playground::tune(params(steady), 0.01, None, Some("geckos,source".into())).unwrap();
+    let names: Vec<String> =
+        js_sys::Array::from(&get(&narrowed, &["rows"])).iter().map(|r| text(&get(&r, &["strategy"]))).collect();
+    assert_eq!(names.iter().filter(|n| *n == "geckos").count(), 1);
+    assert!(names.iter().all(|n| n == "geckos" || n == "source"), "{names:?}");
+    let unknown = Playground::tune(params(steady), 0.01, None, Some("geckos,unreal".into())).map(|_| ()).unwrap_err();
+    assert!(message(unknown).starts_with("`strategies[1]`: unknown `unreal`"), "named");
 }

@@ -180,19 +180,30 @@ impl Playground {
     /// What to set (`crate::tune`): per engine, the smallest setting in its own terms that keeps the underrun share
     /// at or under `target`, on the network of `params` as given — or, with `trace` (a snapshot trace or an arrival
     /// log's bytes), on that recording with `params.engines`. `{target, network, rows, skipped}`; a target out of
-    /// range or a run too short to judge it is refused by name. Heavy: the page calls it from a Web Worker.
-    pub fn tune(params: JsValue, target: f64, trace: Option<Vec<u8>>) -> Result<JsValue, JsError> {
+    /// range or a run too short to judge it is refused by name. `strategies` (`"mirror,geckos"`, as `tune
+    /// --strategies`) narrows it to those engines, light enough for a lesson's check; without it every engine with
+    /// a setting to tune, heavy: the page's panel calls it from a Web Worker.
+    pub fn tune(
+        params: JsValue,
+        target: f64,
+        trace: Option<Vec<u8>>,
+        strategies: Option<String>,
+    ) -> Result<JsValue, JsError> {
         use crate::tune::{tunable, tune, Subject};
         let params = params_from_js(params)?;
         let refused = |e: crate::tune::TuneError| JsError::new(&format!("`{}`: {}", e.field, e.message));
+        let strategies = match strategies {
+            Some(list) => StrategyKind::parse_list(&list).map_err(|e| refused(e.into()))?,
+            None => tunable(),
+        };
         let tuned = match trace {
             Some(bytes) => {
                 let trace = crate::trace::arrivals::read(&bytes).map_err(trace_error)?;
-                tune(&Subject::Trace { trace: &trace, label: "trace", params: &params }, target, &tunable())
+                tune(&Subject::Trace { trace: &trace, label: "trace", params: &params }, target, &strategies)
             }
             None => {
                 let network = Network::custom("custom");
-                tune(&Subject::Scenario { params: &params, network: &network }, target, &tunable())
+                tune(&Subject::Scenario { params: &params, network: &network }, target, &strategies)
             }
         };
         to_js(&tuned.map_err(refused)?)

@@ -21,6 +21,7 @@ export const ALLOWED = [
   // the engines, by their names (their settings are code names: cl_interp, bufferLimit, …)
   'Mirror', 'Unity', 'NGO', 'Source', 'geckos', 'Gambetta', 'NetEQ', 'TickRate', 'Lerp', 'Mathf', 'LerpUnclamped',
   'lightyear', 'min_delay', 'Fish', 'Networking', 'NetworkTransform', 'interpolation', 'enableTeleport', 'teleportThreshold',
+  'quantile',
   // a strategy's name as the CLI spells it (mirror beside mirror-core), a formula's max()
   'mirror', 'max',
   // key names

@@ -100,11 +100,13 @@ const BREAKS = {
   'adaptive-delay': ['adaptiveGain', 0.05, 'tau'],
   presets: ['loss', 20, 'preset-sameRegion'],
   'engines-mobile': ['source-cl_extrapolate', false, 'sourceBest'],
+  'neteq-bursty': ['mirror-timelineOffset', false, 'mirrorLevels'],
   'your-network': ['jitter', 150, 'sourceDry'],
+  'your-settings': ['jitter', 150, 'sourceEnough'],
 };
 
 /** Lessons that keep the network they are opened on: the tests open them from the sandbox's default network. */
-const KEEPS_NETWORK = new Set(['your-network']);
+const KEEPS_NETWORK = new Set(['your-network', 'your-settings']);
 
 /** Chooses lesson `id` in the menu (from the sandbox first when the lesson keeps the network it finds). */
 async function choose(page, id) {

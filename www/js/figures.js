@@ -36,7 +36,9 @@ export const LESSON_VISUAL = {
   'adaptive-delay': 'clock',
   presets: 'sweep',
   'engines-mobile': 'remote',
+  'neteq-bursty': 'remote',
   'your-network': 'remote',
+  'your-settings': 'remote',
 };
 
 /** A lesson embed shows the controls of its visual, at most four. */

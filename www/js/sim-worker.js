@@ -33,7 +33,7 @@ const HANDLERS = {
    * network of `params`, or on the recording `bytes` when given.
    */
   tune({ params, target, bytes }) {
-    return core.Playground.tune(params, target, bytes ?? undefined);
+    return core.Playground.tune(params, target, bytes ?? undefined, undefined);
   },
   /** The league table of a recorded or imported trace (`bytes`, as the file came) with `params.engines`. */
   leagueTrace({ bytes, params }) {

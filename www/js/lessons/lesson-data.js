@@ -19,11 +19,9 @@
 // `info: true` · `expect: 'fail'`.
 
 import { t } from '../strings/i18n.js';
+import { both, SMOOTH_PCT } from './lesson-kit.js';
+import { ENGINE_LESSONS } from './engine-lessons.js';
 
-const both = (p, field, value) => {
-  p.network.downlink[field] = value;
-  p.network.uplink[field] = value;
-};
 
 /** The trace params a snapshot-trace lesson takes from the rail (the controls that mean something there). */
 const remoteLive = (p) => ({
@@ -86,15 +84,8 @@ const statusPct = (rows, codes, status) => {
 
 export const PRESETS = ['lan', 'sameRegion', 'crossRegion', 'mobile'];
 
-/** The engines scored on the current run (src/engines/, the league table's custom column for them). */
-const ENGINES_SCORED = ['mirror', 'ngo', 'ngo-1x', 'source', 'geckos', 'gambetta', 'latest'];
-const engineScores = (c) => c.model.engineMetrics(ENGINES_SCORED);
-/** The engines on the current network as it is — a recording or an import too (the league's `trace` column). */
-const yourScores = (c) => c.model.engineMetrics(['mirror', 'source', 'geckos']);
 /** Seed 004 §5.3's table: send rate (Hz) and interpolation delay (s) per network. */
 export const ARTICLE_PRESETS = { lan: [30, 0.03], sameRegion: [30, 0.05], crossRegion: [20, 0.1], mobile: [15, 0.15] };
-/** "Smooth play": at most one frame in twenty past the newest snapshot (the project's reading of the article). */
-const SMOOTH_PCT = 5;
 
 /**
  * Seed 004 §5.3 as the article means it: its delay is NGO's `InterpolationDelay`, counted from the newest server
@@ -538,59 +529,7 @@ export const LESSONS = [
     })),
     extra: 'presetTable',
   },
-  // ---- The engines on seed 004's mobile network (the league table's mobile column, live) ----
-  {
-    id: 'engines-mobile',
-    seed: '004',
-    groups: ['engines', 'network'],
-    preset: 'mobile',
-    engines: ['mirror', 'ngo-1x', 'source', 'geckos'],
-    t: 6,
-    run: { from: 5, speed: 0.25 },
-    params(p, core) {
-      return core.Playground.applyPreset(p, 'mobile');
-    },
-    checks: [
-      {
-        id: 'sourceBest', cmp: 'le', tol: 0, unit: 'u', digits: 2,
-        article: (c) => Math.min(...['mirror', 'ngo-1x', 'geckos', 'gambetta'].map((n) => engineScores(c)[n].rmsError)),
-        core: (c) => engineScores(c).source.rmsError,
-      },
-      { id: 'mirrorDry', article: 5, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * engineScores(c).mirror.underrunShare },
-      {
-        id: 'ngoLag', cmp: 'abs', tol: 30, unit: 'ms', digits: 0,
-        article: (c) => {
-          const p = c.params;
-          const link = p.network.downlink;
-          // Exponential jitter adds `jitter` on average; uniform and normal ± jitter add none (src/link.rs).
-          const meanJitter = link.jitterModel === 'exponential' ? link.jitter : 0;
-          const tick = Math.round(p.scenario.tickRate / p.scenario.sendRate) / p.scenario.tickRate;
-          return 1000 * (link.latency + meanJitter + p.engines.ngo1x.ServerBufferSec + tick);
-        },
-        core: (c) => 1000 * engineScores(c)['ngo-1x'].meanLag,
-      },
-      { id: 'ngoExtrapolates', info: true, unit: '%', digits: 1, core: (c) => 100 * engineScores(c)['ngo-1x'].extrapolationShare },
-      { id: 'latestStalls', info: true, unit: '', digits: 0, core: (c) => engineScores(c).latest.stalls },
-    ],
-  },
-  // ---- Your own network: a recording, a game's arrival log or a fitted model, kept as it is ----
-  {
-    id: 'your-network',
-    seed: '004',
-    groups: ['engines', 'network'],
-    engines: ['mirror', 'source', 'geckos'],
-    keepsNetwork: true,
-    t: 6,
-    run: { from: 5, speed: 0.25 },
-    params: () => null,
-    checks: [
-      { id: 'mirrorDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).mirror.underrunShare },
-      { id: 'sourceDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).source.underrunShare },
-      { id: 'geckosDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).geckos.underrunShare },
-      { id: 'mirrorLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).mirror.addedLatency },
-      { id: 'geckosLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).geckos.addedLatency },
-    ],
-  },
+  ...ENGINE_LESSONS,
 ];
 
 /** Rows to compute for the adaptive table: scenario × controller. */

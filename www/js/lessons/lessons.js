@@ -118,20 +118,27 @@ export class Lessons {
     return this.lesson ? lessonParams(this.lesson, defaults, this.host.core()) : defaults;
   }
 
-  /** The menu's choice: the lesson's parameters, trace, playhead and rail groups ('' = sandbox). */
+  /**
+   * The menu's choice: the lesson's parameters, trace, playhead and rail groups ('' = sandbox). A lesson is a place
+   * the reader visits: leaving the sandbox keeps its settings, and coming back to it brings them back (not the
+   * defaults); each choice is an entry of the browser's history, so Back returns to where the reader was.
+   */
   choose(id) {
     const host = this.host;
     const lesson = byLessonId[id] ?? null;
+    host.historyEntry();
+    const model = host.model();
+    if (!this.lesson && lesson && !model.imported) this.sandbox = structuredClone(model.params);
     host.setExtras({ lesson: lesson?.id, step: undefined });
     host.setPlaying(false);
     this.forceUpdate = true;
     this.activate(lesson);
     if (lesson) host.setPlayhead(lesson.t);
-    const model = host.model();
     // A lesson about the reader's own network keeps a recording on screen: nothing to apply (parameters given
     // again as they are would bring the simulation back).
     if (lesson?.keepsNetwork && model.imported) host.afterRun();
-    else host.apply(lesson ? lessonParams(lesson, model.defaults, host.core(), model.params) : structuredClone(model.defaults));
+    else if (lesson) host.apply(lessonParams(lesson, model.defaults, host.core(), model.params));
+    else host.apply(structuredClone(this.sandbox ?? model.defaults));
     host.setPreset(lesson?.preset || 'custom');
     if (lesson) host.seek(lesson.t);
   }
