@@ -86,6 +86,7 @@ const ENGINES_ALONE = 'engines: all 14 strategies scored, alone';
 const ENGINES_SHARE = 'engines: what all 14 scored add to the full re-simulation (ratio)';
 const FIT = 'fit a recording: 300 s at 60 Hz (fitTrace, with its figure)';
 const TRACE_LEAGUE = 'league table of a 20 s recording: every strategy (leagueTrace)';
+const TUNE = 'tune a 20 s network: every engine with a setting (tune, the "Your settings" panel)';
 
 /** What each row is, and the criterion bench (benches/sim.rs, benches/engines.rs) doing the same work natively. */
 const ABOUT = {
@@ -101,6 +102,7 @@ const ABOUT = {
   "engines: the 4 drawn strategies re-run for their tracks, 60 s (a change of each one's setting)": ['setParams changing one setting of each drawn engine (no pipeline re-runs), then their rows', 'engines_4_drawn_60s (without the setParams)'],
   "league table: 5 networks × 14 strategies, 20 s window (the worker's job)": ['Playground.league on five networks', 'league_5_networks_20s'],
   [FIT]: ['Playground.fitTrace of an exported 300 s run at 60 snapshots/s: the fit, the recorded and fitted histograms, the fitted parameters (the import worker\'s job) — the goal: ≤ 50 ms', 'fit_figure_300s_60hz'],
+  [TUNE]: ['Playground.tune of the page\'s default 20 s network at 1 %: per engine a bisection of full runs, the row re-checked (the worker\'s job after every change) — the goal: ≤ 300 ms', 'tune --scenario default'],
   [TRACE_LEAGUE]: ['Playground.leagueTrace of an exported 20 s run: every strategy replayed on a recording\'s deliveries (the worker\'s job while a recording is shown)', 'compare --trace'],
 };
 
@@ -176,6 +178,7 @@ async function main() {
       "league table: 5 networks × 14 strategies, 20 s window (the worker's job)": time(() => core.Playground.league({ duration: 20, seed }, ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'])),
       [FIT]: time(() => core.Playground.fitTrace(long300)),
       [TRACE_LEAGUE]: time(() => core.Playground.leagueTrace(short20, undefined)),
+      [TUNE]: time(() => core.Playground.tune({ duration: 20, seed: 1 }, 0.01, undefined, undefined)),
     };
     pg.free();
     const step = timerStep();
