@@ -42,6 +42,42 @@ pub struct DistReport {
 
 /// Copies www/ (with the freshly built, optimised pkg/) into `out`, replacing what was there; bundles the modules,
 /// adds the preloads and the precompressed files.
+/// `make`, unless `out` already holds the build of these very inputs (every file of www/, www/pkg included, this
+/// module's source and the bundler's pinned version): `play` starts in seconds when nothing changed. `Ok(false)`
+/// when it was up to date.
+pub fn make_if_changed(root: &Path, out: &Path) -> Result<bool, String> {
+    let inputs = inputs_hash(root)?;
+    let name = out.file_name().map_or_else(|| "dist".into(), |n| n.to_string_lossy().to_string());
+    let stamp = root.join("target/xtask/dist-stamps").join(format!("{name}.txt"));
+    if out.join("index.html").is_file() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == inputs) {
+        say("dist", format!("{}: up to date (www/ has not changed) — kept", out.display()));
+        return Ok(false);
+    }
+    let _ = std::fs::remove_file(&stamp);
+    make(root, out)?;
+    if let Some(dir) = stamp.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&stamp, inputs).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(true)
+}
+
+/// What a dist folder is made from, hashed (hex): every file of www/ by path and bytes, this module and the lock
+/// file that pins the bundler.
+fn inputs_hash(root: &Path) -> Result<String, String> {
+    use std::hash::{Hash, Hasher};
+    let mut files = Vec::new();
+    crate::wasm::walk(&root.join("www"), &mut files)?;
+    files.extend([root.join("xtask/src/dist.rs"), root.join("package-lock.json")]);
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for file in files {
+        let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        (file.strip_prefix(root).unwrap_or(&file), bytes).hash(&mut hasher);
+    }
+    Ok(format!("{:016x}", hasher.finish()))
+}
+
 pub fn make(root: &Path, out: &Path) -> Result<DistReport, String> {
     if out.exists() {
         std::fs::remove_dir_all(out).map_err(|e| format!("cannot clear {}: {e}", out.display()))?;

@@ -1,8 +1,10 @@
 //! `cargo xtask` — netcode-lab's build tool (see README.md).
 //!
 //! ```text
-//! cargo xtask play [--port N] [--lan]   install what is missing, build the wasm (release, wasm-opt), serve www/
-//!                                       and the snapshot stream (`netcode-lab serve`)
+//! cargo xtask play [--port N] [--lan] [--dev]   install what is missing, build the wasm (release, wasm-opt; each
+//!                                       of the three skipped when up to date), make the optimised page (`dist`,
+//!                                       into target/xtask/play-site) and serve it and the snapshot stream
+//!                                       (`netcode-lab serve`); --dev serves www/ as it is (unbundled modules)
 //! cargo xtask test [--long]             install what is missing, run every suite, print a summary (--long:
 //!                                       every property test with 10 000 cases)
 //! cargo xtask fuzz [--seconds N]        the fuzz targets of fuzz/ (see xtask/src/fuzz.rs)
@@ -33,11 +35,17 @@ mod wasm;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Where `play` makes the optimised page it serves (the `dist` build), under the ignored target folder.
+const PLAY_SITE: &str = "target/xtask/play-site";
+
 const USAGE: &str =
     "usage: cargo xtask <play|test|fuzz|soak|dist|build|serve|bench-stream|bench-page|golden|help> [options]
-  play  [--port N] [--lan]  install what is missing, build the wasm, serve www/ and the snapshot stream with
-                     `netcode-lab serve` on http://127.0.0.1:N/ (default 8080; --lan: also on this machine's
-                     local-network addresses, printed: a class's phones can record the room's network)
+  play  [--port N] [--lan] [--dev]
+                     install what is missing, build the wasm (a build whose inputs have not changed is skipped),
+                     make the optimised page (bundled, precompressed: what `dist` makes, in target/xtask/play-site)
+                     and serve it and the snapshot stream with `netcode-lab serve` on http://127.0.0.1:N/ (default
+                     8080; --lan: also on this machine's local-network addresses, printed: a class's phones can
+                     record the room's network); --dev: serve www/ itself, unbundled, for working on the page
   test  [--verbose] [--long]
                      install what is missing, then: config, fmt, clippy, native tests, fuzz targets (a few
                      seconds each), wasm build, wasm clippy, wasm-bindgen-test in headless Chromium, end-to-end
@@ -79,9 +87,21 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     let opts = Options::parse(rest)?;
     match command {
         "play" => {
+            let started = std::time::Instant::now();
             let tools = toolchain::Tools::for_build(&root)?;
             wasm::build(&root, &tools)?;
-            serve::product_forever(&root, &root.join("www"), opts.listen())
+            let site = if opts.dev {
+                root.join("www")
+            } else {
+                let site = root.join(PLAY_SITE);
+                dist::make_if_changed(&root, &site)?;
+                site
+            };
+            run::say(
+                "play",
+                format!("ready to serve {} after {:.1} s", site.display(), started.elapsed().as_secs_f64()),
+            );
+            serve::product_forever(&root, &site, opts.listen())
         }
         "test" => stages::run_all(&root, opts.verbose, opts.long),
         "fuzz" => {
@@ -161,6 +181,7 @@ struct Options {
     native: bool,
     page: bool,
     no_build: bool,
+    dev: bool,
     clients: Option<usize>,
 }
 
@@ -191,6 +212,7 @@ impl Options {
                 "--native" => opts.native = true,
                 "--page" => opts.page = true,
                 "--no-build" => opts.no_build = true,
+                "--dev" => opts.dev = true,
                 "--clients" => opts.clients = Some(number(&mut it, "--clients")?),
                 "--seconds" => opts.seconds = Some(number(&mut it, "--seconds")?),
                 "--hours" => opts.hours = Some(number(&mut it, "--hours")?),

@@ -18,7 +18,7 @@ use crate::wasm;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const STAGES: usize = 10;
+const STAGES: usize = 11;
 
 struct Outcome {
     name: &'static str,
@@ -128,7 +128,7 @@ pub fn run_all(root: &Path, verbose: bool, long: bool) -> Result<(), String> {
     });
 
     let Some((tools, browser)) = tools else {
-        for name in ["wasm build", "wasm clippy", "wasm-bindgen-test", "end-to-end"] {
+        for name in ["wasm build", "wasm clippy", "wasm-bindgen-test", "end-to-end", "play again"] {
             r.skip(name, "setup failed");
         }
         return summary(&r, started);
@@ -166,10 +166,77 @@ pub fn run_all(root: &Path, verbose: bool, long: bool) -> Result<(), String> {
     r.stage("wasm-bindgen-test", |r| wasm_bindgen_test(r, &tools, &browser));
     if built.is_some() {
         r.stage("end-to-end", |r| end_to_end(r, &browser));
+        r.stage("play again", play_second_start);
     } else {
         r.skip("end-to-end", "the wasm build failed");
+        r.skip("play again", "the wasm build failed");
     }
     summary(&r, started)
+}
+
+/// `cargo xtask play` as a user starts it a second time: after the wasm build stage built everything and the
+/// end-to-end stage made the optimised page, every wasm build and the page must be kept as up to date, and what it
+/// serves must be the optimised page (`dist`: bundled, with module preloads and precompressed files), through
+/// `netcode-lab serve`. The seconds until the page is served are reported (a figure, not a pass mark: speed lives
+/// in the benches).
+fn play_second_start(r: &Runner) -> Result<((), String), String> {
+    use std::io::{BufRead, Read, Write};
+    use std::os::unix::process::CommandExt;
+    let started = Instant::now();
+    let mut child = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["xtask", "play", "--port", "0"])
+        .current_dir(&r.root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot start cargo xtask play: {e}"))?;
+    // `play` runs `netcode-lab serve` in the foreground: stop the whole process group, server included.
+    let group = child.id();
+    let stop = move || {
+        let _ = std::process::Command::new("kill").args(["-TERM", "--", &format!("-{group}")]).status();
+    };
+    let mut said = Vec::new();
+    let mut url = None;
+    if let Some(out) = child.stdout.take() {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            url = line.split_whitespace().find(|w| w.starts_with("http://")).map(str::to_string);
+            said.push(line);
+            if url.is_some() {
+                break;
+            }
+        }
+    }
+    let _ = std::fs::write(r.log("play again"), said.join("\n"));
+    let page = url.as_deref().map(|url| {
+        let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+        let mut body = String::new();
+        if let Ok(mut stream) = std::net::TcpStream::connect(&addr) {
+            let _ = write!(stream, "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+            let _ = stream.read_to_string(&mut body);
+        }
+        body
+    });
+    let served_after = started.elapsed().as_secs_f64();
+    stop();
+    let _ = child.wait();
+    let page = page.ok_or_else(|| format!("play never said where it serves:\n{}", said.join("\n")))?;
+    let skipped = said.iter().filter(|l| l.contains("up to date")).count();
+    if skipped != 4 {
+        return Err(format!(
+            "{skipped} of the 3 wasm builds and the optimised page were kept as up to date:\n{}",
+            said.join("\n")
+        ));
+    }
+    if !page.starts_with("HTTP/1.1 200") || !page.contains("modulepreload") {
+        return Err(format!("play did not serve the optimised page (200 with module preloads): {:.200}", page));
+    }
+    let site = r.root.join(crate::PLAY_SITE);
+    if !site.join("index.html.br").is_file() {
+        return Err(format!("no precompressed index.html.br in {}", site.display()));
+    }
+    Ok(((), format!("the wasm builds and the optimised page up to date; served after {served_after:.1} s")))
 }
 
 /// The cargo that runs `cargo xtask` (rustup's, on ordinary machines): for the native stages.
@@ -251,9 +318,10 @@ fn wasm_bindgen_test(r: &Runner, tools: &Tools, browser: &Browser) -> Result<(()
 }
 
 fn end_to_end(r: &Runner, browser: &Browser) -> Result<((), String), String> {
-    // What users get: the dist folder (module preloads, precompressed files) through the same server.
-    let site = r.root.join("target/xtask/e2e-site");
-    dist::make(&r.root, &site)?;
+    // What users get: the dist folder (module preloads, precompressed files) through the same server — the very
+    // folder `cargo xtask play` serves.
+    let site = r.root.join(crate::PLAY_SITE);
+    dist::make_if_changed(&r.root, &site)?;
     // Through the product's own server, so the page can record its stream (tests/e2e/record.test.mjs).
     let server = crate::serve::product_in_background(&r.root, &site)?;
     let url = server.url.clone();

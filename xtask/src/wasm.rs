@@ -2,6 +2,12 @@
 //! times, from the one crate (ARCHITECTURE.md, "Three wasm builds"): the first-frame build (`--no-default-features
 //! --features web`, `<page-out-name>`), the worked example's (feature `example`, `<example-out-name>`) and the full
 //! build (default features, `<out-name>`).
+//!
+//! The three share one cargo target folder, and cargo names a wasm32 `cdylib` after the crate whatever its features,
+//! so each build overwrites the others' cargo output and cargo would rebuild all three every time. Instead each
+//! build leaves a stamp: a hash of everything its output depends on (the crate's and its derive macro's sources,
+//! the manifests and lock file, the build settings, the features and tool versions). A build whose stamp matches
+//! and whose files are in `<out-dir>` is skipped — a second `cargo xtask play` starts in seconds.
 
 use crate::run::{say, Cmd};
 use crate::toolchain::{Tools, WASM_TARGET};
@@ -83,8 +89,104 @@ fn schema_module(root: &Path, out_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt.
+/// One build: cargo with `features`, then wasm-bindgen naming its output `out_name`, then wasm-opt — or nothing,
+/// when its stamp says its output in `<out-dir>` is already of these inputs.
 fn build_one(root: &Path, tools: &Tools, out_name: &str, features: &[&str]) -> Result<Sizes, String> {
+    let build = &tools.cfg.build;
+    let out_dir = root.join(&build.out_dir);
+    let inputs = inputs_hash(root, tools, out_name, features)?;
+    let stamp_file = root.join("target/xtask/wasm-stamps").join(format!("{out_name}.json"));
+    if let Some(sizes) = up_to_date(&stamp_file, &inputs, &out_dir, out_name) {
+        say("build", format!("{out_name}: up to date (its sources, settings and tools have not changed) — skipped"));
+        return Ok(sizes);
+    }
+    let sizes = build_fresh(root, tools, out_name, features)?;
+    write_stamp(&stamp_file, &inputs, &sizes)?;
+    Ok(sizes)
+}
+
+/// The files and settings a build's output depends on, hashed (hex). Sources are read whole: a touched file whose
+/// bytes did not change does not rebuild.
+pub fn inputs_hash(root: &Path, tools: &Tools, out_name: &str, features: &[&str]) -> Result<String, String> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (out_name, features, &tools.cfg.build.target, &tools.cfg.wasm_opt.flags).hash(&mut hasher);
+    (format!("{:?}", tools.wasm_cargo.route), tools.wasm_bindgen(), &tools.wasm_opt).hash(&mut hasher);
+    for file in source_files(root)? {
+        let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        (file.strip_prefix(root).unwrap_or(&file), bytes).hash(&mut hasher);
+    }
+    Ok(format!("{:016x}", hasher.finish()))
+}
+
+/// Every file the wasm is built from, in a fixed order: the crate's `src/`, its derive macro, the manifests, the
+/// lock file and the build settings.
+fn source_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> =
+        ["Cargo.toml", "Cargo.lock", "wasm-pack.toml", "rust-toolchain.toml", ".cargo/config.toml"]
+            .iter()
+            .map(|f| root.join(f))
+            .filter(|f| f.is_file())
+            .collect();
+    for dir in ["src", "derive"] {
+        walk(&root.join(dir), &mut files)?;
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Every file under `dir` (none when it is missing), `target` folders left out.
+pub fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The sizes the stamp kept, when it names these inputs and the build's two files are in `out_dir`.
+fn up_to_date(stamp_file: &Path, inputs: &str, out_dir: &Path, out_name: &str) -> Option<Sizes> {
+    let stamp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(stamp_file).ok()?).ok()?;
+    let (bg, glue) = (out_dir.join(format!("{out_name}_bg.wasm")), out_dir.join(format!("{out_name}.js")));
+    if stamp["inputs"].as_str() != Some(inputs) || !bg.is_file() || !glue.is_file() {
+        return None;
+    }
+    if stamp["optimisedWasm"].as_u64() != Some(size(&bg)) {
+        return None; // the output was replaced since
+    }
+    Some(Sizes {
+        cargo_wasm: stamp["cargoWasm"].as_u64()?,
+        bindgen_wasm: stamp["bindgenWasm"].as_u64()?,
+        optimised_wasm: size(&bg),
+        js_glue: size(&glue),
+    })
+}
+
+fn write_stamp(stamp_file: &Path, inputs: &str, sizes: &Sizes) -> Result<(), String> {
+    let stamp = serde_json::json!({
+        "inputs": inputs,
+        "cargoWasm": sizes.cargo_wasm,
+        "bindgenWasm": sizes.bindgen_wasm,
+        "optimisedWasm": sizes.optimised_wasm,
+    });
+    if let Some(dir) = stamp_file.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(stamp_file, stamp.to_string()).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))
+}
+
+/// The build itself: cargo, wasm-bindgen, wasm-opt.
+fn build_fresh(root: &Path, tools: &Tools, out_name: &str, features: &[&str]) -> Result<Sizes, String> {
     let log_dir = root.join("target/xtask/logs");
     let build = &tools.cfg.build;
     let shown = if features.is_empty() { String::new() } else { format!(" {}", features.join(" ")) };
