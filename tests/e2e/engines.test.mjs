@@ -8,10 +8,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitReady, screenshot, canvasStats, urlHash } from './harness.mjs';
 import { ALLOWED, RAW_KEY, englishWords, rawKeys, recordCanvasText } from './i18n-check.mjs';
+import { STRATEGY_STYLES } from '../../www/js/engines/engines-style.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
+
+test('every strategy has a shape and a letter of its own (its colour never tells it alone)', () => {
+  const styles = Object.values(STRATEGY_STYLES);
+  assert.equal(new Set(styles.map((s) => s.shape)).size, styles.length, 'shapes');
+  assert.equal(new Set(styles.map((s) => s.letter)).size, styles.length, 'letters');
+});
 
 const NETWORKS = ['lan', 'sameRegion', 'crossRegion', 'mobile', 'custom'];
 
@@ -314,6 +321,23 @@ test('on a recording: the league ranks every strategy in one column, and "Your n
   assert.equal(await page.evaluate(() => window.netcodeLab.app.model.imported), true, 'still the recording');
   table = await leagueTable(page, version);
   assert.equal(underrun(table, 'geckos').value, 0, 'the table replayed geckos with the new setting');
+
+  // "Which setting for my network?" keeps the recording too: its geckos check sets your 500 ms against the smallest
+  // buffer that runs dry on at most 1 % of this recording's frames — the very row "Your settings" shows (the lesson
+  // asks the core on the page for three engines, the panel asks the worker for all of them).
+  await page.selectOption('#lesson-select', 'your-settings');
+  await page.waitForFunction(() => document.getElementById('lesson-card').dataset.lesson === 'your-settings');
+  const panel = await settings(page);
+  const lesson = await page.$$eval('#lesson-checks tbody tr[data-check]', (trs) => Object.fromEntries(trs.map((r) => [r.dataset.check, {
+    pass: r.dataset.pass === 'true', core: JSON.parse(r.dataset.core), article: r.dataset.article ? JSON.parse(r.dataset.article) : null,
+  }])));
+  assert.equal(await page.evaluate(() => window.netcodeLab.app.model.imported), true, 'the lesson kept the recording');
+  const geckosRow = panel.rows.find((r) => r.strategy === 'geckos');
+  assert.ok(Math.abs(lesson.geckosEnough.article[0] - geckosRow.latencyMs) < 1e-6, `lesson ${lesson.geckosEnough.article} vs panel ${geckosRow.latencyMs}`);
+  assert.ok(Math.abs(lesson.geckosChecked.core[0] - 100 * geckosRow.underrun) < 1e-6);
+  // By hand (tests/tune_cli.rs): within a send interval of the 400 ms stall, 350–450 ms; 500 ms is enough (✓).
+  assert.ok(geckosRow.settings.interpolationBuffer >= 350 && geckosRow.settings.interpolationBuffer <= 450, JSON.stringify(geckosRow.settings));
+  assert.equal(lesson.geckosEnough.pass, true, `${lesson.geckosEnough.core} vs ${lesson.geckosEnough.article}`);
   assert.deepEqual(problems(), []);
 });
 

@@ -137,12 +137,13 @@ export async function boot(app) {
   // The lessons menu, the language switch, the lesson card and the step-through.
   app.teach = installTeaching(app.portsFor('model', 'core', 'extras', 'setExtras', 'writeHash', 'applyHash', 'relabel',
     'playing', 'playhead', 'setPlayhead', 'setSpeed', 'setPlaying', 'seek', 'apply', 'setPreset', 'redraw', 'setHighlight',
-    'sliderHeld', 'dragGap', 'afterDrag', 'afterRun'));
+    'sliderHeld', 'dragGap', 'afterDrag', 'afterRun', 'historyEntry'));
   bootPhase('teach');
   await bootTask();
   // Present mode (button, key P, `present=1`: kept in the URL, every canvas drawn again at its zoom), the phone's button.
   app.classroom = mountClassroom({
-    changed: (on) => {
+    changed: (on, byReader) => {
+      if (byReader) app.historyEntry(); // turned on or off by the toggle or the key (not by a link): Back undoes it
       ports.setExtras({ present: on ? '1' : undefined });
       ports.writeHash();
       ports.redrawAll();
@@ -191,6 +192,9 @@ export async function boot(app) {
     scheduler.add(painter);
   }
   window.addEventListener('hashchange', () => { if (location.hash !== app.writtenHash) app.applyHash(location.hash); });
+  // Back and Forward over the deliberate moves (main.js `historyEntry`): the entry's URL is the state to return to,
+  // an import's entry included (its URL is the simulated run's, so going back leaves the import).
+  window.addEventListener('popstate', () => app.applyHash(location.hash));
   window.addEventListener('resize', () => app.draw());
   window.addEventListener('netcode-lab-resize', () => app.draw());
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { app.theme = null; app.draw(); });
@@ -245,6 +249,7 @@ export async function boot(app) {
     const traceIO = mod.buildTraceIO(document.getElementById('trace-io'), {
       core: () => app.core,
       model: () => app.model,
+      beforeImport: () => app.historyEntry(),
       imported: mod.mountImported(app.portsFor('model', 'setPlayhead', 'afterRun', 'redraw', 'addPainter', 'apply', 'setPreset',
         'requestDraw', 'inDrag', 'playing')).onImported,
       framesDrawn: () => scheduler.framesDrawn,

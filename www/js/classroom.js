@@ -22,7 +22,7 @@ export function foldRailOnPhone(root = document) {
 const presentZoom = () => Math.min(2, Math.max(1, window.innerWidth / 960));
 
 /**
- * Present mode's toggle and key, and the phone's controls button. `host.changed(on)`: present mode was turned on or
+ * Present mode's toggle and key, and the phone's controls button. `host.changed(on, byReader)`: present mode was turned on or
  * off (by the toggle, the key or a link; the URL keeps it, every canvas is drawn again at its new zoom).
  */
 export function mountClassroom(host) {
@@ -36,19 +36,20 @@ export function mountClassroom(host) {
   };
   document.getElementById('topbar-tools').prepend(button);
 
-  function set(on) {
+  /** `byReader`: the toggle or the key (a history entry), not a link. */
+  function set(on, byReader = false) {
     const was = document.body.classList.contains('present');
     document.body.classList.toggle('present', on);
     setZoom(on ? presentZoom() : 1);
     relabel();
-    if (was !== on) host.changed(on);
+    if (was !== on) host.changed(on, byReader);
   }
-  button.addEventListener('click', () => set(!document.body.classList.contains('present')));
+  button.addEventListener('click', () => set(!document.body.classList.contains('present'), true));
   window.addEventListener('keydown', (event) => {
     if (event.key !== 'p' && event.key !== 'P') return;
     if (event.ctrlKey || event.metaKey || event.altKey || ['INPUT', 'SELECT', 'TEXTAREA'].includes(event.target?.tagName)) return;
     event.preventDefault();
-    set(!document.body.classList.contains('present'));
+    set(!document.body.classList.contains('present'), true);
   });
   window.addEventListener('resize', () => { if (document.body.classList.contains('present')) setZoom(presentZoom()); });
   onLangChange(relabel);

@@ -3,7 +3,7 @@
 // each panel gets only the few functions it draws from or asks for (`App.portsFor`), never the App itself.
 import { showError, showNotice, hasFailed, watchForErrors } from './banner.js';
 import { Model, getPath, setPath } from './model.js';
-import { byId, applyValue, parseHash, formatHash, quoted, SCHEMA_FAULTS } from './params.js';
+import { byId, applyValue, parseHash, formatHash, quoted, summariseNotices, SCHEMA_FAULTS } from './params.js';
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
 import { theme } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
@@ -74,6 +74,7 @@ class App {
       seek: (t) => this.seek(t),
       apply: (params) => this.apply(params),
       applyHash: (hash) => this.applyHash(hash),
+      historyEntry: () => this.historyEntry(),
       setPreset: (name) => this.controls.setPreset(name),
       /** Draws the page now. */
       redraw: () => this.draw(),
@@ -232,17 +233,22 @@ class App {
       this.model.setParams(this.model.defaults);
     }
     const t = Number(extras.t);
+    // A value said to be ignored leaves the URL too (the next URL write keeps only what was applied).
+    const refuse = (key, notice) => {
+      notices.push(tr(notice, { value: quoted(extras[key]) }));
+      delete extras[key];
+    };
     if (extras.t !== undefined && extras.t.trim() !== '' && Number.isFinite(t)) this.state.playhead = this.clamp(t);
-    else if (extras.t !== undefined) notices.push(tr('notice.badPlayhead', { value: quoted(extras.t) }));
-    if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) notices.push(tr('notice.badLang', { value: quoted(extras.lang) }));
-    if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) notices.push(tr('notice.badStep', { value: quoted(extras.step) }));
-    if (extras.present !== undefined && !['0', '1'].includes(extras.present)) notices.push(tr('notice.badPresent', { value: quoted(extras.present) }));
+    else if (extras.t !== undefined) refuse('t', 'notice.badPlayhead');
+    if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) refuse('lang', 'notice.badLang');
+    if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) refuse('step', 'notice.badStep');
+    if (extras.present !== undefined && !['0', '1'].includes(extras.present)) refuse('present', 'notice.badPresent');
     this.extras = extras;
     this.classroom.apply(extras); // present mode: `present=1`
-    // The URL's engine picks, else the lesson's.
+    // The URL's engine picks (each name left out said), else the lesson's.
     this.engineLesson = extras.lesson;
-    this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines) : (this.teach?.lessonEngines(extras.lesson) ?? []));
-    if (notices.length) showNotice(notices.join('\n'), { sticky: true });
+    this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines, notices) : (this.teach?.lessonEngines(extras.lesson) ?? []));
+    if (notices.length) showNotice(summariseNotices(notices, tr), { sticky: true });
     this.afterRun({ drawNow });
   }
 
@@ -252,6 +258,7 @@ class App {
     const base = this.scheduler.held ?? this.model.params;
     if (spec.kind === 'preset') {
       if (value === 'custom') return;
+      this.historyEntry(); // a preset is a deliberate move: Back returns to the settings it replaced
       // Seed 004 §5.3's presets are applied by the full core (src/web/analysis.rs): one picked before it is in
       // waits for it (`presetHeld`, in `pending`) and is applied to the run of that moment — a later change wins.
       if (!this.core.Playground.applyPreset) {
@@ -335,6 +342,17 @@ class App {
     this.writeHash();
     if (drawNow) this.draw();
     else this.scheduler.owe();
+  }
+
+  /**
+   * Before a deliberate move (a lesson, a preset, an import, present mode): the URL of where the reader is now,
+   * written at once, becomes an entry of the browser's history of its own, and the move then writes its URL over
+   * the new top entry — so Back returns here (boot.js applies the URL on `popstate`). Drags and single settings
+   * only rewrite the current entry.
+   */
+  historyEntry() {
+    this.writeHashNow();
+    history.pushState(null, '', location.href);
   }
 
   /** Writes the URL for the current configuration, now or when the drag allows (scheduler.js `writeHash`). */

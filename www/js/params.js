@@ -162,6 +162,8 @@ export function capInForce(params, sendInterval) {
 /** English notices, for callers without a translator (`t(key, vars)` from i18n.js words them in either language). */
 const ENGLISH = {
   'notice.unknownSetting': ({ key }) => `Ignored unknown setting “${key}”.`,
+  'notice.unknownSettings': ({ count, keys }) => `Ignored ${count} unknown settings: ${keys}.`,
+  'notice.more': ({ count }) => `… and ${count} more settings of this link ignored or changed.`,
   'notice.badOption': ({ label, value, options }) => `Ignored ${label} “${value}”: not one of ${options}.`,
   'notice.badCheck': ({ label, value }) => `Ignored ${label} “${value}”: use 1 or 0.`,
   'notice.notNumber': ({ label, value }) => `Ignored ${label} “${value}”: not a number.`,
@@ -186,6 +188,7 @@ export function parseHash(hash, t = english) {
   const values = {};
   const notices = [];
   const extras = {};
+  const unknown = [];
   const entries = new URLSearchParams(hash.replace(/^#/, ''));
   for (const [key, rawValue] of entries) {
     if (['t', 'lang', 'lesson', 'step', 'stall', 'kick', 'net', 'engines', 'present', 'fig', 'record', 'rate', 'seconds', 'autostart'].includes(key)) {
@@ -194,7 +197,7 @@ export function parseHash(hash, t = english) {
     }
     const spec = byId[key];
     if (!spec || spec.kind === 'preset') {
-      notices.push(t('notice.unknownSetting', { key: quoted(key) }));
+      if (!unknown.includes(key)) unknown.push(key);
       continue;
     }
     const value = quoted(rawValue);
@@ -220,7 +223,29 @@ export function parseHash(hash, t = english) {
     else if (whole !== n) notices.push(t('notice.rounded', { label, value, used: whole }));
     values[key] = clamped;
   }
+  // Unknown keys make one notice however many a link carries: the first few named, the rest counted.
+  if (unknown.length === 1) notices.unshift(t('notice.unknownSetting', { key: quoted(unknown[0]) }));
+  else if (unknown.length > 1) {
+    const named = unknown.slice(0, UNKNOWN_NAMED).map((k) => `“${quoted(k)}”`).join(', ');
+    notices.unshift(t('notice.unknownSettings', { count: unknown.length, keys: unknown.length > UNKNOWN_NAMED ? `${named} …` : named }));
+  }
   return { values, notices, extras };
+}
+
+/** How many unknown keys the summarising notice names. */
+const UNKNOWN_NAMED = 3;
+/** Notices shown at once; beyond it one line counts the rest. */
+export const NOTICES_SHOWN = 5;
+
+/**
+ * A link's notices as one text: each said once, at most NOTICES_SHOWN lines, then how many more (a link may carry
+ * anything: a long bad hash must not bury the page under notices). `t` words the count.
+ */
+export function summariseNotices(notices, t = english) {
+  const once = [...new Set(notices)];
+  if (once.length <= NOTICES_SHOWN) return once.join('\n');
+  const rest = once.length - (NOTICES_SHOWN - 1);
+  return [...once.slice(0, NOTICES_SHOWN - 1), t('notice.more', { count: rest })].join('\n');
 }
 
 /** The hash for the controls whose value differs from the defaults, plus `extras`. */

@@ -148,7 +148,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 /**
- * The panel; `api`: {host, showSeed002()} (the latter makes sure seed 002's trace is what is shown). `host`, the
+ * The panel; `api`: {host, showSeed002(), closed()} (the second makes sure seed 002's trace is what is shown, the
+ * third returns to where the walk was opened from). `host`, the
  * page: `model()`, `core()`, `playing()`, `playhead()`, `setPlaying(on)`, `seek(t)`, `redraw()`, the URL's
  * `extras()` / `setExtras(patch)` / `writeHash()` (the step), `setHighlight(h)` (what the views and lanes mark).
  */
@@ -193,6 +194,7 @@ export class Stepper {
       this.host.writeHash();
     }
     this.host.redraw();
+    this.api.closed?.();
   }
 
   /** Walks what is shown now: the whole trace when a trace is shown, else a window from the playhead. */

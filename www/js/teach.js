@@ -37,7 +37,7 @@ const STEPPER_PORTS = ['model', 'core', 'playing', 'playhead', 'setPlaying', 'se
   'writeHash', 'setHighlight'];
 /** What the lessons may read and ask of the page (lessons.js `Lessons`). */
 const LESSON_PORTS = ['model', 'core', 'extras', 'setExtras', 'setPlaying', 'setPlayhead', 'setSpeed', 'seek', 'apply',
-  'setPreset', 'sliderHeld', 'dragGap', 'afterDrag', 'afterRun'];
+  'setPreset', 'sliderHeld', 'dragGap', 'afterDrag', 'afterRun', 'historyEntry'];
 const only = (host, names) => Object.fromEntries(names.map((name) => [name, host[name]]));
 
 /**
@@ -50,6 +50,8 @@ export function installTeaching(host) {
   /** The step-through, once `loadStepper()` has fetched it (its button is held until then: boot.js). */
   let stepper = null;
   let stepperLoading = null;
+  /** Where the step-through came from when it switched to seed 002's walk (a lesson's id, '' for the sandbox). */
+  let returnTo = null;
   // The step-through's marks on the lanes and views come with it (marks.js).
   const loadStepper = () => (stepperLoading ??= Promise.all([import('./stepper.js'), loadLater()]).then(([{ Stepper }]) => {
     stepper = new Stepper(document.getElementById('stepper'), {
@@ -58,10 +60,18 @@ export function installTeaching(host) {
         // At once when the lessons are in (the step-through's buttons wait for them: main.js `holdUntil`), so the
         // walk's playhead is set after the lesson's.
         const show = (l) => {
-          if (l.lesson?.id !== 'out-of-order' || !host.model().imported) l.choose('out-of-order');
+          if (l.lesson?.id === 'out-of-order' && host.model().imported) return;
+          // The walk is a visit: closing it returns to the lesson or the sandbox (and its settings) it left.
+          if (l.lesson?.id !== 'out-of-order') returnTo ??= l.lesson?.id ?? '';
+          l.choose('out-of-order');
         };
         if (lessons) show(lessons);
         else loadLessons().then(show);
+      },
+      closed: () => {
+        const back = returnTo;
+        returnTo = null;
+        if (back !== null && lessons?.lesson?.id === 'out-of-order') lessons.choose(back);
       },
     });
     return stepper;

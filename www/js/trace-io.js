@@ -8,7 +8,8 @@ import { t } from './strings/i18n.js';
 import { saveFile } from './save-file.js';
 
 /**
- * Builds the import/export row into `root`; `api` has {core(), model(), imported(summary, fit), framesDrawn()} —
+ * Builds the import/export row into `root`; `api` has {core(), model(), beforeImport(), imported(summary, fit),
+ * framesDrawn()} —
  * `fit`: the worker's `fitTrace` of the file, or `{error}` when the fit refuses it.
  * Returns `{load(file)}`: the same import for a file made elsewhere (a recording, record.js), resolving to whether
  * the trace became the current run.
@@ -73,6 +74,7 @@ export function buildTraceIO(root, api) {
         done();
         window.netcodeLab.lastImport = { name: file.name, framesWhileChecking: api.framesDrawn() - (started.checking ?? started.frames) };
         try {
+          api.beforeImport?.(); // an import is a place the reader visits: Back leaves it
           api.imported(api.model().showImported(data.prepared, data.bytes), data.fit);
           settle?.(true);
         } catch (error) {

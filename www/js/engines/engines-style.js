@@ -8,15 +8,15 @@ import { FONT } from '../canvas.js';
 /** name → {light, dark, shape, letter}; the order is the table's. */
 export const STRATEGY_STYLES = {
   mirror: { light: '#332288', dark: '#9488E8', shape: 'hexagon', letter: 'M' },
-  'mirror-core': { light: '#7E3C8C', dark: '#D9A0E6', shape: 'square', letter: 'm' },
+  'mirror-core': { light: '#7E3C8C', dark: '#D9A0E6', shape: 'heptagon', letter: 'm' },
   ngo: { light: '#882255', dark: '#E07AAB', shape: 'pentagon', letter: 'N' },
   'ngo-1x': { light: '#1D4E89', dark: '#7FB0E8', shape: 'square', letter: 'n' },
   source: { light: '#7A4A0A', dark: '#C9A27E', shape: 'star', letter: 'S' },
   geckos: { light: '#5C5C0A', dark: '#C2C24A', shape: 'plus', letter: 'g' },
   lightyear: { light: '#2F6B2F', dark: '#8CCB8C', shape: 'triangleDown', letter: 'Y' },
-  fishnet: { light: '#1F4E8C', dark: '#7FA9E0', shape: 'square', letter: 'F' },
+  fishnet: { light: '#1F4E8C', dark: '#7FA9E0', shape: 'triangleUp', letter: 'F' },
   gambetta: { light: '#1E5A5A', dark: '#78BDBD', shape: 'bowtie', letter: 'G' },
-  neteq: { light: '#7B1FA2', dark: '#CE93D8', shape: 'square', letter: 'Q' },
+  neteq: { light: '#7B1FA2', dark: '#CE93D8', shape: 'star4', letter: 'Q' },
   seed000: { light: '#3E4C66', dark: '#A3B2CC', shape: 'octagon', letter: '0' },
   seed004: { light: '#6B3F2F', dark: '#C79D8E', shape: 'triangleLeft', letter: '4' },
   playground: { light: '#D55E00', dark: '#D55E00', shape: 'diamond', letter: '◆' },
@@ -60,7 +60,9 @@ export function shapePath(ctx, shape, x, y, r) {
     case 'triangleLeft': return polygon(ctx, x, y, r, 3, Math.PI);
     case 'triangleRight': return polygon(ctx, x, y, r, 3, 0);
     case 'triangleDown': return polygon(ctx, x, y, r, 3, Math.PI / 2);
-    case 'square': return polygon(ctx, x, y, r * 0.9, 4, Math.PI / 4);
+    case 'triangleUp': return polygon(ctx, x, y, r, 3, -Math.PI / 2);
+    case 'heptagon': return polygon(ctx, x, y, r, 7, -Math.PI / 2);
+    case 'star4': return polygon(ctx, x, y, r * 1.15, 4, 0, r * 0.45);
     case 'plus': {
       const a = r * 0.38;
       ctx.beginPath();

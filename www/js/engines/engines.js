@@ -10,17 +10,21 @@ import { STRATEGY_STYLES, STRATEGY_NAMES, ENGINE_NAMES, MAX_PICKED, ghostMark, s
 import { label, measure } from '../views/view-kit.js';
 import { el } from '../dom.js';
 import { getZoom } from '../canvas.js';
-import { t } from '../strings/i18n.js';
+import { t, onLangChange } from '../strings/i18n.js';
+import { quoted } from '../params.js';
 
 const TRAIL_SECONDS = 1;
 /** Strategies whose chip explains which part of the engine runs (`engine.about.NAME`, the chip's title). */
 const ABOUT = ['mirror', 'mirror-core'];
 
-/** `engines=` from the URL: known names, no repeats, at most four. */
-export function parsePicks(value) {
+/** `engines=` from the URL: known names, no repeats, at most four; each name left out is said in `notices`. */
+export function parsePicks(value, notices = null) {
   const out = [];
   for (const name of String(value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (STRATEGY_STYLES[name] && !out.includes(name) && out.length < MAX_PICKED) out.push(name);
+    if (!STRATEGY_STYLES[name]) notices?.push(t('notice.badEngine', { value: quoted(name), names: STRATEGY_NAMES.join(', ') }));
+    else if (out.includes(name)) continue;
+    else if (out.length >= MAX_PICKED) notices?.push(t('notice.tooManyEngines', { value: quoted(name), max: MAX_PICKED }));
+    else out.push(name);
   }
   return out;
 }
@@ -46,7 +50,9 @@ export function mount(host) {
   const head = el('div', { class: 'engines-head' },
     el('h2', { text: t('engines.title'), 'data-i18n': 'engines.title' }),
     el('p', { class: 'engines-intro', text: t('engines.intro'), 'data-i18n': 'engines.intro' }));
-  root.replaceChildren(head, chips, note);
+  // Why a chip is greyed out: four are drawn at once (said under the chips and on each greyed chip).
+  const fullNote = el('p', { class: 'engine-full hint', id: 'engines-full', hidden: '' });
+  root.replaceChildren(head, chips, fullNote, note);
   const buttons = new Map();
   let themeDark = null;
 
@@ -74,7 +80,11 @@ export function mount(host) {
         const on = this.picks.includes(name);
         button.setAttribute('aria-pressed', String(on));
         button.disabled = !on && full;
+        if (button.disabled) button.setAttribute('aria-describedby', 'engines-full');
+        else button.removeAttribute('aria-describedby');
       }
+      fullNote.hidden = !full;
+      fullNote.textContent = full ? t('engines.full', { max: MAX_PICKED }) : '';
       root.dataset.picked = this.picks.join(',');
     },
     /** The picked strategies with their rows on the current run or the imported trace (its deliveries replayed). */
@@ -116,6 +126,7 @@ export function mount(host) {
     buttons.set(name, button);
     chips.append(button);
   }
+  onLangChange(() => panel.sync());
   return panel;
 }
 

@@ -1,0 +1,103 @@
+// Nothing thrown away: a lesson, the step-through, a preset, present mode and an import are places the reader
+// visits. Leaving a lesson for the sandbox (from the menu or by closing the step-through) brings the reader's own
+// settings back, not the defaults; each deliberate move is an entry of the browser's history, so Back returns to
+// the state before it — and a drag is not an entry. A link's bad values say so once and leave the URL.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitReady, urlHash } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** The link's downlink loss and latency now (s and fraction), once no change is pending. */
+async function network(page) {
+  await page.waitForFunction(() => !window.netcodeLab.app.pending);
+  return page.evaluate(() => {
+    const d = window.netcodeLab.model().params.network.downlink;
+    return { loss: d.loss, latency: d.latency };
+  });
+}
+
+/** The lesson shown ('' for the sandbox), once the card has followed the URL. */
+async function lessonShown(page, id) {
+  await page.waitForFunction((id) => (document.getElementById('lesson-card').dataset.lesson ?? '') === id, id);
+}
+
+const MINE = { loss: 0.1, latency: 0.18 };
+
+/** Sets the reader's own network: 10 % loss, 180 ms. */
+async function setMine(page) {
+  await page.locator('#control-loss').fill('10');
+  await page.locator('#control-latency').fill('180');
+  assert.deepEqual(await network(page), MINE);
+}
+
+test('a lesson, the step-through and Back return the reader\'s own settings', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.evaluate(() => window.netcodeLab.app.teach.loadLessons());
+  const entries = await page.evaluate(() => history.length);
+  await setMine(page);
+  assert.equal(await page.evaluate(() => history.length), entries, 'moving sliders adds no history entry');
+
+  // A lesson, then the sandbox from the menu: the sandbox's settings, not the defaults.
+  await page.selectOption('#lesson-select', 'jitter');
+  await lessonShown(page, 'jitter');
+  assert.notDeepEqual(await network(page), MINE, 'the lesson runs its own network');
+  await page.selectOption('#lesson-select', '');
+  await lessonShown(page, '');
+  assert.deepEqual(await network(page), MINE, 'back in the sandbox, its settings are back');
+
+  // A lesson, then Back.
+  await page.selectOption('#lesson-select', 'presets');
+  await lessonShown(page, 'presets');
+  assert.notDeepEqual(await network(page), MINE);
+  await page.goBack();
+  await lessonShown(page, '');
+  assert.deepEqual(await network(page), MINE, 'Back returns to the sandbox as it was');
+  assert.doesNotMatch(await urlHash(page), /lesson=/);
+
+  // The step-through switches to seed 002's walk; closing it returns to the sandbox and its settings.
+  await page.click('#stepper-open');
+  await lessonShown(page, 'out-of-order');
+  await page.click('#stepper-close');
+  await lessonShown(page, '');
+  assert.deepEqual(await network(page), MINE, 'closing the step-through gives the settings back');
+
+  // A preset replaces the network; Back gives it back.
+  await page.selectOption('#control-preset', 'lan');
+  await page.waitForFunction(() => window.netcodeLab.model().params.scenario.sendRate === 30);
+  assert.notDeepEqual(await network(page), MINE);
+  await page.goBack();
+  await page.waitForFunction(() => window.netcodeLab.model().params.scenario.sendRate === 20);
+  assert.deepEqual(await network(page), MINE, 'Back undoes the preset');
+
+  // Present mode on, then Back: off again, the settings untouched.
+  await page.click('#present-toggle');
+  await page.waitForFunction(() => document.body.classList.contains('present'));
+  await page.goBack();
+  await page.waitForFunction(() => !document.body.classList.contains('present'));
+  assert.deepEqual(await network(page), MINE);
+  assert.deepEqual(problems(), []);
+});
+
+test('a long bad link makes one short notice; refused values leave the URL; left-out engines are named', async () => {
+  const junk = Array.from({ length: 1250 }, (_, i) => `k${i}=1`).join('&');
+  assert.ok(junk.length > 5000);
+  const { page, problems } = await openPage(browser, { path: `#${junk}&lang=fr&present=2&engines=mirror,unreal,ngo,source,geckos,fishnet` });
+  await waitReady(page);
+  const notice = await page.textContent('#notice');
+  const lines = notice.split('\n');
+  assert.ok(lines.length <= 5, `${lines.length} lines: ${notice.slice(0, 300)}`);
+  assert.match(lines[0], /^Ignored 1250 unknown settings: “k0”, “k1”, “k2” …\.$/);
+  assert.match(notice, /Ignored language “fr”/);
+  assert.match(notice, /Ignored present “2”/);
+  assert.match(notice, /Ignored engine “unreal”: not one of/);
+  assert.match(notice, /Ignored engine “fishnet”: the views draw at most 4 engines at once\./);
+  await page.waitForFunction(() => window.netcodeLab.app.scheduler.urlCaughtUp);
+  const hash = await urlHash(page);
+  assert.doesNotMatch(hash, /lang=|present=|k0=/, hash);
+  assert.match(decodeURIComponent(hash), /engines=mirror,ngo,source,geckos/);
+  assert.deepEqual(problems(), []);
+});
