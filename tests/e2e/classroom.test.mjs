@@ -1,5 +1,8 @@
 // Classroom and phone: present mode at 1920×1080 (views and lanes fill the screen, every text
-// ≥ 20 px — canvas text included —, the lesson card beside them, the rest out of the way, kept in the URL),
+// ≥ 20 px — canvas text included —, the lesson card beside them with the rail groups it opened, the rest out of
+// the way, kept in the URL); present mode at projector sizes (1280×720, 1366×768, 1920×1080, en and zh: no text
+// box overlaps another, the transport on screen, the views a third of the height, the lesson's controls at hand)
+// and narrowed to a phone (its phone layout),
 // "Download PNG" (2×, with the settings drawn under the figure), the phone's order at 390×844 and the views'
 // share of the first screen at 1280×800.
 import { test, before, after } from 'node:test';
@@ -70,12 +73,17 @@ for (const lang of ['en', 'zh']) {
       const shown = (sel) => [...document.querySelectorAll(sel)].some((e) => e.checkVisibility());
       return {
         views, lanes, card, small,
-        others: ['#plots', '#comparison', '#metrics', '#league', '#engines', '#controls', '.readouts'].filter(shown),
+        others: ['#plots', '#comparison', '#metrics', '#league', '#engines', '.readouts'].filter(shown),
+        // The rail keeps only the groups the lesson opened, under its card ("Then try" works while presenting).
+        groups: [...document.querySelectorAll('#controls details.group')].filter((d) => d.checkVisibility()).map((d) => d.dataset.group),
+        lessonGroups: [...document.querySelectorAll('#controls details.group[open]')].map((d) => d.dataset.group),
         scrollH: document.documentElement.scrollHeight,
       };
     });
     assert.deepEqual(layout.small, [], 'no text under 20 px');
     assert.deepEqual(layout.others, [], 'every other panel is out of the way');
+    assert.ok(layout.groups.length >= 1, 'the lesson\'s rail groups are shown');
+    assert.deepEqual(layout.groups, layout.lessonGroups, 'only the groups the lesson opened');
     const viewsWidth = layout.views[2].right - layout.views[0].left;
     assert.ok(viewsWidth + layout.card.width > 1700, `views and card span the screen (${viewsWidth} + ${layout.card.width})`);
     assert.ok(layout.card.left >= layout.views[2].right, 'the lesson card is beside the views');
@@ -100,6 +108,76 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(problems(), []);
   });
 }
+
+/**
+ * Runs in the page: pairs of visible text boxes of different elements in the views, the lanes, the transport and
+ * the lesson card that overlap by more than 2 px both ways (each text node's line boxes, so a wrapped paragraph
+ * is its lines, not its bounding box).
+ */
+function overlappingText() {
+  const boxes = [];
+  for (const root of document.querySelectorAll('.views, .lanes, #transport, #lesson-card')) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || el.closest('select, option') || !el.checkVisibility({ visibilityProperty: true })) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) boxes.push({ el, r, text: n.textContent.trim().slice(0, 24) });
+    }
+  }
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      if (a.el === b.el) continue;
+      const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (x > 2 && y > 2) out.push(`“${a.text}” × “${b.text}”`);
+    }
+  }
+  return out.slice(0, 10);
+}
+
+for (const [width, height] of [[1280, 720], [1366, 768], [1920, 1080]]) {
+  for (const lang of ['en', 'zh']) {
+    test(`present mode at ${width}×${height} (${lang}) with a lesson: no text over text, the transport on screen, the views a third of the height, the lesson's controls at hand`, async () => {
+      const { page, problems } = await openPage(browser, { path: `#lang=${lang}&present=1&lesson=jitter`, viewport: { width, height } });
+      await waitReady(page);
+      await page.waitForFunction(() => document.getElementById('lesson-card').dataset.pending !== 'true');
+      await page.waitForTimeout(300); // the canvases' widths arrive by ResizeObserver
+      const layout = await page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
+        return { transport: box('#transport'), views: box('.views'), play: box('#play'), time: box('#transport .time-box'), control: box('#control-jitter'), jitterShown: document.getElementById('control-jitter').checkVisibility() };
+      });
+      for (const [name, b] of [['Play', layout.play], ['the time', layout.time]]) {
+        assert.ok(b.top >= 0 && b.bottom <= height && b.right <= width, `${name} on screen: ${JSON.stringify(b)}`);
+      }
+      assert.ok(layout.views.height >= height / 3, `the views keep a third of the height (${layout.views.height} of ${height})`);
+      assert.ok(layout.jitterShown && layout.control.left >= layout.views.right, 'the lesson\'s Jitter slider is in the rail beside the views');
+      assert.deepEqual(await page.evaluate(overlappingText), [], 'no text box overlaps another');
+      await screenshot(page, `present-${width}x${height}-${lang}`);
+      assert.deepEqual(problems(), []);
+    });
+  }
+}
+
+test('present mode narrowed to a phone falls back to the phone layout', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lang=en&present=1&lesson=jitter', viewport: { width: 390, height: 844 } });
+  await waitReady(page);
+  const layout = await page.evaluate(() => ({
+    columns: getComputedStyle(document.querySelector('.shell')).gridTemplateColumns.split(' ').length,
+    views: document.querySelector('.views').getBoundingClientRect().width,
+    toggle: document.getElementById('present-toggle').checkVisibility(),
+    controls: document.getElementById('to-controls').checkVisibility(),
+  }));
+  assert.equal(layout.columns, 1, 'one column');
+  assert.ok(layout.views >= 350, `the views take the phone's width (${layout.views} px)`);
+  assert.equal(layout.toggle, false, 'no present toggle on a phone');
+  assert.equal(layout.controls, true, 'the phone\'s Controls button is there');
+  assert.deepEqual(await page.evaluate(overlappingText), []);
+  assert.deepEqual(problems(), []);
+});
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes) {

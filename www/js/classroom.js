@@ -18,8 +18,8 @@ export function foldRailOnPhone(root = document) {
   if (window.matchMedia(PHONE).matches) for (const details of root.querySelectorAll('.rail details.group')) details.open = false;
 }
 
-/** The zoom for present mode at this window width: ×2 on a 1920 px screen, never below 1. */
-const presentZoom = () => Math.min(2, Math.max(1, window.innerWidth / 960));
+/** The zoom for present mode at this window width: ×1 up to 1280 px (a projector at 1280×720), ×2 at 1920 px. */
+const presentZoom = () => Math.min(2, Math.max(1, (window.innerWidth - 640) / 640));
 
 /**
  * Present mode's toggle and key, and the phone's controls button. `host.changed(on, byReader)`: present mode was turned on or

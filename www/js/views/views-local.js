@@ -39,7 +39,9 @@ export function drawLocal(canvas, scene, cache = {}) {
     c.strokeRect(ox, oy, side, side);
     label(c, '0,0', ox + 3, oy + 11, { color: theme.muted, size: 10 });
     label(c, String(size), ox + side - 3, oy + side - 4, { color: theme.muted, size: 10, align: 'right' });
-    label(c, fitText(c, [t('view.local.steer'), t('view.local.steerShort')], side - 8, 11), ox + 4, oy + side - 5, { color: theme.ink, halo: theme.panel, size: 11 });
+    // The steering hint, left of the arena's size in its corner (the shorter wording when both would touch).
+    const sizeWidth = measure(c, String(size), 10);
+    label(c, fitText(c, [t('view.local.steer'), t('view.local.steerShort')], side - 14 - sizeWidth, 11), ox + 4, oy + side - 5, { color: theme.ink, halo: theme.panel, size: 11 });
     readoutCaptions(c, theme, column, params);
     if (loupe.size > 40) {
       c.fillStyle = theme.paper;
