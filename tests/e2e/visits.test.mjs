@@ -101,3 +101,33 @@ test('a long bad link makes one short notice; refused values leave the URL; left
   assert.match(decodeURIComponent(hash), /engines=mirror,ngo,source,geckos/);
   assert.deepEqual(problems(), []);
 });
+
+test('the sandbox opens on a warm moment, and an underrun says what to move', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  const opened = await page.evaluate(() => {
+    const app = window.netcodeLab.app;
+    const model = app.model;
+    const row = model.frameRow(model.frameAt(app.state.playhead));
+    return { playhead: app.state.playhead, status: model.codes.status[row.status], reason: document.getElementById('reason').textContent };
+  });
+  assert.ok(opened.playhead >= 2, `past the warm-up (${opened.playhead} s)`);
+  assert.equal(opened.status, 'ready', `not priming, not clock-uncertain: ${opened.reason}`);
+  // A frame that runs past its data at the default delay: the reason names the setting to move.
+  const t = await page.evaluate(() => {
+    const model = window.netcodeLab.model();
+    const f = model.table('frames');
+    const underrun = model.codes.status.indexOf('underrun');
+    for (let i = 0; i < f.rows; i++) if (f.view[i * f.stride + f.col.status] === underrun) return f.view[i * f.stride + f.col.local];
+    return null;
+  });
+  assert.ok(t !== null, 'the default run has an underrun to look at');
+  await page.evaluate((t) => window.netcodeLab.app.seek(t), t);
+  await page.waitForFunction(() => /raise Render delay/.test(document.getElementById('reason').textContent));
+  // Opened on a link's own moment, the link wins.
+  const linked = await openPage(browser, { path: '#t=0.5' });
+  await waitReady(linked.page);
+  assert.equal(await linked.page.evaluate(() => window.netcodeLab.app.state.playhead), 0.5);
+  assert.deepEqual(linked.problems(), []);
+  assert.deepEqual(problems(), []);
+});

@@ -22,6 +22,9 @@ const KEY_MAP = {
   KeyW: 'up', ArrowUp: 'up', KeyS: 'down', ArrowDown: 'down',
 };
 
+/** Seconds into the run before the page's opening moment may be: the buffer and the clock have had time to warm. */
+const WARM_FROM = 2;
+
 class App {
   constructor(core) {
     this.core = core;
@@ -240,6 +243,7 @@ class App {
     };
     if (extras.t !== undefined && extras.t.trim() !== '' && Number.isFinite(t)) this.state.playhead = this.clamp(t);
     else if (extras.t !== undefined) refuse('t', 'notice.badPlayhead');
+    else if (this.hashesApplied === 1 && extras.lesson === undefined) this.state.playhead = this.warmMoment();
     if (extras.lang !== undefined && !['zh', 'en'].includes(extras.lang)) refuse('lang', 'notice.badLang');
     if (extras.step !== undefined && !(Number.isInteger(Number(extras.step)) && Number(extras.step) >= 1)) refuse('step', 'notice.badStep');
     if (extras.present !== undefined && !['0', '1'].includes(extras.present)) refuse('present', 'notice.badPresent');
@@ -250,6 +254,22 @@ class App {
     this.enginesPanel.set(extras.engines !== undefined ? engines.parsePicks(extras.engines, notices) : (this.teach?.lessonEngines(extras.lesson) ?? []));
     if (notices.length) showNotice(summariseNotices(notices, tr), { sticky: true });
     this.afterRun({ drawNow });
+  }
+
+  /**
+   * Where the page opens when its link names no moment: the first frame from WARM_FROM on whose sample is Ready
+   * (the buffer primed, the clock trusted), so the sandbox does not open on "priming" and "clock uncertain";
+   * the run's start when no frame is.
+   */
+  warmMoment() {
+    const f = this.model.table('frames');
+    const ready = this.model.codes.status.indexOf('ready');
+    const from = this.model.start + WARM_FROM;
+    for (let i = 0; i < f.rows; i++) {
+      const local = f.view[i * f.stride + f.col.local];
+      if (local >= from && f.view[i * f.stride + f.col.status] === ready) return local;
+    }
+    return this.model.start;
   }
 
   /** One control changed: re-simulate with the new value (or show why it was refused). */
