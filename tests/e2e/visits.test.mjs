@@ -1,7 +1,9 @@
 // Nothing thrown away: a lesson, the step-through, a preset, present mode and an import are places the reader
 // visits. Leaving a lesson for the sandbox (from the menu or by closing the step-through) brings the reader's own
 // settings back, not the defaults; each deliberate move is an entry of the browser's history, so Back returns to
-// the state before it — and a drag is not an entry. A link's bad values say so once and leave the URL.
+// the state before it — and a drag is not an entry. A link's bad values say so once and leave the URL. The first
+// minute: the sandbox opens on a warm moment, an underrun's reason names what to move, and the readouts' terms
+// are explained on hover and on tap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitReady, urlHash } from './harness.mjs';
@@ -131,3 +133,25 @@ test('the sandbox opens on a warm moment, and an underrun says what to move', as
   assert.deepEqual(linked.problems(), []);
   assert.deepEqual(problems(), []);
 });
+
+for (const [lang, ahead, jerk] of [['en', /send intervals/, /units\/s³/], ['zh', /发送间隔/, /单位\/s³/]]) {
+  test(`the readouts' terms are explained on hover and on tap (${lang})`, async () => {
+    const { page, problems } = await openPage(browser, { path: `#lang=${lang}` });
+    await waitReady(page);
+    await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
+    await page.hover('#buffer-depth');
+    assert.match(await page.getAttribute('#buffer-depth', 'title'), ahead, 'the tooltip says what "ahead" counts in');
+    await page.click('#buffer-depth');
+    await page.waitForSelector('#glossary-note:not([hidden])');
+    assert.match(await page.textContent('#glossary-note'), ahead);
+    await page.click('h1');
+    await page.waitForSelector('#glossary-note', { state: 'hidden' });
+    // The metrics table's jerk column says its unit.
+    await page.locator('#metrics').scrollIntoViewIfNeeded(); // drawn once in view
+    await page.evaluate(() => { for (const d of document.querySelectorAll('#metrics details, details:has(#metrics)')) d.open = true; });
+    await page.waitForSelector('#metrics-table th[data-glossary="jerk"]');
+    await page.click('#metrics-table th[data-glossary="jerk"]');
+    assert.match(await page.textContent('#glossary-note'), jerk);
+    assert.deepEqual(problems(), []);
+  });
+}

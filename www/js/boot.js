@@ -239,6 +239,7 @@ export async function boot(app) {
   // The packet inspector and the step-through's marks (marks.js): nothing is inspected or highlighted before now.
   const inspecting = loadLater().then(async (mod) => {
     await bootTask();
+    mod.watchGlossary(); // the readouts' terms explained on hover and tap
     app.inspector = mod.MARKS.mountInspector({
       ...app.portsFor('model', 'playhead', 'playing', 'seek', 'redraw', 'highlight'),
       lanes: () => lanesPainter.last, // where the lanes drew what, as last drawn

@@ -5,7 +5,8 @@
 // "Your settings" beside it, and
 // trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone) with the
 // recorder beside it (record.js: "Record my network") and what a trace shown does to the page (imported.js), and what
-// the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's).
+// the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's),
+// and the readouts' words explained on hover and tap (glossary.js).
 import { drawLaneHighlight } from './lanes/lanes-highlight.js';
 import { highlightServer, highlightRemote } from './views/views-highlight.js';
 import { drawInspected } from './lanes/lanes-inspect.js';
@@ -19,6 +20,7 @@ export { buildTraceIO } from './trace-io.js';
 export { mountRecorder } from './record.js';
 export { mountImported } from './imported.js';
 export { showEmbedCode, download } from './figure-actions.js';
+export { watchGlossary } from './glossary.js';
 
 // The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).
 await loadPart('later');

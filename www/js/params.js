@@ -21,8 +21,8 @@ const seed004 = (params) => params.remote.clock.adaptiveDelay.enabled && params.
 
 const DECLARED = [
   { id: 'preset', group: 'network', kind: 'preset', label: 'Network preset',
-    options: [['custom', 'Custom'], ['lan', 'LAN (30 Hz, 30 ms)'], ['sameRegion', 'Same region (30 Hz, 50 ms)'],
-      ['crossRegion', 'Cross region (20 Hz, 100 ms)'], ['mobile', 'Mobile (15 Hz, 150 ms)']],
+    options: [['custom', 'Custom'], ['lan', 'LAN (30 Hz, render delay 30 ms)'], ['sameRegion', 'Same region (30 Hz, render delay 50 ms)'],
+      ['crossRegion', 'Cross region (20 Hz, render delay 100 ms)'], ['mobile', 'Mobile (15 Hz, render delay 150 ms)']],
     hint: 'Seed 004 §5.3: send rate and interpolation delay per network; link conditions are ours.' },
   { id: 'latency', group: 'network', kind: 'range', label: 'Latency', paths: BOTH('latency') },
   { id: 'jitter', group: 'network', kind: 'range', label: 'Jitter', paths: BOTH('jitter') },

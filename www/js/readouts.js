@@ -132,14 +132,21 @@ function textBox(root) {
   return flow;
 }
 
-/** `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change). */
-function parts(root, ids) {
+/** The readout lines whose terms glossary.js explains on hover and tap. */
+const GLOSSARY = { reason: 'runway', 'buffer-depth': 'ahead generation' };
+
+/**
+ * `root`'s children with the given ids, made once (the readouts are redrawn every frame: only their words change);
+ * `glossary`: id → the terms a line uses (`data-glossary`, focusable so a keyboard reaches the explanation).
+ */
+function parts(root, ids, glossary = {}) {
   if (root._parts) return root._parts;
   const flow = textBox(root);
   root._parts = {};
   for (const id of ids) {
     const node = document.createElement('div');
     if (id) node.id = id;
+    if (glossary[id]) Object.assign(node, { tabIndex: 0 }).dataset.glossary = glossary[id];
     flow.append(node);
     root._parts[id] = node;
   }
@@ -155,7 +162,7 @@ export function drawStatus(root, model, frame, metrics = model.imported || !mode
   const status = model.codes.status[frame.status] ?? 'priming';
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
-  const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line']);
+  const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line'], GLOSSARY);
   if (p.status.className !== 'status') p.status.className = 'status';
   put(p.status, `${glyph} ${name}`, { status });
   put(p.reason, reasonFor(status, frame));
@@ -256,7 +263,7 @@ export function drawMetrics(root, metrics, model) {
   table.id = 'metrics-table';
   const heads = ['strategy', 'rms', 'max', 'latency', 'stalls', 'snaps', 'jerk', 'shownPct'];
   table.innerHTML = `<caption data-i18n="metrics.caption">${t('metrics.caption')}</caption>
-    <thead><tr>${heads.map((h) => `<th data-i18n="metrics.${h}">${t(`metrics.${h}`)}</th>`).join('')}</tr></thead>`;
+    <thead><tr>${heads.map((h) => `<th data-i18n="metrics.${h}"${h === 'jerk' ? ' data-glossary="jerk" tabindex="0"' : ''}>${t(`metrics.${h}`)}</th>`).join('')}</tr></thead>`;
   const body = document.createElement('tbody');
   for (const [name, m] of rows) {
     const tr = document.createElement('tr');

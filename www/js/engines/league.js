@@ -46,7 +46,7 @@ export function mount(host) {
   const buttons = new Map();
   for (const m of METRICS) {
     const b = el('button', { type: 'button', role: 'radio', 'data-metric': m.id, 'aria-checked': String(m.id === state.metric),
-      text: t(`league.metric.${m.id}`), 'data-i18n': `league.metric.${m.id}` });
+      text: t(`league.metric.${m.id}`), 'data-i18n': `league.metric.${m.id}`, 'data-glossary': m.id === 'jerk' ? 'jerk' : undefined });
     b.addEventListener('click', () => {
       state.metric = m.id;
       for (const [id, button] of buttons) button.setAttribute('aria-checked', String(id === m.id));

@@ -296,4 +296,9 @@ export default {
   'record.why.dcFailed': 'the data channel failed: {message}',
   'record.why.replaced': 'a new recording started',
   'record.why.noSnapshot': 'the stream ended without a snapshot',
+  'glossary.runway': 'runway (ms): how much render time is left before the newest snapshot — the buffer\'s margin; at 0 it runs dry',
+  'glossary.ahead': 'newest … ahead: how far the newest snapshot\'s server time is ahead of the render time — in ms, in send intervals (1 = one snapshot) and as a share of the render delay',
+  'glossary.generation': 'generation: which lifetime of the entity is shown — a respawn starts a new one, and nothing is interpolated across it (seed 002)',
+  'glossary.alpha': 'α: where the render time lies between the two snapshots used (0 = the older, 1 = the newer); ticks: those two snapshots\' server ticks',
+  'glossary.jerk': 'jerk (units/s³; k = thousand, M = million): the RMS of the drawn position\'s third derivative — how jerky the motion looks; lower is smoother',
 };

@@ -294,4 +294,9 @@ export default {
   'record.why.dcFailed': '数据通道出错：{message}',
   'record.why.replaced': '新的录制开始了',
   'record.why.noSnapshot': '快照流结束时一个快照也没有',
+  'glossary.runway': '余量（ms）：渲染时间离最新快照还剩多少——缓冲的富余；到 0 就耗尽了',
+  'glossary.ahead': '最新快照领先：最新快照的服务器时间比渲染时间早多少——以毫秒、发送间隔（1 = 一个快照）和渲染延迟的倍数表示',
+  'glossary.generation': '代：显示的是实体的第几次生命——重生开始新的一代，插值不会跨越它（文章 002）',
+  'glossary.alpha': 'α：渲染时间在所用两个快照之间的位置（0 = 较早的，1 = 较新的）；Tick：这两个快照的服务器 Tick',
+  'glossary.jerk': '急动度（单位/s³；k = 千，M = 百万）：显示位置三阶导数的均方根——运动看起来有多“抖”；越低越平滑',
 };
