@@ -155,3 +155,23 @@ for (const [lang, ahead, jerk] of [['en', /send intervals/, /units\/s³/], ['zh'
     assert.deepEqual(problems(), []);
   });
 }
+
+test('on a phone the Remote view comes first, and a touch pad under the Local view steers', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lang=en', viewport: { width: 390, height: 844 } });
+  await waitReady(page);
+  const tops = await page.evaluate(() => Object.fromEntries(['server', 'local', 'remote'].map((v) => [v, document.getElementById(`view-${v}`).getBoundingClientRect().top])));
+  assert.ok(tops.remote < tops.server && tops.server < tops.local, `Remote, then Server, then Local: ${JSON.stringify(tops)}`);
+  assert.ok(tops.remote < 844, 'the Remote view starts on the first screen');
+  const up = page.locator('.touch-pad [data-key="ArrowUp"]');
+  await up.scrollIntoViewIfNeeded();
+  assert.equal(await up.isVisible(), true);
+  const box = await up.boundingBox();
+  assert.ok(box.height >= 44, `thumb-sized (${box.height} px)`);
+  await page.evaluate(() => window.netcodeLab.app.transport.setPlaying(false));
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForFunction(() => window.netcodeLab.app.state.keys.up === true && window.netcodeLab.model().params.script?.at(-1)?.keys.up === true);
+  await page.mouse.up();
+  await page.waitForFunction(() => window.netcodeLab.app.state.keys.up === false && window.netcodeLab.model().params.script?.at(-1)?.keys.up === false);
+  assert.deepEqual(problems(), []);
+});
