@@ -152,7 +152,8 @@ test('params.js hands the recorder its keys; any other unknown key is still an u
   assert.deepEqual(linked.notices, []);
   const near = parseHash('#rates=30&recording=1');
   assert.deepEqual(near.extras, {});
-  assert.deepEqual(near.notices, ['Ignored unknown setting “rates”.', 'Ignored unknown setting “recording”.']);
+  assert.deepEqual(near.notices, ['Ignored 2 unknown settings: “rates”, “recording”.'], 'one notice for both');
+  assert.deepEqual(parseHash('#rates=30').notices, ['Ignored unknown setting “rates”.']);
 });
 
 // The trace as the page's import reads it: the full wasm build (www/pkg, made by `cargo xtask build`).

@@ -142,8 +142,6 @@ export async function boot(app) {
   await bootTask();
   // Present mode (button, key P, `present=1`: kept in the URL, every canvas drawn again at its zoom), the phone's button.
   app.classroom = mountClassroom({
-    // The touch pad under the Local view: the arrow keys' own path (held while pressed).
-    steer: (code, down) => app.onKey({ code, target: null, preventDefault() {} }, down),
     changed: (on, byReader) => {
       if (byReader) app.historyEntry(); // turned on or off by the toggle or the key (not by a link): Back undoes it
       ports.setExtras({ present: on ? '1' : undefined });
@@ -242,6 +240,8 @@ export async function boot(app) {
   const inspecting = loadLater().then(async (mod) => {
     await bootTask();
     mod.watchGlossary(); // the readouts' terms explained on hover and tap
+    // The touch pad under the Local view: the arrow keys' own path (held while pressed).
+    mod.mountTouchPad({ steer: (code, down) => app.onKey({ code, target: null, preventDefault() {} }, down) });
     app.inspector = mod.MARKS.mountInspector({
       ...app.portsFor('model', 'playhead', 'playing', 'seek', 'redraw', 'highlight'),
       lanes: () => lanesPainter.last, // where the lanes drew what, as last drawn

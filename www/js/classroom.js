@@ -76,7 +76,6 @@ export function mountClassroom(host) {
   });
   onLangChange(sync);
   sync();
-  touchPad(host);
 
   return {
     /** From the URL: `present=1` turns it on, anything else off. */
@@ -86,39 +85,3 @@ export function mountClassroom(host) {
   };
 }
 
-/** The pad's buttons: the key each stands for (main.js KEY_MAP), its arrow, its place in the pad. */
-const PAD = [['ArrowUp', '↑', 'up'], ['ArrowLeft', '←', 'left'], ['ArrowDown', '↓', 'down'], ['ArrowRight', '→', 'right']];
-
-/**
- * A phone has no W A S D: under the Local view, four arrows steer the local player while held (a touch screen or a
- * narrow window shows them: playground.css). `host.steer(code, down)` is the keyboard's own path (main.js `onKey`).
- */
-function touchPad(host) {
-  const figure = document.getElementById('view-local')?.closest('figure');
-  if (!figure || !host.steer) return;
-  const pad = Object.assign(document.createElement('div'), { className: 'touch-pad' });
-  pad.setAttribute('role', 'group');
-  pad.dataset.i18nAriaLabel = 'touch.pad';
-  pad.setAttribute('aria-label', t('touch.pad'));
-  for (const [code, arrow, area] of PAD) {
-    const button = document.createElement('button');
-    Object.assign(button, { type: 'button', textContent: arrow, className: `touch-${area}` });
-    button.dataset.key = code;
-    button.dataset.i18nAriaLabel = `touch.${area}`;
-    button.setAttribute('aria-label', t(`touch.${area}`));
-    let held = false;
-    const press = (down) => {
-      if (held === down) return;
-      held = down;
-      host.steer(code, down);
-    };
-    button.addEventListener('pointerdown', (event) => {
-      event.preventDefault();
-      button.setPointerCapture?.(event.pointerId);
-      press(true);
-    });
-    for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) button.addEventListener(type, () => press(false));
-    pad.append(button);
-  }
-  figure.append(pad);
-}

@@ -6,7 +6,8 @@
 // trace import and export (trace-io.js, at the rail's foot: below the fold, or folded away on a phone) with the
 // recorder beside it (record.js: "Record my network") and what a trace shown does to the page (imported.js), and what
 // the figures' "Copy embed code" and "Download PNG" buttons do (figure-actions.js; the buttons are the first frame's),
-// and the readouts' words explained on hover and tap (glossary.js).
+// the readouts' words explained on hover and tap (glossary.js), the phone's touch pad (touch-pad.js) and their
+// stylesheet (later.css).
 import { drawLaneHighlight } from './lanes/lanes-highlight.js';
 import { highlightServer, highlightRemote } from './views/views-highlight.js';
 import { drawInspected } from './lanes/lanes-inspect.js';
@@ -21,6 +22,13 @@ export { mountRecorder } from './record.js';
 export { mountImported } from './imported.js';
 export { showEmbedCode, download } from './figure-actions.js';
 export { watchGlossary } from './glossary.js';
+export { mountTouchPad } from './touch-pad.js';
+
+/** later.css (the explained terms, the touch pad): fetched with this chunk, the page's address, not the chunk's. */
+if (typeof document !== 'undefined') {
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: new URL('later.css', document.baseURI).href });
+  document.head.append(link);
+}
 
 // The inspector's sentence, the step-through's tags and the metrics table's words (i18n.js).
 await loadPart('later');

@@ -235,7 +235,7 @@ export function parseHash(hash, t = english) {
 /** How many unknown keys the summarising notice names. */
 const UNKNOWN_NAMED = 3;
 /** Notices shown at once; beyond it one line counts the rest. */
-export const NOTICES_SHOWN = 5;
+export const NOTICES_SHOWN = 8;
 
 /**
  * A link's notices as one text: each said once, at most NOTICES_SHOWN lines, then how many more (a link may carry

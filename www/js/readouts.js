@@ -3,12 +3,21 @@
 // clock jump with its cause), the seed-002 counters so far, and (per run) the quality metrics of every strategy.
 // Every word comes from `t()` (zh / en).
 import { fixed, ms } from './canvas.js';
-import { t, getLang } from './strings/i18n.js';
+import { t, has, getLang } from './strings/i18n.js';
 
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 
-/** Why the frame's sample has its status, in words, from the numbers in the frame row. */
+/**
+ * Why the frame's sample has its status, in words, from the numbers in the frame row — and, for the statuses a
+ * reader can do something about, what to move (`reason.STATUS.move`, with the strings fetched after the first frame).
+ */
 export function reasonFor(status, f) {
+  const why = reasonOnly(status, f);
+  const move = `reason.${status}.move`;
+  return why && has(move) ? `${why}${t('reason.moveJoin')}${t(move)}` : why;
+}
+
+function reasonOnly(status, f) {
   switch (status) {
     case 'ready':
       // An imported trace knows the render time but not the buffer's depth: say only what is known.

@@ -301,4 +301,13 @@ export default {
   'glossary.generation': 'generation: which lifetime of the entity is shown — a respawn starts a new one, and nothing is interpolated across it (seed 002)',
   'glossary.alpha': 'α: where the render time lies between the two snapshots used (0 = the older, 1 = the newer); ticks: those two snapshots\' server ticks',
   'glossary.jerk': 'jerk (units/s³; k = thousand, M = million): the RMS of the drawn position\'s third derivative — how jerky the motion looks; lower is smoother',
+  'touch.pad': 'Steer by touch',
+  'touch.up': 'Steer up',
+  'touch.left': 'Steer left',
+  'touch.down': 'Steer down',
+  'touch.right': 'Steer right',
+  'reason.underrun.move': 'too short here: raise Render delay until it covers latency, jitter and one send interval (or raise Send rate)',
+  'reason.priming.move': 'the buffer fills in the run\'s first send intervals: press Play or move past the first second',
+  'reason.clockUncertain.move': 'a few pings later, about a second, it is',
+  'reason.moveJoin': ' — ',
 };

@@ -299,4 +299,13 @@ export default {
   'glossary.generation': '代：显示的是实体的第几次生命——重生开始新的一代，插值不会跨越它（文章 002）',
   'glossary.alpha': 'α：渲染时间在所用两个快照之间的位置（0 = 较早的，1 = 较新的）；Tick：这两个快照的服务器 Tick',
   'glossary.jerk': '急动度（单位/s³；k = 千，M = 百万）：显示位置三阶导数的均方根——运动看起来有多“抖”；越低越平滑',
+  'touch.pad': '触摸操控',
+  'touch.up': '向上',
+  'touch.left': '向左',
+  'touch.down': '向下',
+  'touch.right': '向右',
+  'reason.underrun.move': '在这里太短：调大渲染延迟，直到它盖住网络延迟、抖动和一个发送间隔（或提高发送频率）',
+  'reason.priming.move': '缓冲在运行最初的几个发送间隔里填满：按播放，或把时间拖过第一秒',
+  'reason.clockUncertain.move': '再过几次往返测量（大约一秒）就可信了',
+  'reason.moveJoin': '——',
 };
