@@ -409,12 +409,15 @@ test('"Your settings" on a recording: geckos needs a buffer as long as its 400 m
   assert.deepEqual(problems(), []);
 });
 
-test('zh: no English left in the panel, the table and the lesson; screenshots in both languages', async () => {
+test('zh: no English left in the panel, the table, "Your settings" and the lesson; screenshots in both languages', async () => {
   for (const [lang, viewport] of [['zh', { width: 1280, height: 800 }], ['en', { width: 1280, height: 800 }], ['zh', { width: 390, height: 844 }], ['en', { width: 390, height: 844 }]]) {
     const { page, problems } = await openPage(browser, { path: `#lang=${lang}&lesson=engines-mobile`, viewport, before: (p) => p.addInitScript(recordCanvasText) });
     await waitReady(page);
     await paused(page);
     await leagueTable(page);
+    // "Your settings" with its rows in: their sentences, the next step down and the Copy buttons in this language.
+    const tuned = await settings(page);
+    assert.ok(tuned.shown.length >= 8, `${lang}: a row per engine (${tuned.shown})`);
     await page.evaluate(() => window.netcodeLab.app.draw());
     if (lang === 'zh') {
       await page.evaluate(() => document.querySelector('details[data-group="engines"]').setAttribute('open', ''));

@@ -53,6 +53,7 @@ test('the later part holds what only shows after the first frame, in both langua
   // hint) moved out.
   const later = (k) => /^(league|settings|metrics|hl|record|import|glossary|touch)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
     || /^reason\.(\w+\.move|moveJoin)$/.test(k) // what to move: the reason's second half, once the later part is in
+    || k === 'controls.importedNote' // shown once a trace is imported, after the first frame
     || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));
   for (const [name, first, part] of [['en', EN_FIRST, EN_LATER], ['zh', ZH_FIRST, ZH_LATER]]) {
     assert.deepEqual(Object.keys(first).filter(later), [], `${name}: later strings in the first frame's table`);

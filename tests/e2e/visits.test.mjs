@@ -175,3 +175,19 @@ test('on a phone the Remote view comes first, and a touch pad under the Local vi
   await page.waitForFunction(() => window.netcodeLab.app.state.keys.up === false && window.netcodeLab.model().params.script?.at(-1)?.keys.up === false);
   assert.deepEqual(problems(), []);
 });
+
+test('an import is a place too: the Network group says its sliders do not apply, and Back returns to the simulation', async () => {
+  const { page, problems } = await openPage(browser);
+  await waitReady(page);
+  await page.waitForFunction(() => document.documentElement.dataset.complete === 'true');
+  await setMine(page);
+  await page.setInputFiles('#trace-file', new URL('../traces/seed-002.json', import.meta.url).pathname);
+  await page.waitForFunction(() => window.netcodeLab.model().imported);
+  await page.waitForSelector('details[data-group="network"] .imported-note:not([hidden])');
+  assert.match(await page.textContent('details[data-group="network"] .imported-note'), /Moving one returns to the simulation/);
+  await page.goBack();
+  await page.waitForFunction(() => !window.netcodeLab.model().imported);
+  assert.deepEqual(await network(page), MINE, 'the simulation as it was');
+  await page.waitForSelector('details[data-group="network"] .imported-note', { state: 'hidden' });
+  assert.deepEqual(problems(), []);
+});

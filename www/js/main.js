@@ -7,7 +7,7 @@ import { byId, applyValue, parseHash, formatHash, quoted, summariseNotices, SCHE
 import { drawStatus, drawCounters, drawMetrics, countersAt } from './readouts.js';
 import { theme } from './canvas.js';
 import { eventsFromExtras, eventsToExtras } from './events.js';
-import { t as tr } from './strings/i18n.js'; // `t` is a local name in applyHash
+import { t as tr, has, tagged } from './strings/i18n.js'; // `t` is a local name in applyHash
 import { loadCore } from './core.js';
 import * as engines from './engines/engines.js';
 import { SimWorker } from './worker-client.js';
@@ -257,6 +257,23 @@ class App {
   }
 
   /**
+   * While a recorded or imported trace is shown, the rail's Network group simulates nothing on screen: it says so
+   * (its sliders dimmed, a line under its heading: moving one returns to the simulation) — once the later strings
+   * are in (an import comes after the first frame).
+   */
+  markNetworkNotApplied(imported) {
+    const group = document.querySelector('#controls details.group[data-group="network"]');
+    if (!group || (imported && !has('controls.importedNote'))) return;
+    let note = group.querySelector('.imported-note');
+    if (imported && !note) {
+      note = tagged('p', 'controls.importedNote', { class: 'imported-note hint' });
+      group.querySelector('summary').after(note);
+    }
+    if (note && note.hidden === imported) note.hidden = !imported;
+    if (group.classList.contains('not-applied') !== imported) group.classList.toggle('not-applied', imported);
+  }
+
+  /**
    * Where the page opens when its link names no moment: the first frame from WARM_FROM on whose sample is Ready
    * (the buffer primed, the clock trusted), so the sandbox does not open on "priming" and "clock uncertain";
    * the run's start when no frame is.
@@ -357,6 +374,7 @@ class App {
     }
     this.figureTools.sync(); // the lesson's embed code while its card shows
     this.controls.sync(this.model.params);
+    this.markNetworkNotApplied(this.model.imported);
     this.events.sync(this.model.params.events);
     this.state.playhead = this.clamp(this.state.playhead);
     this.writeHash();

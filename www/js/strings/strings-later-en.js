@@ -310,4 +310,5 @@ export default {
   'reason.priming.move': 'the buffer fills in the run\'s first send intervals: press Play or move past the first second',
   'reason.clockUncertain.move': 'a few pings later, about a second, it is',
   'reason.moveJoin': ' — ',
+  'controls.importedNote': 'A recorded or imported network is shown: these settings simulate one. Moving one returns to the simulation; the engines\' settings replay the recording.',
 };

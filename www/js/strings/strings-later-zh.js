@@ -308,4 +308,5 @@ export default {
   'reason.priming.move': '缓冲在运行最初的几个发送间隔里填满：按播放，或把时间拖过第一秒',
   'reason.clockUncertain.move': '再过几次往返测量（大约一秒）就可信了',
   'reason.moveJoin': '——',
+  'controls.importedNote': '现在显示的是录下或导入的网络：这些设置用于模拟网络。移动其中任何一项就回到模拟；引擎的设置会在这段记录上重放。',
 };
