@@ -39,6 +39,15 @@ const settingText = (row) => {
   return `${row.setting} = ${Number.isInteger(v) ? v : v.toFixed(2)}`;
 };
 
+/**
+ * A lesson on the reader's own network: it keeps the network on screen (`keepsNetwork`: a recording, an import, a
+ * fit or the rail's), applies nothing, and draws Mirror, Source and geckos.io on it.
+ */
+const onYourNetwork = (id, seed, checks) => ({
+  id, seed, groups: ['engines', 'network'], engines: ['mirror', 'source', 'geckos'], keepsNetwork: true,
+  t: 6, run: { from: 5, speed: 0.25 }, params: () => null, checks,
+});
+
 export const ENGINE_LESSONS = [
   // ---- The engines on seed 004's mobile network (the league table's mobile column, live) ----
   {
@@ -115,45 +124,25 @@ export const ENGINE_LESSONS = [
     ],
   },
   // ---- Your own network: a recording, a game's arrival log or a fitted model, kept as it is ----
-  {
-    id: 'your-network',
-    seed: '004',
-    groups: ['engines', 'network'],
-    engines: ['mirror', 'source', 'geckos'],
-    keepsNetwork: true,
-    t: 6,
-    run: { from: 5, speed: 0.25 },
-    params: () => null,
-    checks: [
-      { id: 'mirrorDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).mirror.underrunShare },
-      { id: 'sourceDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).source.underrunShare },
-      { id: 'geckosDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).geckos.underrunShare },
-      { id: 'mirrorLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).mirror.addedLatency },
-      { id: 'geckosLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).geckos.addedLatency },
-    ],
-  },
+  onYourNetwork('your-network', '004', [
+    { id: 'mirrorDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).mirror.underrunShare },
+    { id: 'sourceDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).source.underrunShare },
+    { id: 'geckosDry', article: SMOOTH_PCT, cmp: 'le', tol: 0, unit: '%', digits: 1, core: (c) => 100 * yourScores(c).geckos.underrunShare },
+    { id: 'mirrorLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).mirror.addedLatency },
+    { id: 'geckosLatency', info: true, unit: 'ms', digits: 0, core: (c) => 1000 * yourScores(c).geckos.addedLatency },
+  ]),
   // ---- Which setting for my network: the smallest buffer each engine needs, against the reader's ----
-  {
-    id: 'your-settings',
-    seed: '002',
-    groups: ['engines', 'network'],
-    engines: ['mirror', 'source', 'geckos'],
-    keepsNetwork: true,
-    t: 6,
-    run: { from: 5, speed: 0.25 },
-    params: () => null,
-    checks: [
-      ...['mirror', 'source', 'geckos'].map((strategy) => ({
-        id: `${strategy}Enough`, cmp: 'ge', tol: 0, unit: 'ms', digits: 0,
-        article: (c) => tunedRow(c, strategy).latencyMs,
-        articleVars: (c) => ({ setting: settingText(tunedRow(c, strategy)) }),
-        core: (c) => 1000 * yourScores(c)[strategy].addedLatency,
-      })),
-      { id: 'geckosChecked', info: true, unit: '%', digits: 1, core: (c) => 100 * tunedRow(c, 'geckos').underrun },
-      {
-        id: 'geckosLower', info: true, unit: '%', digits: 1,
-        core: (c) => 100 * (tunedRow(c, 'geckos').nextLower?.underrun ?? NaN),
-      },
-    ],
-  },
+  onYourNetwork('your-settings', '002', [
+    ...['mirror', 'source', 'geckos'].map((strategy) => ({
+      id: `${strategy}Enough`, cmp: 'ge', tol: 0, unit: 'ms', digits: 0,
+      article: (c) => tunedRow(c, strategy).latencyMs,
+      articleVars: (c) => ({ setting: settingText(tunedRow(c, strategy)) }),
+      core: (c) => 1000 * yourScores(c)[strategy].addedLatency,
+    })),
+    { id: 'geckosChecked', info: true, unit: '%', digits: 1, core: (c) => 100 * tunedRow(c, 'geckos').underrun },
+    {
+      id: 'geckosLower', info: true, unit: '%', digits: 1,
+      core: (c) => 100 * (tunedRow(c, 'geckos').nextLower?.underrun ?? NaN),
+    },
+  ]),
 ];
