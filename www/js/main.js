@@ -491,7 +491,7 @@ class App {
     if (this.scheduler.textWaits('readouts')) return;
     const model = this.model;
     const index = model.frameAt(this.state.playhead);
-    drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model));
+    drawStatus(document.getElementById('status-card'), model, model.frameRow(index), this.metricsForFrame(model), !this.state.playing);
   }
 
   clamp(t) {
@@ -573,7 +573,7 @@ class App {
     // asked for the metrics all the same (`metricsForFrame`), so the readouts drawn after the drag have them.
     const metrics = this.metricsForFrame(model);
     if (s.textPart('readouts', dragging)) {
-      drawStatus(document.getElementById('status-card'), model, frame, metrics);
+      drawStatus(document.getElementById('status-card'), model, frame, metrics, !this.state.playing);
       drawCounters(document.getElementById('counters'), countersAt(model, this.state.playhead, index));
     }
     // The metrics table sits under the plots: it is filled once they are mounted (so it never jumps down).

@@ -8,13 +8,15 @@ import { t, has, getLang } from './strings/i18n.js';
 const GLYPHS = { priming: '…', ready: '✓', underrun: '⚠', gap: '○✕', clockUncertain: '?', invalidInterval: '⊘' };
 
 /**
- * Why the frame's sample has its status, in words, from the numbers in the frame row — and, for the statuses a
- * reader can do something about, what to move (`reason.STATUS.move`, with the strings fetched after the first frame).
+ * Why the frame's sample has its status, in words, from the numbers in the frame row — and, with `withMove`, for
+ * the statuses a reader can do something about, what to move (`reason.STATUS.move`, with the strings fetched after
+ * the first frame). The page asks for it while the playhead stands still: playing, the status changes every few
+ * frames, too fast to read, and the longer words would grow the readouts' box mid-play.
  */
-export function reasonFor(status, f) {
+export function reasonFor(status, f, withMove = true) {
   const why = reasonOnly(status, f);
   const move = `reason.${status}.move`;
-  return why && has(move) ? `${why}${t('reason.moveJoin')}${t(move)}` : why;
+  return why && withMove && has(move) ? `${why}${t('reason.moveJoin')}${t(move)}` : why;
 }
 
 function reasonOnly(status, f) {
@@ -165,16 +167,17 @@ function parts(root, ids, glossary = {}) {
 /**
  * `metrics`: the run's metrics (`model.metrics()`), or `null` while they are on their way (a drag takes them from
  * the simulation worker, main.js `metricsForFrame`): the clock line then keeps the jump log it showed last, and
- * the next draw with the metrics shows this run's. Left out, they are computed here.
+ * the next draw with the metrics shows this run's. Left out, they are computed here. `still`: the playhead stands
+ * still (a reason then also says what to move).
  */
-export function drawStatus(root, model, frame, metrics = model.imported || !model.metricsReady ? null : model.metrics()) {
+export function drawStatus(root, model, frame, metrics = model.imported || !model.metricsReady ? null : model.metrics(), still = true) {
   const status = model.codes.status[frame.status] ?? 'priming';
   const { glyph, name } = statusText(status);
   const mode = model.codes.mode[frame.mode] ?? '';
   const p = parts(root, ['status', 'reason', 'shown-mode', 'buffer-depth', 'clock-line'], GLOSSARY);
   if (p.status.className !== 'status') p.status.className = 'status';
   put(p.status, `${glyph} ${name}`, { status });
-  put(p.reason, reasonFor(status, frame));
+  put(p.reason, reasonFor(status, frame, still));
   put(p['shown-mode'], t('status.shown', {
     mode: mode ? t(`mode.${mode}`) : '',
     ahead: Number.isFinite(frame.ahead) ? t('status.ahead', { ahead: ms(frame.ahead) }) : '',
