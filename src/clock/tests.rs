@@ -2,9 +2,10 @@ use super::*;
 use crate::stream::Stream;
 use approx::assert_relative_eq;
 
+/// A clock `kind` rendering 100 ms behind the server's present (the derivations below count with 0.1).
 fn clock(kind: ClockKind) -> RenderClock {
     RenderClock::new(
-        ClockParams { clock: kind, ..ClockParams::default() },
+        ClockParams { clock: kind, render_delay: 0.1, ..ClockParams::default() },
         &Stream { clock_offset: 5.0, ..Stream::default() },
     )
     .unwrap()

@@ -103,8 +103,9 @@ mod tests {
     #[test]
     fn the_network_alone_leaves_the_render_delay_and_names_round_trip() {
         let mut p = SimParams::default();
+        p.remote.clock.render_delay = 0.2;
         NetworkPreset::Mobile.apply_network(&mut p);
-        assert_eq!((p.scenario.send_rate, p.remote.clock.render_delay), (15.0, 0.1));
+        assert_eq!((p.scenario.send_rate, p.remote.clock.render_delay), (15.0, 0.2));
         assert_eq!(p.network.downlink, NetworkPreset::Mobile.link());
         for preset in NetworkPreset::ALL {
             assert_eq!(NetworkPreset::from_name(preset.name()), Some(preset));

@@ -104,18 +104,25 @@ test('a long bad link makes one short notice; refused values leave the URL; left
   assert.deepEqual(problems(), []);
 });
 
-test('the sandbox opens on a warm moment, and an underrun says what to move', async () => {
+test('the sandbox opens on a warm moment, runs dry on at most 1 % of frames, and an underrun says what to move', async () => {
   const { page, problems } = await openPage(browser);
   await waitReady(page);
   const opened = await page.evaluate(() => {
     const app = window.netcodeLab.app;
     const model = app.model;
     const row = model.frameRow(model.frameAt(app.state.playhead));
-    return { playhead: app.state.playhead, status: model.codes.status[row.status], reason: document.getElementById('reason').textContent };
+    return { playhead: app.state.playhead, status: model.codes.status[row.status], reason: document.getElementById('reason').textContent,
+      delay: model.params.remote.clock.renderDelay, loss: model.params.network.downlink.loss, underrun: model.metrics().remote.underrunShare };
   });
   assert.ok(opened.playhead >= 2, `past the warm-up (${opened.playhead} s)`);
   assert.equal(opened.status, 'ready', `not priming, not clock-uncertain: ${opened.reason}`);
-  // A frame that runs past its data at the default delay: the reason names the setting to move.
+  // The default network (50 ± 10 ms, 20 Hz, no loss) at the default delay: 120 ms covers the newest snapshot's
+  // 60 + 50 ms of age. Red: the default back at seed 000's 100 ms (8 % of frames on this seed).
+  assert.deepEqual([opened.delay, opened.loss], [0.12, 0]);
+  assert.ok(opened.underrun <= 0.01, `default underrun ${opened.underrun}`);
+  // At the article's 100 ms a frame runs past its data: the reason names the setting to move.
+  await page.evaluate(() => { location.hash = '#renderDelay=100'; });
+  await page.waitForFunction(() => window.netcodeLab.model().params.remote.clock.renderDelay === 0.1 && window.netcodeLab.model().metrics().remote.underrunShare > 0.01);
   const t = await page.evaluate(() => {
     const model = window.netcodeLab.model();
     const f = model.table('frames');
@@ -123,7 +130,7 @@ test('the sandbox opens on a warm moment, and an underrun says what to move', as
     for (let i = 0; i < f.rows; i++) if (f.view[i * f.stride + f.col.status] === underrun) return f.view[i * f.stride + f.col.local];
     return null;
   });
-  assert.ok(t !== null, 'the default run has an underrun to look at');
+  assert.ok(t !== null, 'the run at 100 ms has an underrun to look at');
   await page.evaluate((t) => window.netcodeLab.app.seek(t), t);
   await page.waitForFunction(() => /raise Render delay/.test(document.getElementById('reason').textContent));
   // Opened on a link's own moment, the link wins.

@@ -37,7 +37,8 @@ const DECLARED = [
     options: [['uniform', 'Uniform'], ['burst', 'Burst (Gilbert–Elliott)']] },
   { group: 'network', kind: 'range', label: 'Send rate', paths: ['scenario.sendRate'] },
 
-  { group: 'remote', kind: 'range', label: 'Render delay', paths: ['remote.clock.renderDelay'] },
+  { group: 'remote', kind: 'range', label: 'Render delay (behind server now)', paths: ['remote.clock.renderDelay'],
+    hint: 'Counted from the server\'s present, not from the newest snapshot (that one is this minus the latency: seed 000\'s RENDER_DELAY_MS and seed 004\'s interpolation delay). Default 120 ms = 60 ms of latency and jitter + one 50 ms send interval + 10; seed 000\'s 100 ms runs dry here on 8 % of frames.' },
   { id: 'policy', group: 'remote', kind: 'select', label: 'Underrun policy', paths: ['remote.underrun.underrunPolicy'],
     options: [['extrapolate-decay', 'Extrapolate — velocity decay (recommended)'], ['extrapolate-seed', 'Extrapolate — seed 000 formula'],
       ['hold', 'Hold (freeze at the newest snapshot)'], ['snap', 'Snap to newest'], ['hide', 'Hide']],
