@@ -40,17 +40,21 @@ async function framePixels(frame) {
 
 for (const lang of ['en', 'zh']) {
   for (const size of ['wide', 'tall']) {
-    test(`embed demo (${lang}, ${size === 'wide' ? '640×400' : '360×480'} frames): each frame draws and follows its slider, politely`, async () => {
+    test(`embed demo (${lang}, ${size === 'wide' ? '640×400' : '360×600'} frames): each frame fits, draws and follows its slider, politely`, async () => {
       const { page, problems } = await openPage(browser, { path: `embed-demo.html?lang=${lang}${size === 'tall' ? '&size=tall' : ''}`, viewport: { width: 1280, height: 800 } });
       await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
       const frames = [];
       for (const handle of await page.$$('iframe')) frames.push(await handle.contentFrame());
       for (const frame of frames) await frameReady(frame);
-      const expected = size === 'wide' ? [640, 400] : [360, 480];
+      const expected = size === 'wide' ? [640, 400] : [360, 600];
       for (const [i, frame] of frames.entries()) {
         const fig = await frame.evaluate(() => document.body.dataset.fig);
         assert.deepEqual(await frame.evaluate(() => [innerWidth, innerHeight]), expected, `frame ${i} has the snippet's size`);
         assert.equal(await frame.evaluate(() => document.documentElement.lang), lang === 'zh' ? 'zh-CN' : 'en', `${fig}: language from the hash`);
+        // The figure, its controls and its transport fit the frame: nothing scrolls inside it (red: embed.js's
+        // fitToFrame off, or the phone page's 44 px sliders in a tall frame).
+        const scroll = await frame.evaluate(() => [document.documentElement.scrollHeight, innerHeight]);
+        assert.ok(scroll[0] <= scroll[1], `${fig}: ${scroll[0]} px of content in a ${scroll[1]} px frame`);
         // Only the figure's own controls (figures.js), and the link back carries the state.
         const controls = await frame.$$eval('#controls .control', (els) => els.map((e) => e.dataset.control));
         assert.ok(controls.length >= 2 && controls.length <= 3, `${fig}: a few controls, not the rail (${controls})`);
@@ -106,6 +110,9 @@ test('every figure and lesson embeds alone; a bad figure shows the banner', asyn
     await waitReady(page);
     const { painted } = await framePixels(page.mainFrame());
     assert.ok(painted > 1000, `${fig} draws`);
+    // Every figure but the comparison (its table is text) fits the 640×400 frame the snippet gives.
+    const scroll = await page.evaluate(() => [document.documentElement.scrollHeight, innerHeight]);
+    if (fig !== 'comparison') assert.ok(scroll[0] <= scroll[1], `${fig}: ${scroll[0]} px of content in a ${scroll[1]} px frame`);
     // The views run on the small first-frame core, seed 002's example on the example build (the first-frame one
     // with `WorkedExample`); the figures drawn from the metrics or the curves (src/web/analysis.rs: the
     // comparison, the extrapolation, decay and sweep plots) on the full one.

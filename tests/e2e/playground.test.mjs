@@ -178,7 +178,7 @@ test('a link with garbage shows a notice and a working page', async () => {
   await waitReady(page);
   await page.waitForSelector('#notice:not([hidden])');
   const notice = await page.textContent('#notice');
-  for (const part of ['Render delay “banana”', 'Packet loss 999', 'unknown setting “foo”', 'Motion script “moon”', 'Seed -4', 'stall']) {
+  for (const part of ['Render delay (behind server now) “banana”', 'Packet loss 999', 'unknown setting “foo”', 'Motion script “moon”', 'Seed -4', 'stall']) {
     assert.ok(notice.includes(part), `notice mentions ${part}: ${notice}`);
   }
   const params = await page.evaluate(() => window.netcodeLab.model().params);

@@ -104,7 +104,7 @@ test('clicking the trade-off plot sets the Render delay slider and its readout; 
   const stage = page.locator('#plot-sweep .plot-stage');
   await canvas.scrollIntoViewIfNeeded();
   const before = await figureStats(page, '#plot-sweep');
-  assert.equal(await page.inputValue('#control-renderDelay'), '100');
+  assert.equal(await page.inputValue('#control-renderDelay'), '120');
   const box = await canvas.boundingBox();
   // The delay axis runs 0–300 ms between x = 36 px and (width − 12) px of the canvas: aim at 200 ms.
   const x = box.x + 36 + ((box.width - 48) * 200) / 300;

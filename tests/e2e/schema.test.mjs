@@ -61,7 +61,7 @@ test('a control\'s label tells its parameter from the core\'s docs in English, a
   await complete(page);
   const title = await page.getAttribute('label[for=control-renderDelay]', 'title');
   assert.match(title, /render time runs/);
-  assert.match(title, /remote\.clock\.renderDelay \(Rust: render_delay\) · default 0\.1 s · 0–1 s/);
+  assert.match(title, /remote\.clock\.renderDelay \(Rust: render_delay\) · default 0\.12 s · 0–1 s/);
   const engine = await page.getAttribute('label[for=control-mirror-bufferLimit]', 'title');
   assert.match(engine, /engines\.mirror\.bufferLimit/);
   await page.click('#lang-zh');

@@ -53,8 +53,8 @@ test('the three views and the lanes are painted, with their legends', async () =
   assert.ok(['ready', 'underrun'].includes(views.remote.status), `remote status ${views.remote.status}`);
   assert.ok(lanes.sent >= 30 && lanes.arrived >= 25, `lanes: ${lanes.sent} sent, ${lanes.arrived} arrived`);
   assert.equal(lanes.lost, 0);
-  assert.ok(Math.abs(lanes.delay - 0.1) < 1e-9, `render delay ${lanes.delay}`);
-  assert.ok(Math.abs(lanes.cursor - (6 - 0.1)) < 0.02, `render cursor at ${lanes.cursor} on the local axis`);
+  assert.ok(Math.abs(lanes.delay - 0.12) < 1e-9, `render delay ${lanes.delay}`);
+  assert.ok(Math.abs(lanes.cursor - (6 - 0.12)) < 0.02, `render cursor at ${lanes.cursor} on the local axis`);
   assert.equal(lanes.wide, true);
   assert.deepEqual(lanes.bracket, [views.remote.left, views.remote.right], 'lanes and Remote view ring the same two snapshots');
   assert.ok(lanes.bracket[0] !== null, 'a snapshot at or before the render time is ringed');

@@ -35,15 +35,22 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+/** The figures whose height is mostly text (a lesson's card, the comparison's table): they scroll, not shrink. */
+const TEXT_TALL = ['lesson', 'comparison'];
+
+/** A tall frame (embed.css's one column, 360 px wide): a flatter world view and packed lanes, so it fits. */
+const TALL = window.matchMedia('(max-width: 520px)').matches;
+
 /** The world view `name` with its legend, as index.html has it (views.js finds it by id). */
 function viewFigure(name) {
   const caption = el('figcaption', {}, [tagged('span', `view.${name}`), ' ', el('span', { class: 'legend', id: `legend-${name}` })]);
-  const canvas = el('canvas', { id: `view-${name}`, width: 304, height: 208, 'aria-label': t(`aria.view${name[0].toUpperCase()}${name.slice(1)}`) });
+  const canvas = el('canvas', { id: `view-${name}`, width: 304, height: TALL ? 160 : 208, 'aria-label': t(`aria.view${name[0].toUpperCase()}${name.slice(1)}`) });
   return el('figure', { class: 'view' }, [caption, canvas]);
 }
 
 function lanesSection() {
-  return el('section', { class: 'lanes', 'aria-label': t('aria.lanesSection') }, [el('canvas', { id: 'lanes', width: 944, height: 176, 'aria-label': t('aria.lanes') })]);
+  const canvas = el('canvas', { id: 'lanes', width: 944, height: 176, 'aria-label': t('aria.lanes'), 'data-compact': TALL ? 'true' : undefined });
+  return el('section', { class: 'lanes', 'aria-label': t('aria.lanesSection') }, [canvas]);
 }
 
 /** What the playground's App does for its painters and the lesson card, for one figure. */
@@ -101,12 +108,13 @@ class EmbedApp {
     measureWidths(document);
     this.applyHash(location.hash);
     window.addEventListener('hashchange', () => this.applyHash(location.hash));
-    window.addEventListener('resize', () => this.draw());
+    window.addEventListener('resize', () => fitToFrame(() => this.redrawAll(), ![this.fig, this.visual].some((f) => TEXT_TALL.includes(f))));
     window.addEventListener('netcode-lab-resize', () => this.draw());
     onLangChange(() => { this.lessons?.relabel(); this.controls.sync(this.model.params); this.lastDraw = { runId: -1 }; this.draw(); });
     window.netcodeLab = { app: this, core: this.core, model: () => this.model };
     this.watchVisibility();
     this.draw();
+    fitToFrame(() => this.redrawAll(), ![this.fig, this.visual].some((f) => TEXT_TALL.includes(f)));
     document.documentElement.dataset.ready = 'true';
     document.documentElement.dataset.complete = 'true';
   }
@@ -145,6 +153,12 @@ class EmbedApp {
       dragGap: () => DRAG_GAP,
       afterDrag: (fn, waiting) => afterPause(fn, () => DRAG_GAP, waiting),
     };
+  }
+
+  /** A draw that every painter takes as a new run (nothing kept from the last picture). */
+  redrawAll() {
+    this.lastDraw = { runId: -1 };
+    this.draw();
   }
 
   /** One redraw at the next animation frame, unless the run plays (its frame draws anyway): hover, async data, resize. */
@@ -269,6 +283,34 @@ class EmbedApp {
   }
 }
 
+/**
+ * Makes the figure fit its frame without scrolling inside it: the figure's canvases keep an aspect ratio
+ * (canvas.js `surface`, plots/figure.js, worked-example-view.js read `data-aspect`), so while the page is taller
+ * than the frame the tallest of them is made flatter, down to 40 % of its width, and `redraw()` paints it so.
+ * Each canvas starts from its own aspect, so a frame made taller gets it back. With `shrink` false (`TEXT_TALL`)
+ * it only restores.
+ */
+function fitToFrame(redraw, shrink = true) {
+  const canvases = [...document.querySelectorAll('canvas[data-aspect]')];
+  for (const c of canvases) {
+    c.dataset.aspectNatural ??= c.dataset.aspect;
+    c.dataset.aspect = c.dataset.aspectNatural;
+  }
+  redraw();
+  const root = document.documentElement;
+  for (let pass = 0; shrink && pass <= canvases.length; pass++) {
+    const over = root.scrollHeight - root.clientHeight;
+    const flatter = canvases
+      .map((c) => ({ c, box: c.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height > 0.4 * box.width + 1)
+      .sort((a, b) => b.box.height - a.box.height)[0];
+    if (over <= 0 || !flatter) break;
+    // One pixel more than the overflow: the canvas's height is rounded.
+    flatter.c.dataset.aspect = String(Math.max(0.4, (flatter.box.height - over - 1) / flatter.box.width));
+    redraw();
+  }
+}
+
 /** Seed 002's worked example (worked-example-view.js), with its render-delay slider. */
 async function startWorked(core) {
   const { ExampleView } = await import('./worked-example-view.js');
@@ -297,7 +339,7 @@ async function startWorked(core) {
   slider.addEventListener('input', apply);
   apply();
   onLangChange(redraw);
-  window.addEventListener('resize', redraw);
+  window.addEventListener('resize', () => fitToFrame(redraw));
   const frame = (now) => {
     if (!state.inView || hasFailed()) {
       state.running = false;
@@ -319,6 +361,7 @@ async function startWorked(core) {
   loop();
   document.getElementById('transport').hidden = true;
   window.netcodeLab = { core, playground, redraw, app: { get running() { return state.running; }, get inView() { return state.inView; } } };
+  fitToFrame(redraw);
   document.documentElement.dataset.ready = 'true';
   document.documentElement.dataset.complete = 'true';
 }

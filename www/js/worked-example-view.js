@@ -28,14 +28,19 @@ export class ExampleView {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
     this.Playground = Playground;
-    this.aspect = canvas.height / canvas.width;
+    // The aspect ratio lives on the canvas (as canvas.js `surface` keeps it), so an embed can make it flatter.
+    canvas.dataset.aspect ??= String(canvas.height / canvas.width);
+  }
+
+  get aspect() {
+    return Number(this.canvas.dataset.aspect);
   }
 
   fitToScreen() {
     const dpr = window.devicePixelRatio || 1;
     const cssWidth = this.canvas.clientWidth || this.canvas.width;
     const cssHeight = Math.round(cssWidth * this.aspect);
-    if (this.canvas.width !== Math.round(cssWidth * dpr)) {
+    if (this.canvas.width !== Math.round(cssWidth * dpr) || this.canvas.height !== Math.round(cssHeight * dpr)) {
       this.canvas.width = Math.round(cssWidth * dpr);
       this.canvas.height = Math.round(cssHeight * dpr);
     }

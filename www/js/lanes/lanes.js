@@ -23,15 +23,20 @@ const FUTURE_ALPHA = 0.3;
 /** While the step-through shows a step, the window narrows this much: its events are a few 100 ms apart. */
 const STEP_ZOOM = 0.4;
 
-/** The lane geometry for a canvas `w` CSS px wide: wide pages get a label column, narrow ones inline labels. */
-export function layout(w) {
+/**
+ * The lane geometry for a canvas `w` CSS px wide: wide pages get a label column, narrow ones inline labels;
+ * `compact` (a tall embed frame, `data-compact` on the canvas) packs the lanes 10 px closer.
+ */
+export function layout(w, compact = false) {
   const wide = w >= 600;
   const left = wide ? 134 : 8;
   const inline = wide ? 0 : 13;
-  const y = { axis: 13, send: 38 + inline, arrival: 84 + 2 * inline };
-  y.render = y.arrival + 38 + inline;
-  y.clockTop = y.render + 38 + inline;
-  y.clockBottom = y.clockTop + 28;
+  const gap = compact ? 28 : 38;
+  const y = { axis: 13, send: gap + inline };
+  y.arrival = y.send + gap + 8 + inline;
+  y.render = y.arrival + gap + inline;
+  y.clockTop = y.render + gap + inline;
+  y.clockBottom = y.clockTop + (compact ? 22 : 28);
   return {
     wide,
     left,
@@ -47,7 +52,7 @@ export function layout(w) {
 function fit(canvas) {
   const dpr = ratio();
   const w = cssWidth(canvas) || 944;
-  const L = layout(w);
+  const L = layout(w, canvas.dataset.compact === 'true');
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(L.h * dpr)) {
     canvas.width = Math.round(w * dpr);
     canvas.height = Math.round(L.h * dpr);

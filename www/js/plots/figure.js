@@ -142,7 +142,9 @@ export function createFigure(parent, { host, id, legend = [], width, height, cla
       }
     }).observe(stage);
   }
-  const aspect = height / width;
+  // The aspect ratio lives on the canvas (as canvas.js `surface` keeps it), so an embed can make it flatter to fit.
+  canvas.dataset.aspect = String(height / width);
+  const aspect = () => Number(canvas.dataset.aspect);
 
   /**
    * Draws the figure: `paintStatic(ctx, w, h)` onto the lower canvas when `key` (anything JSON-able) or the
@@ -153,7 +155,7 @@ export function createFigure(parent, { host, id, legend = [], width, height, cla
   function paint(key, paintStatic, paintOverlay, overlayKey) {
     const w = cssWidth(canvas);
     if (!w) return false;
-    const h = Math.round(w * aspect);
+    const h = Math.round(w * aspect());
     const dpr = ratio();
     const pw = Math.round(w * dpr);
     const ph = Math.round(h * dpr);
@@ -196,7 +198,7 @@ export function createFigure(parent, { host, id, legend = [], width, height, cla
     const rect = canvas.getBoundingClientRect();
     const z = getZoom();
     const w = canvas.clientWidth / z;
-    return { x: (event.clientX - rect.left - canvas.clientLeft) / z, y: (event.clientY - rect.top - canvas.clientTop) / z, w, h: Math.round(w * aspect) };
+    return { x: (event.clientX - rect.left - canvas.clientLeft) / z, y: (event.clientY - rect.top - canvas.clientTop) / z, w, h: Math.round(w * aspect()) };
   }
 
   /** The figure was passed by without drawing (plots.js, out of view in a drag): its next paint draws the overlay. */
