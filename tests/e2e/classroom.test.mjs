@@ -185,14 +185,21 @@ function pngSize(bytes) {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-test('"Download PNG" gives the figure at 2× with a caption line stating the settings', async () => {
+test('"Download PNG" gives the figure at 2× under its title and legend, with a caption stating the settings it depends on', async () => {
   const { page, problems } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
   await waitReady(page);
   await page.fill('#control-renderDelay', '130');
   await page.dispatchEvent('#control-renderDelay', 'input');
   await page.fill('#control-seed', '7');
   await page.dispatchEvent('#control-seed', 'change');
-  for (const [figure, canvasSel] of [['figure:has(#view-remote)', '#view-remote'], ['#plot-sweep', '#plot-sweep canvas.plot-static'], ['.lanes', '#lanes']]) {
+  // Each figure: its title, its legend's first key, and which settings its caption names and leaves out.
+  const FIGS = [
+    ['figure:has(#view-remote)', '#view-remote', 'Remote (as rendered)', 'interpolated', /Packet loss 0 %/, /Half-life/],
+    ['#plot-sweep', '#plot-sweep canvas.plot-static', 'Render delay: smoothness against lag', 'underrun frames', /Packet loss 0 %/, /Half-life/],
+    ['.lanes', '#lanes', 'Timeline lanes', null, /Packet loss 0 %/, /Half-life/],
+    ['#plot-decay', '#plot-decay canvas.plot-static', 'Correction offset after one correction', 'half-life (current)', /Half-life 80 ms/, /Render delay/],
+  ];
+  for (const [figure, canvasSel, title, key, names, leavesOut] of FIGS) {
     await page.locator(canvasSel).scrollIntoViewIfNeeded();
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${figure} .fig-png`)]);
     const path = await download.path();
@@ -200,17 +207,24 @@ test('"Download PNG" gives the figure at 2× with a caption line stating the set
     const size = pngSize(bytes);
     // The canvas's content box (fractional CSS px; the PNG rounds 2× of it).
     const css = await page.$eval(canvasSel, (c) => { const s = getComputedStyle(c); return { w: parseFloat(s.width) - parseFloat(s.borderLeftWidth) - parseFloat(s.borderRightWidth), h: parseFloat(s.height) - parseFloat(s.borderTopWidth) - parseFloat(s.borderBottomWidth) }; });
+    await page.waitForFunction((name) => window.netcodeLab.lastPng?.file === name, download.suggestedFilename());
     const hook = await page.evaluate(() => window.netcodeLab.lastPng);
     assert.equal(download.suggestedFilename(), hook.file);
     assert.match(hook.file, /seed7\.png$/);
     assert.ok(Math.abs(size.width - css.w * 2) <= 1, `${canvasSel}: 2× its CSS width (${size.width} for ${css.w})`);
-    assert.ok(Math.abs(hook.captionTop - css.h * 2) <= 2, `${canvasSel}: the figure at 2× its CSS height (${hook.captionTop} for ${css.h}), then the caption`);
+    assert.ok(Math.abs(hook.captionTop - hook.figureTop - css.h * 2) <= 2, `${canvasSel}: the figure at 2× its CSS height (${hook.captionTop - hook.figureTop} for ${css.h}), then the caption`);
     assert.ok(size.height > hook.captionTop + 30, 'a caption band under the figure');
-    assert.match(hook.caption, /render delay 130 ms/);
+    // A header above the figure: its title and legend, as the page shows them (red: composePng without a header).
+    assert.equal(hook.title, title);
+    assert.ok(hook.figureTop >= (key ? 70 : 40), `${canvasSel}: a title${key ? ' and a legend' : ''} above the figure (${hook.figureTop} px)`);
+    if (key) assert.ok(hook.legend.includes(key), `${canvasSel}: legend ${hook.legend}`);
     assert.match(hook.caption, /seed 7/);
-    assert.match(hook.caption, /half-life 80 ms/);
-    assert.match(hook.caption, /loss 0 %/);
     assert.match(hook.caption, /Network: custom \(latency 50 ms ± 10 ms, 20 Hz\)/);
+    // Only the settings that figure depends on (red: the old caption's fixed list, which named the half-life
+    // under the Remote view).
+    if (figure !== '#plot-decay') assert.match(hook.caption, /Render delay \(behind server now\) 130 ms/);
+    assert.match(hook.caption, names);
+    assert.doesNotMatch(hook.caption, leavesOut);
     // The caption is in the pixels: the band under the figure holds dark text on the paper colour.
     const ink = await page.evaluate(async ({ data, top }) => {
       const img = new Image();

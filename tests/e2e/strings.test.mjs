@@ -48,10 +48,10 @@ test('the lessons\' part holds the lesson.* and step.* strings, and only those, 
 const TRACE_ROW = ['group.trace', 'button.import', 'button.exportSnapshots', 'button.exportPaths', 'hint.trace', 'notice.traceNotImported', 'banner.worker'];
 
 test('the later part holds what only shows after the first frame, in both languages, and the first frame keeps its own', () => {
-  // Red: a plot, league, metrics, inspector, step-through-tag, trace-row, recorder, glossary or touch-pad string back in the first
+  // Red: a plot, league, metrics, inspector, step-through-tag, trace-row, recorder, glossary, touch-pad or PNG string back in the first
   // frame's table, or a string the first frame shows (a figure's title, a smoothing mode's name, the inspector's
   // hint) moved out.
-  const later = (k) => /^(league|settings|metrics|hl|record|import|glossary|touch)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
+  const later = (k) => /^(league|settings|metrics|hl|record|import|glossary|touch|png)\./.test(k) || (/^inspect\./.test(k) && k !== 'inspect.hint') || TRACE_ROW.includes(k)
     || /^reason\.(\w+\.move|moveJoin)$/.test(k) // what to move: the reason's second half, once the later part is in
     || k === 'controls.importedNote' // shown once a trace is imported, after the first frame
     || (/^plot\./.test(k) && !/^plot\.smoothing\./.test(k) && !/^plot\.[^.]+\.title$/.test(k));

@@ -7,22 +7,59 @@ import { getPath } from './model.js';
 import { embedSnippet, FIGURES } from './figures.js';
 import { saveFile } from './save-file.js';
 
-/** The caption drawn under a PNG: the settings that made the picture (`page`: figure-tools.js `mountFigureTools`). */
-export function captionText(page) {
+/** The settings the network line already names: not repeated after it. */
+const IN_NETWORK_LINE = ['latency', 'jitter', 'sendRate'];
+
+/** A control of the rail as it reads now — its label and its value ("Render delay (behind server now) 120 ms"). */
+function settingText(id) {
+  const control = document.querySelector(`.rail .control[data-control="${id}"], #controls .control[data-control="${id}"]`);
+  if (!control) return null;
+  const input = control.querySelector('input, select');
+  const value = control.querySelector('output')?.textContent
+    ?? (input?.tagName === 'SELECT' ? input.selectedOptions[0]?.textContent : input?.type === 'checkbox' ? (input.checked ? '✓' : '✗') : input?.value);
+  return t('png.setting', { label: control.querySelector('label')?.textContent.trim() ?? id, value: value?.trim() ?? '' });
+}
+
+/**
+ * The caption drawn under a PNG: the network, the settings figure `fig` depends on (its controls in figures.js)
+ * and the moment (`page`: figure-tools.js `mountFigureTools`).
+ */
+export function captionText(page, fig) {
   const params = page.model().params;
   const v = (id) => displayValue(byId[id], params, getPath);
   const preset = page.preset();
-  return t('png.caption', {
+  const network = t('png.network', {
     network: preset === 'custom' ? t('png.custom') : t(`option.preset.${preset}`),
     latency: v('latency'),
     jitter: v('jitter'),
     rate: v('sendRate'),
-    delay: v('renderDelay'),
-    halfLife: v('halfLife'),
-    loss: v('loss'),
-    seed: v('seed'),
-    t: page.playhead().toFixed(2),
   });
+  const settings = (FIGURES[fig]?.controls ?? []).filter((id) => !IN_NETWORK_LINE.includes(id)).map(settingText).filter(Boolean);
+  return [network, ...settings, t('png.seedTime', { seed: v('seed'), t: page.playhead().toFixed(2) })].join(' · ');
+}
+
+/** What a figure's header shows, read from the page: its title and its legend's keys (words and swatch). */
+function headerOf(host, fig) {
+  const title = host?.querySelector('figcaption .title, figcaption > span[data-i18n], h2')?.textContent.trim()
+    || host?.getAttribute('aria-label') || t(FIGURES[fig]?.title ?? 'aria.lanesSection');
+  const keys = [...(host?.querySelectorAll('.legend .k') ?? [])].map((k) => ({ text: k.textContent.trim(), svg: k.querySelector('svg') }));
+  return { title, keys: keys.filter((k) => k.text) };
+}
+
+/** A legend swatch (inline SVG, its colour inline) as an image to draw, or null if it cannot be read. */
+async function swatchImage(svg) {
+  if (!svg) return null;
+  const copy = svg.cloneNode(true);
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.style.color = getComputedStyle(svg).color;
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(copy))}`;
+  try {
+    await image.decode();
+    return image;
+  } catch {
+    return null;
+  }
 }
 
 /** A copy of a canvas's pixels as they are now. */
@@ -54,51 +91,85 @@ const SCALE = 2;
 
 /**
  * Draws `layers()` (rows of canvases; the canvases of a row lie on top of each other, e.g. a plot's static layer
- * and its overlay) at 2× with the caption under them (`caption()`, else the settings: `captionText`); returns the
- * composed canvas and what it holds.
+ * and its overlay) at 2×, with a header above them — the figure's title and legend as the page shows them
+ * (`header`: `{title, keys}`) — and the caption under them (`caption`, else the settings: `captionText`).
+ * Returns the composed canvas and what it holds.
  */
-export function composePng(page, layers, captionOf) {
+export async function composePng(page, layers, { fig, header, caption } = {}) {
   const rows = withExportRatio(SCALE, () => {
     page.redrawAll();
     return layers().map((row) => row.map(snapshot));
   });
   page.redrawAll(); // back to the screen's resolution, in the same task
-  const caption = captionOf?.() ?? captionText(page);
+  const captionWords = caption ?? captionText(page, fig);
+  const swatches = await Promise.all((header?.keys ?? []).map((k) => swatchImage(k.svg)));
   const theme = page.theme();
   const width = Math.max(...rows.map((row) => Math.max(...row.map((c) => c.width))));
   const pad = 8 * SCALE;
   const size = 13 * SCALE;
+  const titleSize = 15 * SCALE;
+  const swatch = 14 * SCALE;
   const out = document.createElement('canvas');
   const measure = out.getContext('2d');
   measure.font = `${size}px ${FONT}`;
-  const lines = wrap(measure, caption, width - 2 * pad);
+  const lines = wrap(measure, captionWords, width - 2 * pad);
+  // The legend flows in lines under the title: each key is its swatch and its words.
+  const keys = [];
+  let x = pad;
+  let line = 0;
+  for (const [i, key] of (header?.keys ?? []).entries()) {
+    const w = (swatches[i] ? swatch + 4 * SCALE : 0) + measure.measureText(key.text).width;
+    if (x > pad && x + w > width - pad) {
+      x = pad;
+      line += 1;
+    }
+    keys.push({ ...key, image: swatches[i], x, line });
+    x += w + 12 * SCALE;
+  }
+  const legendLines = keys.length ? line + 1 : 0;
+  const figureTop = header ? pad + titleSize * 1.3 + legendLines * size * 1.5 + pad / 2 : 0;
   const figureHeight = rows.reduce((sum, row) => sum + Math.max(...row.map((c) => c.height)), 0);
-  const captionTop = figureHeight;
+  const captionTop = figureTop + figureHeight;
   out.width = width;
-  out.height = figureHeight + pad + lines.length * size * 1.4 + pad;
+  out.height = captionTop + pad + lines.length * size * 1.4 + pad;
   const ctx = out.getContext('2d');
+  ctx.fillStyle = theme.paper;
+  ctx.fillRect(0, 0, width, out.height);
   ctx.fillStyle = theme.panel;
-  ctx.fillRect(0, 0, width, figureHeight);
-  let y = 0;
+  ctx.fillRect(0, figureTop, width, figureHeight);
+  ctx.fillStyle = theme.ink;
+  ctx.textBaseline = 'top';
+  if (header) {
+    ctx.font = `600 ${titleSize}px ${FONT}`;
+    ctx.fillText(header.title, pad, pad);
+    ctx.font = `${size}px ${FONT}`;
+    for (const key of keys) {
+      const y = pad + titleSize * 1.3 + key.line * size * 1.5;
+      if (key.image) ctx.drawImage(key.image, key.x, y - SCALE, swatch, swatch);
+      ctx.fillText(key.text, key.x + (key.image ? swatch + 4 * SCALE : 0), y);
+    }
+  }
+  let y = figureTop;
   for (const row of rows) {
     for (const c of row) ctx.drawImage(c, 0, y);
     y += Math.max(...row.map((c) => c.height));
   }
-  ctx.fillStyle = theme.paper;
-  ctx.fillRect(0, captionTop, width, out.height - captionTop);
-  ctx.fillStyle = theme.ink;
   ctx.font = `${size}px ${FONT}`;
-  ctx.textBaseline = 'top';
   lines.forEach((text, i) => ctx.fillText(text, pad, captionTop + pad + i * size * 1.4));
-  return { canvas: out, caption, lines, captionTop };
+  return { canvas: out, caption: captionWords, lines, captionTop, figureTop, header };
 }
 
-export function download(page, name, layers, captionOf) {
+/**
+ * Saves figure `fig`'s PNG, named `name`: `layers()` its canvases, `host` the element whose title and legend
+ * head it, `caption()` words instead of the settings.
+ */
+export async function download(page, name, { layers, fig, host, caption }) {
   page.drawDeferred(); // a figure below the fold may not have been drawn yet (scheduler.js `drawDeferred`)
-  const { canvas, caption, captionTop } = composePng(page, layers, captionOf);
+  const header = headerOf(host, fig);
+  const { canvas, caption: words, captionTop, figureTop } = await composePng(page, layers, { fig, header, caption: caption?.() });
   const file = `netcode-lab-${name}-seed${page.model().params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.
-  window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop };
+  window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption: words, captionTop, figureTop, title: header.title, legend: header.keys.map((k) => k.text) };
   canvas.toBlob((blob) => saveFile(file, blob), 'image/png');
 }
 

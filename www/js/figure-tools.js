@@ -4,9 +4,10 @@
 // writes, figures.js), copied with the clipboard API; the snippet is also shown, selected, in a text field — the
 // visible fallback where the clipboard is refused.
 // PNG: the figure drawn once more by its own painters at 2 backing pixels per logical px (canvas.js
-// withExportRatio), with a caption line under it that states the settings — network, render delay, half-life,
-// loss, seed, the moment shown — so a teacher can put the exact picture in slides. The page is redrawn at its own
-// resolution in the same task: nothing flickers.
+// withExportRatio), headed by its title and legend as the page shows them, with a caption line under it that
+// states the network, the settings that figure depends on (its controls in figures.js), the seed and the moment
+// shown — so a teacher can put the exact picture in slides. The page is redrawn at its own resolution in the same
+// task: nothing flickers.
 import { t, tagged } from './strings/i18n.js';
 import { loadLater } from './marks.js';
 
@@ -26,7 +27,7 @@ function toolsRow(page, host, { fig, name, layers, caption }) {
   }
   if (layers) {
     const png = tagged('button', 'figtools.png', { type: 'button', class: 'fig-png' });
-    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, layers, caption)));
+    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, { layers, fig: typeof fig === 'function' ? fig() : fig, host, caption })));
     row.append(png);
   }
   host.append(row);

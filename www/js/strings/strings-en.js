@@ -402,8 +402,6 @@ export default {
   "figtools.copyFailed": "The clipboard is not available here: the code is selected — press Ctrl+C (⌘C).",
   "figtools.close": "Close",
   "figtools.codeLabel": "Embed code for this figure",
-  "png.caption": "Network: {network} (latency {latency} ms ± {jitter} ms, {rate} Hz) · render delay {delay} ms · half-life {halfLife} ms · loss {loss} % · seed {seed} · t = {t} s",
-  "png.custom": "custom",
   "present.toggle": "Present",
   "present.exit": "Exit present",
   "present.title": "Classroom mode: the views and the lanes fill the screen, with the lesson card beside them (key: P)",

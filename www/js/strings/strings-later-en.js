@@ -311,4 +311,9 @@ export default {
   'reason.clockUncertain.move': 'a few pings later, about a second, it is',
   'reason.moveJoin': ' — ',
   'controls.importedNote': 'A recorded or imported network is shown: these settings simulate one. Moving one returns to the simulation; the engines\' settings replay the recording.',
+  'png.network': 'Network: {network} (latency {latency} ms ± {jitter} ms, {rate} Hz)',
+  'png.custom': 'custom',
+  'png.setting': '{label} {value}',
+  'png.seedTime': 'seed {seed} · t = {t} s',
+  'png.lesson.checks': 'Article against the core, on this run',
 };

@@ -309,4 +309,9 @@ export default {
   'reason.clockUncertain.move': '再过几次往返测量（大约一秒）就可信了',
   'reason.moveJoin': '——',
   'controls.importedNote': '现在显示的是录下或导入的网络：这些设置用于模拟网络。移动其中任何一项就回到模拟；引擎的设置会在这段记录上重放。',
+  'png.network': '网络：{network}（延迟 {latency} ms ± {jitter} ms，{rate} Hz）',
+  'png.custom': '自定义',
+  'png.setting': '{label} {value}',
+  'png.seedTime': '种子 {seed} · t = {t} s',
+  'png.lesson.checks': '文章与核心的对照（本次运行）',
 };

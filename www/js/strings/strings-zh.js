@@ -541,8 +541,6 @@ export default {
   "figtools.copyFailed": "这里无法使用剪贴板：代码已选中，请按 Ctrl+C（⌘C）。",
   "figtools.close": "关闭",
   "figtools.codeLabel": "此图的嵌入代码",
-  "png.caption": "网络：{network}（延迟 {latency} ms ± {jitter} ms，{rate} Hz）· 渲染延迟 {delay} ms · 半衰期 {halfLife} ms · 丢包 {loss} % · 种子 {seed} · t = {t} s",
-  "png.custom": "自定义",
   "present.toggle": "演示",
   "present.exit": "退出演示",
   "present.title": "课堂模式：三个视图和时间线铺满屏幕，课程卡片在旁边（快捷键：P）",
