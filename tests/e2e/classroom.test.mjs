@@ -249,6 +249,38 @@ test('"Download PNG" gives the figure at 2× under its title and legend, with a 
   assert.deepEqual(problems(), []);
 });
 
+test('a lesson card and seed 002\'s worked example download as PNGs too, under their titles', async () => {
+  const { page, problems } = await openPage(browser, { path: '#lesson=render-delay', viewport: { width: 1280, height: 800 } });
+  await waitReady(page);
+  await page.waitForSelector('#lesson-checks tbody td.verdict b');
+  const card = await page.evaluate(() => ({ title: document.querySelector('#lesson-card h2').textContent, rows: document.querySelectorAll('#lesson-checks tbody tr:not(.why)').length }));
+  const viewHeight = await page.$eval('#view-remote', (c) => c.getBoundingClientRect().height);
+  const [lessonPng] = await Promise.all([page.waitForEvent('download'), page.click('.fig-tools[data-fig=lesson] .fig-png')]);
+  await page.waitForFunction((name) => window.netcodeLab.lastPng?.file === name, lessonPng.suggestedFilename());
+  const lesson = await page.evaluate(() => window.netcodeLab.lastPng);
+  assert.equal(lesson.title, card.title);
+  assert.ok(lesson.legend.includes('interpolated'), `the visual's legend: ${lesson.legend}`);
+  // The checks are drawn above the lesson's visual: the figure is taller than the view by a band per check row
+  // (red: the lesson PNG without its checks).
+  assert.ok(lesson.captionTop - lesson.figureTop > 2 * viewHeight + card.rows * 50, `checks over the view: ${lesson.captionTop - lesson.figureTop} px for a ${viewHeight} px view and ${card.rows} rows`);
+  assert.match(lesson.caption, /Render delay \(behind server now\) 100 ms/);
+  assert.doesNotMatch(lesson.caption, /Half-life/);
+  assert.deepEqual(problems(), []);
+
+  const worked = await openPage(browser, { path: 'worked-example.html', viewport: { width: 1280, height: 800 } });
+  await worked.page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  const [workedPng] = await Promise.all([worked.page.waitForEvent('download'), worked.page.click('#we-png')]);
+  await worked.page.waitForFunction((name) => window.netcodeLab.lastPng?.file === name, workedPng.suggestedFilename());
+  const we = await worked.page.evaluate(() => window.netcodeLab.lastPng);
+  assert.match(we.title, /^Three snapshots arrive out of order — seed 002/);
+  assert.deepEqual(we.legend, ['■ server snapshot', '○ arrival', '◆ rendered']);
+  const size = pngSize(readFileSync(await workedPng.path()));
+  const css = await worked.page.$eval('#view', (c) => c.clientWidth);
+  assert.ok(Math.abs(size.width - 2 * css) <= 2, `the scene at 2×: ${size.width} px for ${css} CSS px`);
+  assert.match(we.caption, /Render delay \(behind server now\) 150 ms · /);
+  assert.deepEqual(worked.problems(), []);
+});
+
 for (const lang of ['en', 'zh']) {
   test(`phone 390×844 (${lang}): views and lanes first, then the transport, then the folded controls; thumb-sized sliders`, async () => {
     const { page, problems } = await openPage(browser, { path: `#lang=${lang}`, viewport: { width: 390, height: 844 } });

@@ -4,7 +4,7 @@ import { withExportRatio, FONT } from './canvas.js';
 import { t, tagged, getLang } from './strings/i18n.js';
 import { byId, displayValue } from './params.js';
 import { getPath } from './model.js';
-import { embedSnippet, FIGURES } from './figures.js';
+import { embedSnippet, FIGURES, LESSON_VISUAL, lessonControls } from './figures.js';
 import { saveFile } from './save-file.js';
 
 /** The settings the network line already names: not repeated after it. */
@@ -24,7 +24,7 @@ function settingText(id) {
  * The caption drawn under a PNG: the network, the settings figure `fig` depends on (its controls in figures.js)
  * and the moment (`page`: figure-tools.js `mountFigureTools`).
  */
-export function captionText(page, fig) {
+export function captionText(page, fig, controls = FIGURES[fig]?.controls ?? []) {
   const params = page.model().params;
   const v = (id) => displayValue(byId[id], params, getPath);
   const preset = page.preset();
@@ -34,7 +34,7 @@ export function captionText(page, fig) {
     jitter: v('jitter'),
     rate: v('sendRate'),
   });
-  const settings = (FIGURES[fig]?.controls ?? []).filter((id) => !IN_NETWORK_LINE.includes(id)).map(settingText).filter(Boolean);
+  const settings = controls.filter((id) => !IN_NETWORK_LINE.includes(id)).map(settingText).filter(Boolean);
   return [network, ...settings, t('png.seedTime', { seed: v('seed'), t: page.playhead().toFixed(2) })].join(' · ');
 }
 
@@ -95,13 +95,13 @@ const SCALE = 2;
  * (`header`: `{title, keys}`) — and the caption under them (`caption`, else the settings: `captionText`).
  * Returns the composed canvas and what it holds.
  */
-export async function composePng(page, layers, { fig, header, caption } = {}) {
+export async function composePng(page, layers, { fig, header, caption, controls } = {}) {
   const rows = withExportRatio(SCALE, () => {
     page.redrawAll();
     return layers().map((row) => row.map(snapshot));
   });
   page.redrawAll(); // back to the screen's resolution, in the same task
-  const captionWords = caption ?? captionText(page, fig);
+  const captionWords = caption ?? captionText(page, fig, controls);
   const swatches = await Promise.all((header?.keys ?? []).map((k) => swatchImage(k.svg)));
   const theme = page.theme();
   const width = Math.max(...rows.map((row) => Math.max(...row.map((c) => c.width))));
@@ -159,17 +159,100 @@ export async function composePng(page, layers, { fig, header, caption } = {}) {
   return { canvas: out, caption: captionWords, lines, captionTop, figureTop, header };
 }
 
+/** The canvases each figure is drawn on, by name (a lesson's PNG shows its visual: figures.js `LESSON_VISUAL`). */
+function visualCanvases(visual) {
+  const view = document.getElementById(`view-${visual}`);
+  if (view) return [[view]];
+  const parts = visual === 'comparison' ? ['paths-world', 'paths-speed'] : [visual];
+  return parts.map((id) => [...document.querySelectorAll(`#plot-${id} canvas`)]).filter((row) => row.length);
+}
+
+/**
+ * The lesson card's checks as a picture `width` px wide at the export scale: each row's quantity, the article's
+ * number, the core's and the verdict, read from the card as it reads now (lessons.js `#lesson-checks`), in
+ * `theme`'s ink.
+ */
+function checksCanvas(card, width, theme) {
+  const rows = [...card.querySelectorAll('#lesson-checks tbody tr:not(.why)')].map((tr) => ({
+    label: tr.querySelector('th')?.textContent.trim() ?? '',
+    article: tr.querySelector('td.article')?.textContent.trim() ?? '',
+    core: tr.querySelector('td.core .value')?.textContent.trim() ?? '',
+    verdict: tr.querySelector('td.verdict')?.textContent.trim() ?? '',
+    color: getComputedStyle(tr.querySelector('td.verdict b') ?? tr).color,
+  }));
+  const summary = card.querySelector('#lesson-summary')?.textContent.trim() ?? '';
+  const size = 12.5 * SCALE;
+  const pad = 8 * SCALE;
+  const lineH = size * 1.55;
+  const out = document.createElement('canvas');
+  out.width = width;
+  out.height = Math.ceil(pad + lineH * (summary ? 2 : 1) + rows.length * (2 * lineH + size * 0.3) + pad);
+  const ctx = out.getContext('2d');
+  ctx.textBaseline = 'top';
+  ctx.fillStyle = theme.ink;
+  ctx.font = `600 ${size}px ${FONT}`;
+  ctx.fillText(t('png.lesson.checks'), pad, pad);
+  let y = pad + lineH;
+  if (summary) {
+    ctx.font = `${size}px ${FONT}`;
+    ctx.fillText(summary, pad, y);
+    y += lineH;
+  }
+  // Each row in two lines: the quantity, then the article's number, the core's and the verdict under it (text
+  // longer than its column is cut with an ellipsis).
+  const cut = (text, max) => {
+    let out = text;
+    while (out.length > 2 && ctx.measureText(out).width > max) out = `${out.slice(0, -2)}…`;
+    return out;
+  };
+  const articleX = pad + 2 * size;
+  const coreX = width * 0.68;
+  const verdictX = width - pad - size;
+  for (const row of rows) {
+    ctx.font = `${size}px ${FONT}`;
+    ctx.fillStyle = theme.ink;
+    ctx.fillText(cut(row.label, width - 2 * pad), pad, y);
+    ctx.fillStyle = theme.muted;
+    ctx.fillText(cut(row.article, coreX - articleX - size), articleX, y + lineH);
+    ctx.fillStyle = theme.ink;
+    ctx.fillText(cut(row.core, verdictX - coreX - size), coreX, y + lineH);
+    ctx.font = `700 ${size}px ${FONT}`;
+    ctx.fillStyle = row.color;
+    ctx.fillText(row.verdict, verdictX, y + lineH);
+    y += 2 * lineH + size * 0.3;
+  }
+  return out;
+}
+
+/** A lesson's picture: its checks as the card shows them over its visual, headed by the lesson's title. */
+function lessonPicture(page) {
+  const id = page.extras()?.lesson;
+  const card = document.getElementById('lesson-card');
+  const visual = LESSON_VISUAL[id] ?? 'remote';
+  const host = document.getElementById(`view-${visual}`)?.closest('figure') ?? document.getElementById(`plot-${visual === 'comparison' ? 'paths-world' : visual}`);
+  return {
+    fig: visual,
+    controls: lessonControls(id),
+    header: { ...headerOf(host, visual), title: card.querySelector('h2')?.textContent.trim() ?? t('lessons.label') },
+    layers: () => {
+      const rows = visualCanvases(visual);
+      const width = Math.max(900, ...rows.flat().map((c) => c.width));
+      return [[checksCanvas(card, width, page.theme())], ...rows];
+    },
+  };
+}
+
 /**
  * Saves figure `fig`'s PNG, named `name`: `layers()` its canvases, `host` the element whose title and legend
- * head it, `caption()` words instead of the settings.
+ * head it, `caption()` words instead of the settings; `lesson`: the lesson card's picture (`lessonPicture`).
  */
-export async function download(page, name, { layers, fig, host, caption }) {
+export async function download(page, name, { layers, fig, host, caption, lesson }) {
   page.drawDeferred(); // a figure below the fold may not have been drawn yet (scheduler.js `drawDeferred`)
-  const header = headerOf(host, fig);
-  const { canvas, caption: words, captionTop, figureTop } = await composePng(page, layers, { fig, header, caption: caption?.() });
+  const spec = lesson ? lessonPicture(page) : { fig, layers, header: headerOf(host, fig) };
+  const { canvas, caption: words, captionTop, figureTop } = await composePng(page, spec.layers, { fig: spec.fig, header: spec.header, controls: spec.controls, caption: caption?.() });
   const file = `netcode-lab-${name}-seed${page.model().params.seed}.png`;
   // For the end-to-end tests (and curious readers): what the last picture holds.
-  window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption: words, captionTop, figureTop, title: header.title, legend: header.keys.map((k) => k.text) };
+  window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption: words, captionTop, figureTop, title: spec.header.title, legend: spec.header.keys.map((k) => k.text) };
   canvas.toBlob((blob) => saveFile(file, blob), 'image/png');
 }
 

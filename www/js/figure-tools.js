@@ -12,7 +12,7 @@ import { t, tagged } from './strings/i18n.js';
 import { loadLater } from './marks.js';
 
 /** A row of the two buttons for figure `fig` (embed) named `name` (PNG file), after `host`'s last child. */
-function toolsRow(page, host, { fig, name, layers, caption }) {
+function toolsRow(page, host, { fig, name, layers, caption, lesson }) {
   const row = document.createElement('div');
   row.className = 'fig-tools';
   row.dataset.fig = name;
@@ -25,9 +25,9 @@ function toolsRow(page, host, { fig, name, layers, caption }) {
     embed.addEventListener('click', () => loadLater().then((later) => later.showEmbedCode(page, row, typeof fig === 'function' ? fig() : fig)));
     row.append(embed);
   }
-  if (layers) {
+  if (layers || lesson) {
     const png = tagged('button', 'figtools.png', { type: 'button', class: 'fig-png' });
-    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, { layers, fig: typeof fig === 'function' ? fig() : fig, host, caption })));
+    png.addEventListener('click', () => loadLater().then((later) => later.download(page, name, { layers, fig: typeof fig === 'function' ? fig() : fig, host, caption, lesson })));
     row.append(png);
   }
   host.append(row);
@@ -72,7 +72,7 @@ export function mountFigureTools(page) {
   };
   adopt();
   const card = byId_('lesson-card');
-  const lessonTools = toolsRow(page, document.createElement('div'), { fig: 'lesson', name: 'lesson' });
+  const lessonTools = toolsRow(page, document.createElement('div'), { fig: 'lesson', name: 'lesson', lesson: true });
   card.after(lessonTools);
   const sync = () => { // every change of a drag: written only when it differs
     const hidden = card.hidden || !page.extras()?.lesson;

@@ -64,6 +64,30 @@ function bindPlayButton(state) {
   show();
 }
 
+/**
+ * "Download PNG": the scene at 2× under its title and legend, captioned with the delay and what it shows now
+ * (figure-actions.js `composePng`, fetched on the first click).
+ */
+function bindPngButton(redraw, playground) {
+  document.getElementById('we-png').addEventListener('click', async () => {
+    const [{ composePng }, { saveFile }, { theme }] = await Promise.all([import('./figure-actions.js'), import('./save-file.js'), import('./canvas.js')]);
+    const header = {
+      title: [...document.getElementById('example-title').children].map((e) => e.textContent.trim()).join(' — '),
+      keys: [...document.querySelectorAll('.legend .key')].map((k) => ({ text: k.textContent.trim() })),
+    };
+    const caption = [
+      `${t('control.renderDelay')} ${document.getElementById('render-delay-value').textContent}`,
+      `${document.getElementById('status').textContent}: ${document.getElementById('reason').textContent}`,
+      document.getElementById('readout').textContent,
+    ].join(' · ');
+    const page = { redrawAll: redraw, theme };
+    const { canvas, captionTop, figureTop } = await composePng(page, () => [[document.getElementById('view')]], { header, caption });
+    const file = `netcode-lab-worked-example-${Math.round(playground.renderDelayMs)}ms.png`;
+    window.netcodeLab.lastPng = { file, width: canvas.width, height: canvas.height, caption, captionTop, figureTop, title: header.title, legend: header.keys.map((k) => k.text) };
+    canvas.toBlob((blob) => saveFile(file, blob), 'image/png');
+  });
+}
+
 async function main() {
   setLang(detectLang(new URLSearchParams(location.hash.replace(/^#/, '')).get('lang')));
   languageSwitch();
@@ -80,6 +104,7 @@ async function main() {
   bindPlayButton(state);
   window.addEventListener('resize', redraw);
   onLangChange(redraw);
+  bindPngButton(redraw, playground);
   // Exposed for the end-to-end tests and for curious readers in the console.
   window.netcodeLab = { core, playground, redraw };
 

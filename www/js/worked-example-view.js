@@ -3,7 +3,7 @@
 // because a growing wasm memory detaches old ones. Every word comes from `t()` (zh / en), the status with its
 // glyph as on the playground, and the core's reason is re-worded from its numbers (`reasonText`).
 
-import { COLORS, FONT, theme as themeColors, line, text as label, square, circle, diamond } from './canvas.js';
+import { COLORS, FONT, theme as themeColors, line, text as label, square, circle, diamond, ratio } from './canvas.js';
 import { t } from './strings/i18n.js';
 import { statusText } from './readouts.js';
 
@@ -37,7 +37,7 @@ export class ExampleView {
   }
 
   fitToScreen() {
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = ratio(); // the screen's, or 2 while a PNG is drawn (canvas.js withExportRatio)
     const cssWidth = this.canvas.clientWidth || this.canvas.width;
     const cssHeight = Math.round(cssWidth * this.aspect);
     if (this.canvas.width !== Math.round(cssWidth * dpr) || this.canvas.height !== Math.round(cssHeight * dpr)) {
