@@ -55,27 +55,11 @@ export function mountClassroom(host) {
   onLangChange(relabel);
   relabel();
 
-  // Phone: the controls start folded (a lesson opens its own groups), one button reaches them and comes back.
-  const toControls = document.getElementById('to-controls');
+  // Phone: the controls start folded (a lesson opens its own groups); a button under the transport reaches them
+  // and one at the top of the rail comes back — in the page's flow, so they never cover what they sit beside.
   foldRailOnPhone();
-  let railInView = false;
-  const rail = document.querySelector('.rail');
-  const sync = () => {
-    toControls.dataset.i18n = railInView ? 'phone.toViews' : 'phone.toControls';
-    const text = t(toControls.dataset.i18n);
-    if (toControls.textContent !== text) toControls.textContent = text; // the same words: no relayout
-  };
-  if ('IntersectionObserver' in window) {
-    new IntersectionObserver((entries) => {
-      railInView = entries.some((e) => e.isIntersecting);
-      sync();
-    }, { rootMargin: '0px 0px -50% 0px' }).observe(rail);
-  }
-  toControls.addEventListener('click', () => {
-    (railInView ? document.querySelector('.views') : rail).scrollIntoView({ block: 'start' });
-  });
-  onLangChange(sync);
-  sync();
+  document.getElementById('to-controls').addEventListener('click', () => document.querySelector('.rail').scrollIntoView({ block: 'start' }));
+  document.getElementById('to-views').addEventListener('click', () => document.querySelector('.views').scrollIntoView({ block: 'start' }));
 
   return {
     /** From the URL: `present=1` turns it on, anything else off. */
