@@ -324,6 +324,11 @@ for (const lang of ['en', 'zh']) {
     await page.click('#to-views');
     await page.waitForFunction(() => Math.abs(document.querySelector('.views').getBoundingClientRect().top) < 2);
     await screenshot(page, `phone-${lang}-390`);
+    // No text box over another in the views, the lanes, the transport or a lesson's card.
+    assert.deepEqual(await page.evaluate(overlappingText), [], 'sandbox');
+    await page.evaluate(() => { location.hash = `${location.hash}&lesson=jitter`; });
+    await page.waitForFunction(() => document.getElementById('lesson-card').dataset.lesson === 'jitter' && document.getElementById('lesson-card').dataset.pending !== 'true');
+    assert.deepEqual(await page.evaluate(overlappingText), [], 'with a lesson');
     assert.deepEqual(problems(), []);
   });
 
