@@ -336,7 +336,7 @@ fn the_schema_lists_every_parameter_with_its_control_and_doc() {
     let render_delay = schema.iter().find(|e| path(e).as_deref() == Some("remote.clock.renderDelay"));
     let render_delay = render_delay.expect("remote.clock.renderDelay");
     assert_eq!(get(&render_delay, &["field"]).as_string().unwrap(), "render_delay");
-    assert_eq!(get(&render_delay, &["default"]).as_f64(), Some(0.1));
+    assert_eq!(get(&render_delay, &["default"]).as_f64(), Some(0.12));
     assert_eq!(get(&render_delay, &["control", "max"]).as_f64(), Some(400.0));
     assert!(get(&render_delay, &["doc"]).as_string().unwrap().contains("render time"));
 }
